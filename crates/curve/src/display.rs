@@ -1,0 +1,48 @@
+//! Integer-only decimal formatting, for tables and API fields that show human amounts and prices.
+
+use crate::math::{div, mul, u256, Rounding, Q64};
+use crate::error::Result;
+use ruint::aliases::U256;
+
+/// `num / den` as a decimal string with exactly `frac_digits` digits after the point, rounded to nearest
+/// (half up). For display only; money paths never round to nearest.
+pub fn ratio_to_decimal(num: U256, den: U256, frac_digits: u32) -> Result<String> {
+    let scale = U256::from(10u8).pow(U256::from(frac_digits));
+    let two = U256::from(2u8);
+    let twice = div(mul(mul(num, scale)?, two)?, den, Rounding::Down)?;
+    let scaled = div(twice.saturating_add(U256::from(1u8)), two, Rounding::Down)?;
+    let (int, frac) = scaled.div_rem(scale);
+    if frac_digits == 0 {
+        return Ok(int.to_string());
+    }
+    Ok(format!("{int}.{:0>width$}", frac.to_string(), width = frac_digits as usize))
+}
+
+/// A base-unit amount with `decimals` decimals, in whole units (`1500000`, 6 -> `"1.500000"`).
+pub fn amount_to_decimal(amount: u64, decimals: u8) -> String {
+    let scale = 10u64.pow(decimals as u32);
+    if decimals == 0 {
+        return amount.to_string();
+    }
+    format!("{}.{:0>width$}", amount / scale, amount % scale, width = decimals as usize)
+}
+
+/// The price of a Q64.64 square-root price in whole quote per whole token:
+/// `s^2 / 2^128 * 10^(token_decimals - quote_decimals)`, with `frac_digits` digits, rounded to nearest.
+pub fn sqrt_price_to_decimal(
+    sqrt_price: u128,
+    token_decimals: u8,
+    quote_decimals: u8,
+    frac_digits: u32,
+) -> Result<String> {
+    let sq = mul(u256(sqrt_price), u256(sqrt_price))?;
+    let q128 = mul(u256(Q64), u256(Q64))?;
+    let (num, den) = if token_decimals >= quote_decimals {
+        let f = U256::from(10u8).pow(U256::from(token_decimals - quote_decimals));
+        (mul(sq, f)?, q128)
+    } else {
+        let f = U256::from(10u8).pow(U256::from(quote_decimals - token_decimals));
+        (sq, mul(q128, f)?)
+    };
+    ratio_to_decimal(num, den, frac_digits)
+}

@@ -1,0 +1,203 @@
+//! Invariants of the curve math, each checked on at least 10,000 random cases across every preset x quote.
+
+mod common;
+
+use common::*;
+use curve::{fee_on_amount, gross_for_net, split_fee, CurveError, Market, PoolState, PresetConfig};
+use proptest::prelude::*;
+use std::sync::OnceLock;
+
+fn configs() -> &'static [PresetConfig] {
+    static C: OnceLock<Vec<PresetConfig>> = OnceLock::new();
+    C.get_or_init(all_configs)
+}
+
+fn cases() -> ProptestConfig {
+    ProptestConfig {
+        cases: 10_000,
+        ..ProptestConfig::default()
+    }
+}
+
+/// A pool somewhere along its curve: reached by one buy of `frac_ppm` millionths of the threshold and a
+/// sell of `sell_ppm` millionths of what that buy returned.
+fn state_at(market: &Market, frac_ppm: u64, sell_ppm: u64) -> PoolState {
+    let mut state = market.initial_state().unwrap();
+    let amount = (market.threshold as u128 * frac_ppm as u128 / 1_000_000) as u64;
+    if amount > 0 {
+        if let Ok(r) = market.buy_exact_in(&state, amount, 0) {
+            if !r.completes {
+                state = r.next;
+                let back = (r.amount_out as u128 * sell_ppm as u128 / 1_000_000) as u64;
+                if let Ok(s) = market.sell_exact_in(&state, back, 0) {
+                    state = s.next;
+                }
+            }
+        }
+    }
+    state
+}
+
+fn fee_bps() -> impl Strategy<Value = u16> {
+    prop_oneof![Just(0u16), Just(100u16), Just(5_000u16), 0u16..=9_900]
+}
+
+proptest! {
+    #![proptest_config(cases())]
+
+    /// Buying and selling straight back never returns more quote than was paid, at any fee (even zero).
+    #[test]
+    fn buy_then_sell_never_profits(
+        idx in 0usize..6, frac in 0u64..999_000, sell in 0u64..1_000_000,
+        amount in 1u64..20_000_000_000, fee in fee_bps(),
+    ) {
+        let market = configs()[idx].market();
+        let state = state_at(&market, frac, sell);
+        if let Ok(buy) = market.buy_exact_in(&state, amount, fee) {
+            if !buy.completes {
+                match market.sell_exact_in(&buy.next, buy.amount_out, fee) {
+                    Ok(back) => prop_assert!(back.amount_out <= buy.amount_in),
+                    Err(e) => prop_assert_eq!(e, CurveError::AmountTooSmall),
+                }
+            }
+        }
+    }
+
+    /// No swap gives away value: after any sequence of swaps the pool holds at least the exact curve's quote
+    /// for its price and has paid out at most the exact curve's tokens, and neither slack ever shrinks.
+    #[test]
+    fn swaps_never_lower_pool_value(
+        idx in 0usize..6,
+        ops in proptest::collection::vec((any::<bool>(), 1u64..3_000_000_000, fee_bps()), 1..6),
+    ) {
+        let market = configs()[idx].market();
+        let mut state = market.initial_state().unwrap();
+        let mut quote_slack = rat(0);
+        let mut base_slack = rat(0);
+        for (buy, amount, fee) in ops {
+            let r = if buy {
+                market.buy_exact_in(&state, amount, fee)
+            } else {
+                let held = sold(&market, &state);
+                market.sell_exact_in(&state, amount % (held + 1), fee)
+            };
+            let Ok(r) = r else { continue };
+            prop_assert!(r.fee <= r.amount_in.max(r.amount_out + r.fee));
+            if r.completes {
+                prop_assert_eq!(r.next.quote_reserve, market.threshold);
+                prop_assert_eq!(r.next.base_reserve, market.migration_supply);
+                break;
+            }
+            state = r.next;
+            let q = rat(state.quote_reserve as u128) - exact_quote_to(&market.curve, state.sqrt_price);
+            let b = exact_base_to(&market.curve, state.sqrt_price) - rat(sold(&market, &state) as u128);
+            prop_assert!(q >= quote_slack, "quote slack shrank");
+            prop_assert!(b >= base_slack, "base slack shrank");
+            quote_slack = q;
+            base_slack = b;
+        }
+    }
+
+    /// Fees never exceed what they are charged on; the split adds up.
+    #[test]
+    fn fee_never_exceeds_input(
+        idx in 0usize..6, frac in 0u64..999_000, amount in 1u64..u64::MAX, fee in 0u16..=10_000,
+        share in 0u16..=10_000,
+    ) {
+        let f = fee_on_amount(amount, fee).unwrap();
+        prop_assert!(f <= amount);
+        let s = split_fee(f, share).unwrap();
+        prop_assert_eq!(s.creator + s.partner, f);
+        let market = configs()[idx].market();
+        let state = state_at(&market, frac, 0);
+        if fee <= 9_900 {
+            if let Ok(r) = market.buy_exact_in(&state, amount, fee) {
+                prop_assert!(r.fee <= r.amount_in);
+                prop_assert_eq!(r.amount_in + r.refund, amount);
+            }
+        }
+    }
+
+    /// A buy that reaches the threshold lands on it exactly: the pool ends with exactly the threshold and the
+    /// migration supply, the trader pays exactly the missing quote plus its fee, and gets the rest back.
+    #[test]
+    fn graduation_fill_lands_exactly_on_threshold(
+        idx in 0usize..6, frac in 0u64..999_999, sell in 0u64..1_000_000, extra in 0u64..u64::MAX / 4,
+        fee in fee_bps(),
+    ) {
+        let market = configs()[idx].market();
+        let state = state_at(&market, frac, sell);
+        let needed = market.threshold - state.quote_reserve;
+        let exact = gross_for_net(needed, fee).unwrap();
+        let offered = exact.saturating_add(extra);
+        let r = market.buy_exact_in(&state, offered, fee).unwrap();
+        prop_assert!(r.completes);
+        prop_assert_eq!(r.next.quote_reserve, market.threshold);
+        prop_assert_eq!(r.next.base_reserve, market.migration_supply);
+        prop_assert_eq!(r.next.sqrt_price, market.curve.sqrt_end_price());
+        prop_assert_eq!(r.amount_in - r.fee, needed);
+        prop_assert_eq!(r.amount_in + r.refund, offered);
+        prop_assert_eq!(r.amount_out, state.base_reserve - market.migration_supply);
+        // One base unit less than the exact amount does not complete the curve.
+        if exact > 1 {
+            if let Ok(short) = market.buy_exact_in(&state, exact - 1, fee) {
+                prop_assert!(!short.completes);
+            }
+        }
+        // And the completed curve trades no more.
+        prop_assert_eq!(market.buy_exact_in(&r.next, 1_000, fee).unwrap_err(), CurveError::CurveComplete);
+        prop_assert_eq!(market.sell_exact_in(&r.next, 1_000, fee).unwrap_err(), CurveError::CurveComplete);
+    }
+
+    /// Exact-out quotes agree with exact-in swaps within one base unit, and are minimal within one unit.
+    #[test]
+    fn exact_in_and_exact_out_agree(
+        idx in 0usize..6, frac in 1_000u64..999_000, want_ppm in 1u64..1_100_000,
+        want_quote_ppm in 1u64..1_000_000, fee in fee_bps(),
+    ) {
+        let market = configs()[idx].market();
+        let state = state_at(&market, frac, 0);
+        let unsold = state.base_reserve - market.migration_supply;
+        let want = ((unsold as u128 * want_ppm as u128 / 1_000_000) as u64).max(1);
+        let want_quote = ((state.quote_reserve as u128 * want_quote_ppm as u128 / 1_000_000) as u64).max(1);
+        // Buy exact out.
+        if let Ok(r) = market.buy_exact_out(&state, want, fee) {
+            let got = market.buy_exact_in(&state, r.amount_in + r.refund, fee).unwrap();
+            prop_assert_eq!(got, r);
+            if !r.completes {
+                prop_assert!(r.amount_out + 1 >= want, "buy exact out short: {} < {}", r.amount_out, want);
+                if let Ok(less) = market.buy_exact_in(&state, r.amount_in - 1, fee) {
+                    prop_assert!(less.amount_out <= want, "buy exact out overpays");
+                }
+            }
+        }
+        // Sell exact out, from a pool that has sold tokens.
+        let held = sold(&market, &state);
+        if held > 0 {
+            if let Ok(r) = market.sell_exact_out(&state, want_quote, fee) {
+                prop_assert!(r.amount_out + 1 >= want_quote, "sell exact out short");
+                prop_assert!(r.amount_in <= held, "sell exact out needs more than was sold");
+                if r.amount_in > 1 {
+                    if let Ok(less) = market.sell_exact_in(&state, r.amount_in - 1, fee) {
+                        prop_assert!(less.amount_out <= want_quote, "sell exact out overcharges");
+                    }
+                }
+            }
+        }
+    }
+
+    /// No input panics: arbitrary prices and amounts give a value or a typed error.
+    #[test]
+    fn arbitrary_inputs_never_panic(
+        idx in 0usize..6, price in any::<u128>(), b in any::<u64>(), q in any::<u64>(), fee in any::<u16>(),
+    ) {
+        let market = configs()[idx].market();
+        let state = PoolState { sqrt_price: price, base_reserve: b, quote_reserve: q };
+        let _ = market.buy_exact_in(&state, b, fee);
+        let _ = market.sell_exact_in(&state, q, fee);
+        let _ = market.buy_exact_out(&state, b, fee);
+        let _ = market.sell_exact_out(&state, q, fee);
+        let _ = curve::math::delta_base(price, price / 2, price, curve::Rounding::Up);
+        let _ = curve::math::sqrt_price_after_base_out(price, price, price);
+    }
+}
