@@ -129,7 +129,9 @@ impl<'a> Curve<'a> {
 
     /// Index of the segment a buy at `s` trades in: the first whose top is above `s`.
     fn segment_up(&self, s: u128) -> Option<usize> {
-        self.segments.iter().position(|seg| seg.sqrt_price_upper > s)
+        self.segments
+            .iter()
+            .position(|seg| seg.sqrt_price_upper > s)
     }
 
     /// Index of the segment a sell at `s` trades in: the last whose bottom is below `s`.
@@ -153,7 +155,9 @@ impl<'a> Curve<'a> {
         let mut remaining = quote_in;
         let mut out: u128 = 0;
         while remaining > 0 {
-            let Some(i) = self.segment_up(price) else { break };
+            let Some(i) = self.segment_up(price) else {
+                break;
+            };
             let seg = self.segments[i];
             let to_top = delta_quote(seg.liquidity, price, seg.sqrt_price_upper, Rounding::Up)?;
             let next = if remaining >= to_top {

@@ -1,7 +1,7 @@
 //! Integer-only decimal formatting, for tables and API fields that show human amounts and prices.
 
-use crate::math::{div, mul, u256, Rounding, Q64};
 use crate::error::Result;
+use crate::math::{div, mul, u256, Rounding, Q64};
 use ruint::aliases::U256;
 
 /// `num / den` as a decimal string with exactly `frac_digits` digits after the point, rounded to nearest
@@ -15,7 +15,11 @@ pub fn ratio_to_decimal(num: U256, den: U256, frac_digits: u32) -> Result<String
     if frac_digits == 0 {
         return Ok(int.to_string());
     }
-    Ok(format!("{int}.{:0>width$}", frac.to_string(), width = frac_digits as usize))
+    Ok(format!(
+        "{int}.{:0>width$}",
+        frac.to_string(),
+        width = frac_digits as usize
+    ))
 }
 
 /// A base-unit amount with `decimals` decimals, in whole units (`1500000`, 6 -> `"1.500000"`).
@@ -24,7 +28,12 @@ pub fn amount_to_decimal(amount: u64, decimals: u8) -> String {
     if decimals == 0 {
         return amount.to_string();
     }
-    format!("{}.{:0>width$}", amount / scale, amount % scale, width = decimals as usize)
+    format!(
+        "{}.{:0>width$}",
+        amount / scale,
+        amount % scale,
+        width = decimals as usize
+    )
 }
 
 /// The price of a Q64.64 square-root price in whole quote per whole token:

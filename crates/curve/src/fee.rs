@@ -43,8 +43,7 @@ impl FeeSchedule {
         if decays && self.period_seconds == 0 {
             return Err(CurveError::InvalidFee);
         }
-        let total_reduction =
-            self.reduction_bps_per_period as u32 * self.number_of_periods as u32;
+        let total_reduction = self.reduction_bps_per_period as u32 * self.number_of_periods as u32;
         if total_reduction > self.cliff_fee_bps as u32 {
             return Err(CurveError::InvalidFee);
         }
@@ -106,7 +105,12 @@ pub fn split_fee(fee: u64, creator_share_bps: u16) -> Result<FeeSplit> {
     if creator_share_bps as u64 > BPS_DENOMINATOR {
         return Err(CurveError::InvalidShare);
     }
-    let creator = mul_div_u64(fee, creator_share_bps as u64, BPS_DENOMINATOR, Rounding::Down)?;
+    let creator = mul_div_u64(
+        fee,
+        creator_share_bps as u64,
+        BPS_DENOMINATOR,
+        Rounding::Down,
+    )?;
     Ok(FeeSplit {
         creator,
         partner: fee - creator,

@@ -105,14 +105,22 @@ pub fn delta_base(l: u128, s_lo: u128, s_hi: u128, rounding: Rounding) -> Result
 /// Square-root price after `quote_in` is added to liquidity `l` at `s` (price moves up):
 /// `s' = s + quote_in * 2^64 / l`, rounded **down** so that the trader gets no more base than paid for.
 pub fn sqrt_price_after_quote_in(s: u128, l: u128, quote_in: u128) -> Result<u128> {
-    let step = to_u128(div(mul(u256(quote_in), u256(Q64))?, u256(l), Rounding::Down)?)?;
+    let step = to_u128(div(
+        mul(u256(quote_in), u256(Q64))?,
+        u256(l),
+        Rounding::Down,
+    )?)?;
     s.checked_add(step).ok_or(CurveError::MathOverflow)
 }
 
 /// Square-root price after `quote_out` is taken from liquidity `l` at `s` (price moves down):
 /// `s' = s - quote_out * 2^64 / l`, the step rounded **up** so that the trader pays enough base for it.
 pub fn sqrt_price_after_quote_out(s: u128, l: u128, quote_out: u128) -> Result<u128> {
-    let step = to_u128(div(mul(u256(quote_out), u256(Q64))?, u256(l), Rounding::Up)?)?;
+    let step = to_u128(div(
+        mul(u256(quote_out), u256(Q64))?,
+        u256(l),
+        Rounding::Up,
+    )?)?;
     s.checked_sub(step).ok_or(CurveError::InsufficientLiquidity)
 }
 

@@ -166,7 +166,12 @@ pub fn migration_sqrt_price(threshold: u64, migration_supply: u64) -> Result<u12
 }
 
 /// Segments for start price `start`, end `end`, weights `w` and liquidity unit `unit`.
-fn segments_for(start: u128, end: u128, weights: &[u128], unit: u128) -> Result<[Segment; MAX_SEGMENTS]> {
+fn segments_for(
+    start: u128,
+    end: u128,
+    weights: &[u128],
+    unit: u128,
+) -> Result<[Segment; MAX_SEGMENTS]> {
     let n = weights.len() as u128;
     let mut segs = [Segment::default(); MAX_SEGMENTS];
     for (i, w) in weights.iter().enumerate() {

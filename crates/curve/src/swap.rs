@@ -9,11 +9,11 @@
 //! input refunded. The pool then holds exactly `threshold` quote and exactly the migration supply.
 
 use crate::constants::{BPS_DENOMINATOR, MAX_QUOTE_EXCESS_UNITS, MAX_SALE_DUST_BASE_UNITS};
-use crate::preset::migration_sqrt_price;
 use crate::curve::Curve;
 use crate::error::{CurveError, Result};
 use crate::fee::{fee_on_amount, gross_for_net};
 use crate::math::{mul_div_u64, to_u64, Rounding};
+use crate::preset::migration_sqrt_price;
 
 /// A curve with the amounts it trades for.
 #[derive(Debug, Clone, Copy)]
@@ -171,7 +171,12 @@ impl<'a> Market<'a> {
 
     /// Buy with `amount_in` quote (fee included). A buy that reaches the threshold is filled up to it and the
     /// rest refunded.
-    pub fn buy_exact_in(&self, state: &PoolState, amount_in: u64, fee_bps: u16) -> Result<SwapResult> {
+    pub fn buy_exact_in(
+        &self,
+        state: &PoolState,
+        amount_in: u64,
+        fee_bps: u16,
+    ) -> Result<SwapResult> {
         if amount_in == 0 {
             return Err(CurveError::ZeroAmount);
         }
@@ -208,12 +213,19 @@ impl<'a> Market<'a> {
     }
 
     /// Sell `amount_in` tokens; the fee comes out of the quote paid.
-    pub fn sell_exact_in(&self, state: &PoolState, amount_in: u64, fee_bps: u16) -> Result<SwapResult> {
+    pub fn sell_exact_in(
+        &self,
+        state: &PoolState,
+        amount_in: u64,
+        fee_bps: u16,
+    ) -> Result<SwapResult> {
         if amount_in == 0 {
             return Err(CurveError::ZeroAmount);
         }
         self.remaining_quote(state)?;
-        let fill = self.curve.sell_base_in(state.sqrt_price, amount_in as u128)?;
+        let fill = self
+            .curve
+            .sell_base_in(state.sqrt_price, amount_in as u128)?;
         let gross = to_u64(fill.amount_out)?;
         if gross > state.quote_reserve {
             return Err(CurveError::InconsistentState);
@@ -242,7 +254,12 @@ impl<'a> Market<'a> {
 
     /// Quote (fee included) to offer so that [`Market::buy_exact_in`] returns at least `amount_out` tokens.
     /// Asking for every unsold token (or more is clipped to it) quotes the completing buy.
-    pub fn buy_exact_out(&self, state: &PoolState, amount_out: u64, fee_bps: u16) -> Result<SwapResult> {
+    pub fn buy_exact_out(
+        &self,
+        state: &PoolState,
+        amount_out: u64,
+        fee_bps: u16,
+    ) -> Result<SwapResult> {
         if amount_out == 0 {
             return Err(CurveError::ZeroAmount);
         }
@@ -252,7 +269,9 @@ impl<'a> Market<'a> {
             let gross = gross_for_net(needed, fee_bps)?;
             return self.completing_buy(state, gross, needed, fee_bps);
         }
-        let fill = self.curve.buy_base_out(state.sqrt_price, amount_out as u128)?;
+        let fill = self
+            .curve
+            .buy_base_out(state.sqrt_price, amount_out as u128)?;
         let net = to_u64(fill.amount_in)?;
         if net >= needed {
             let gross = gross_for_net(needed, fee_bps)?;
@@ -263,7 +282,12 @@ impl<'a> Market<'a> {
     }
 
     /// Tokens to offer so that [`Market::sell_exact_in`] returns at least `amount_out` quote (after fee).
-    pub fn sell_exact_out(&self, state: &PoolState, amount_out: u64, fee_bps: u16) -> Result<SwapResult> {
+    pub fn sell_exact_out(
+        &self,
+        state: &PoolState,
+        amount_out: u64,
+        fee_bps: u16,
+    ) -> Result<SwapResult> {
         if amount_out == 0 {
             return Err(CurveError::ZeroAmount);
         }

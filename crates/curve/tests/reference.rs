@@ -26,16 +26,25 @@ fn presets_sell_the_sale_supply_for_the_threshold_and_end_at_the_migration_price
 
         // Never more than 80% of supply; the dust left is stated and small.
         assert!(base <= sale, "{name}: sells more than the sale supply");
-        assert!(&sale - &base < rat(MAX_SALE_DUST_BASE_UNITS as u128), "{name}: dust");
+        assert!(
+            &sale - &base < rat(MAX_SALE_DUST_BASE_UNITS as u128),
+            "{name}: dust"
+        );
         // At least the threshold (so the price cannot run out before it), within the stated excess.
         assert!(quote >= threshold, "{name}: takes less than the threshold");
-        assert!(&quote - &threshold <= rat(MAX_QUOTE_EXCESS_UNITS as u128), "{name}: excess");
+        assert!(
+            &quote - &threshold <= rat(MAX_QUOTE_EXCESS_UNITS as u128),
+            "{name}: excess"
+        );
 
         // Ends at the migration price threshold / pool tokens, relative error below 1e-9.
         let end_price = rat(end) * rat(end) / (q64() * q64());
         let migration = threshold.clone() / rat(MIGRATION_SUPPLY_BASE_UNITS as u128);
         let rel = ((&end_price - &migration) / &migration).abs();
-        assert!(rel < r(1, 1_000_000_000), "{name}: migration price off by {rel}");
+        assert!(
+            rel < r(1, 1_000_000_000),
+            "{name}: migration price off by {rel}"
+        );
 
         // Shape: monotone prices, the stated segment count and liquidity weights.
         let weights: &[u128] = match cfg.preset {
@@ -114,8 +123,18 @@ fn shield_fee_schedule() {
     assert_eq!(fixed.fee_bps_at(1_000_000), 100);
     // Out-of-bounds schedules are refused.
     assert!(FeeSchedule::fixed(9_901).validate().is_err());
-    assert!(FeeSchedule { period_seconds: 0, ..s }.validate().is_err());
-    assert!(FeeSchedule { reduction_bps_per_period: 600, ..s }.validate().is_err());
+    assert!(FeeSchedule {
+        period_seconds: 0,
+        ..s
+    }
+    .validate()
+    .is_err());
+    assert!(FeeSchedule {
+        reduction_bps_per_period: 600,
+        ..s
+    }
+    .validate()
+    .is_err());
 }
 
 #[test]
@@ -142,8 +161,14 @@ fn tiny_and_huge_amounts_are_refused_cleanly() {
     let cfg = curve::preset_config(Preset::Fair, QuoteAsset::Sol).unwrap();
     let market = cfg.market();
     let state = market.initial_state().unwrap();
-    assert_eq!(market.buy_exact_in(&state, 0, 100), Err(curve::CurveError::ZeroAmount));
-    assert_eq!(market.buy_exact_in(&state, 1, 100), Err(curve::CurveError::AmountTooSmall));
+    assert_eq!(
+        market.buy_exact_in(&state, 0, 100),
+        Err(curve::CurveError::ZeroAmount)
+    );
+    assert_eq!(
+        market.buy_exact_in(&state, 1, 100),
+        Err(curve::CurveError::AmountTooSmall)
+    );
     // u64::MAX completes the curve and refunds the rest.
     let r = market.buy_exact_in(&state, u64::MAX, 100).unwrap();
     assert!(r.completes);
@@ -153,5 +178,8 @@ fn tiny_and_huge_amounts_are_refused_cleanly() {
         market.sell_exact_in(&state, 1, 100),
         Err(curve::CurveError::InsufficientLiquidity)
     );
-    assert_eq!(market.sell_exact_in(&state, u64::MAX, 100), Err(curve::CurveError::InsufficientLiquidity));
+    assert_eq!(
+        market.sell_exact_in(&state, u64::MAX, 100),
+        Err(curve::CurveError::InsufficientLiquidity)
+    );
 }

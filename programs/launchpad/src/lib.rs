@@ -1,1 +1,62 @@
+//! The launchpad program: launches Token-2022 tokens on a bonding curve and trades them up to an exact
+//! graduation.
+//!
+//! * `initialize`, `create_config` (admin, under `instructions/admin/`): the program's admin and partner, and
+//!   one config per (preset, quote) holding a curve built and checked by `crates/curve`.
+//! * `create_launch`: a metadata-carrying Token-2022 mint at a creator-derived address, the whole supply in
+//!   the pool's vault, no mint or freeze authority, immutable metadata.
+//! * `swap`: buy or sell on the curve, exact in, with a minimum out; the buy that reaches the threshold is
+//!   filled up to it and the rest refunded.
+//! * `claim_trading_fee`: creator and partner each claim their accrued share of the trading fees.
+//!
+//! All money math is in `crates/curve`; this program moves tokens and keeps state.
+#![allow(unexpected_cfgs)]
+// Anchor's generated code trips these; the handlers themselves keep to checked math.
+#![allow(clippy::result_large_err, clippy::too_many_arguments)]
 
+use anchor_lang::prelude::*;
+
+pub mod constants;
+pub mod errors;
+pub mod events;
+pub mod instructions;
+pub mod state;
+
+pub use constants::*;
+pub use errors::LaunchpadError;
+pub use events::*;
+pub use instructions::*;
+pub use state::*;
+
+declare_id!("6NpjqXdtL6aWKrifyWxp1e9bYXvqhcYL51T3JTQgNKRu");
+
+#[program]
+pub mod launchpad {
+    use super::*;
+
+    /// Creates the program's global account: the signer becomes the admin; `partner` receives the partner
+    /// share of fees.
+    pub fn initialize(ctx: Context<Initialize>, partner: Pubkey) -> Result<()> {
+        instructions::admin::initialize::handler(ctx, partner)
+    }
+
+    /// Creates the config of one (preset, quote). Admin only. The curve is validated on chain.
+    pub fn create_config(ctx: Context<CreateConfig>, args: CreateConfigArgs) -> Result<()> {
+        instructions::admin::create_config::handler(ctx, args)
+    }
+
+    /// Launches a token: mint with metadata, pool, vaults, the whole supply in the pool.
+    pub fn create_launch(ctx: Context<CreateLaunch>, args: CreateLaunchArgs) -> Result<()> {
+        instructions::create_launch::handler(ctx, args)
+    }
+
+    /// Buys or sells on the curve, exact in, with a minimum out.
+    pub fn swap(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
+        instructions::swap::handler(ctx, args)
+    }
+
+    /// Pays the signer's accrued share of trading fees (creator, partner, or both if they are one wallet).
+    pub fn claim_trading_fee(ctx: Context<ClaimTradingFee>) -> Result<()> {
+        instructions::claim_trading_fee::handler(ctx)
+    }
+}

@@ -1,0 +1,39 @@
+//! Decoding of the launchpad's accounts from raw account data (discriminator checked).
+
+use anchor_lang::{AccountDeserialize, Discriminator};
+pub use launchpad::state::{Config, Global, Pool, PoolStatus};
+
+/// Any account of the launchpad program.
+#[derive(Debug, Clone)]
+pub enum LaunchpadAccount {
+    Global(Global),
+    Config(Box<Config>),
+    Pool(Box<Pool>),
+}
+
+fn decode<T: AccountDeserialize>(data: &[u8]) -> Option<T> {
+    let mut slice = data;
+    T::try_deserialize(&mut slice).ok()
+}
+
+/// Decodes a launchpad account by its discriminator; `None` for anything else or malformed data.
+pub fn decode_account(data: &[u8]) -> Option<LaunchpadAccount> {
+    let disc = data.get(..8)?;
+    if disc == Pool::DISCRIMINATOR {
+        decode::<Pool>(data).map(|p| LaunchpadAccount::Pool(Box::new(p)))
+    } else if disc == Config::DISCRIMINATOR {
+        decode::<Config>(data).map(|c| LaunchpadAccount::Config(Box::new(c)))
+    } else if disc == Global::DISCRIMINATOR {
+        decode::<Global>(data).map(LaunchpadAccount::Global)
+    } else {
+        None
+    }
+}
+
+pub fn decode_pool(data: &[u8]) -> Option<Pool> {
+    decode(data)
+}
+
+pub fn decode_config(data: &[u8]) -> Option<Config> {
+    decode(data)
+}

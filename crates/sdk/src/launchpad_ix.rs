@@ -1,0 +1,217 @@
+//! Instruction builders for the launchpad program. Each takes the few keys a caller knows and derives the
+//! rest.
+
+use crate::{ids, pda};
+use anchor_lang::prelude::Pubkey;
+use anchor_lang::solana_program::instruction::Instruction;
+use anchor_lang::{InstructionData, ToAccountMetas};
+use curve::{Preset, PresetConfig, QuoteAsset};
+use launchpad::{accounts as acc, instruction as ix};
+pub use launchpad::{
+    CreateConfigArgs, CreateLaunchArgs, CurveSegment, FeeScheduleParams, SwapArgs, SIDE_BUY,
+    SIDE_SELL,
+};
+
+fn build(accounts: impl ToAccountMetas, data: impl InstructionData) -> Instruction {
+    Instruction {
+        program_id: launchpad::ID,
+        accounts: accounts.to_account_metas(None),
+        data: data.data(),
+    }
+}
+
+/// The token program of a quote mint: wrapped SOL and USDC are classic SPL mints.
+pub fn quote_token_program(_quote_mint: &Pubkey) -> Pubkey {
+    ids::TOKEN_PROGRAM
+}
+
+pub fn initialize(admin: &Pubkey, partner: &Pubkey, program_data: Option<Pubkey>) -> Instruction {
+    build(
+        acc::Initialize {
+            admin: *admin,
+            global: pda::global(),
+            program: launchpad::ID,
+            program_data,
+            system_program: ids::SYSTEM_PROGRAM,
+        },
+        ix::Initialize { partner: *partner },
+    )
+}
+
+/// The create_config arguments of a preset built by `crates/curve`.
+pub fn config_args(cfg: &PresetConfig) -> CreateConfigArgs {
+    CreateConfigArgs {
+        preset: cfg.preset as u8,
+        quote: cfg.quote as u8,
+        sqrt_start_price: cfg.sqrt_start_price,
+        segments: cfg
+            .curve()
+            .segments
+            .iter()
+            .map(|s| CurveSegment {
+                sqrt_price_upper: s.sqrt_price_upper,
+                liquidity: s.liquidity,
+            })
+            .collect(),
+        fees: cfg.fees.into(),
+        threshold: cfg.threshold,
+        creator_fee_share_bps: cfg.creator_fee_share_bps,
+        creator_lp_share_bps: cfg.creator_lp_share_bps,
+    }
+}
+
+pub fn create_config(admin: &Pubkey, quote_mint: &Pubkey, args: CreateConfigArgs) -> Instruction {
+    build(
+        acc::CreateConfig {
+            admin: *admin,
+            global: pda::global(),
+            config: pda::config(args.preset, quote_mint),
+            quote_mint: *quote_mint,
+            system_program: ids::SYSTEM_PROGRAM,
+        },
+        ix::CreateConfig { args },
+    )
+}
+
+/// `create_config` for a named preset and quote mint, with the curve `crates/curve` builds for it.
+pub fn create_preset_config(
+    admin: &Pubkey,
+    preset: Preset,
+    quote: QuoteAsset,
+    quote_mint: &Pubkey,
+) -> curve::Result<Instruction> {
+    let cfg = curve::preset_config(preset, quote)?;
+    Ok(create_config(admin, quote_mint, config_args(&cfg)))
+}
+
+/// Every address of one launch, derived from its creator and salt (or mint) and its config.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaunchKeys {
+    pub creator: Pubkey,
+    pub config: Pubkey,
+    pub mint: Pubkey,
+    pub pool: Pubkey,
+    pub base_vault: Pubkey,
+    pub quote_mint: Pubkey,
+    pub quote_vault: Pubkey,
+    pub quote_token_program: Pubkey,
+}
+
+impl LaunchKeys {
+    pub fn new(creator: Pubkey, config: Pubkey, quote_mint: Pubkey, mint: Pubkey) -> Self {
+        let pool = pda::pool(&mint);
+        LaunchKeys {
+            creator,
+            config,
+            mint,
+            pool,
+            base_vault: pda::base_vault(&pool),
+            quote_mint,
+            quote_vault: pda::quote_vault(&pool),
+            quote_token_program: quote_token_program(&quote_mint),
+        }
+    }
+
+    pub fn derive(creator: Pubkey, salt: u64, preset: u8, quote_mint: Pubkey) -> Self {
+        Self::new(
+            creator,
+            pda::config(preset, &quote_mint),
+            quote_mint,
+            pda::mint(&creator, salt),
+        )
+    }
+}
+
+pub fn create_launch(keys: &LaunchKeys, args: CreateLaunchArgs) -> Instruction {
+    build(
+        acc::CreateLaunch {
+            creator: keys.creator,
+            config: keys.config,
+            mint_authority: pda::mint_authority(),
+            mint: keys.mint,
+            pool: keys.pool,
+            base_vault: keys.base_vault,
+            quote_mint: keys.quote_mint,
+            quote_vault: keys.quote_vault,
+            base_token_program: ids::TOKEN_2022_PROGRAM,
+            quote_token_program: keys.quote_token_program,
+            system_program: ids::SYSTEM_PROGRAM,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::CreateLaunch { args },
+    )
+}
+
+/// A swap between `trader`'s token accounts (by default their associated token accounts, see
+/// [`swap_with_ata`]).
+pub fn swap(
+    keys: &LaunchKeys,
+    trader: &Pubkey,
+    trader_base_account: &Pubkey,
+    trader_quote_account: &Pubkey,
+    args: SwapArgs,
+) -> Instruction {
+    build(
+        acc::Swap {
+            trader: *trader,
+            config: keys.config,
+            pool: keys.pool,
+            base_mint: keys.mint,
+            quote_mint: keys.quote_mint,
+            base_vault: keys.base_vault,
+            quote_vault: keys.quote_vault,
+            trader_base_account: *trader_base_account,
+            trader_quote_account: *trader_quote_account,
+            base_token_program: ids::TOKEN_2022_PROGRAM,
+            quote_token_program: keys.quote_token_program,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::Swap { args },
+    )
+}
+
+/// A swap between `trader`'s associated token accounts.
+pub fn swap_with_ata(keys: &LaunchKeys, trader: &Pubkey, args: SwapArgs) -> Instruction {
+    let base = crate::associated_token_address(trader, &keys.mint, &ids::TOKEN_2022_PROGRAM);
+    let quote =
+        crate::associated_token_address(trader, &keys.quote_mint, &keys.quote_token_program);
+    swap(keys, trader, &base, &quote, args)
+}
+
+pub fn claim_trading_fee(
+    keys: &LaunchKeys,
+    claimer: &Pubkey,
+    claimer_quote_account: &Pubkey,
+) -> Instruction {
+    build(
+        acc::ClaimTradingFee {
+            claimer: *claimer,
+            config: keys.config,
+            pool: keys.pool,
+            quote_mint: keys.quote_mint,
+            quote_vault: keys.quote_vault,
+            claimer_quote_account: *claimer_quote_account,
+            quote_token_program: keys.quote_token_program,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::ClaimTradingFee {},
+    )
+}
+
+/// Creates `owner`'s associated token account if it does not exist (idempotent).
+pub fn create_ata_idempotent(
+    payer: &Pubkey,
+    owner: &Pubkey,
+    mint: &Pubkey,
+    token_program: &Pubkey,
+) -> Instruction {
+    anchor_spl::associated_token::spl_associated_token_account::instruction::create_associated_token_account_idempotent(
+        payer,
+        owner,
+        mint,
+        token_program,
+    )
+}

@@ -1,0 +1,76 @@
+//! Quotes for bonding-curve pools from decoded accounts, with the exact math the program runs.
+
+use curve::{Market, Segment, Side, SwapResult, MAX_SEGMENTS};
+use launchpad::state::{Config, Pool, PoolStatus};
+
+/// The fee the pool charges at `now` (unix seconds).
+pub fn fee_bps_at(config: &Config, pool: &Pool, now: i64) -> u16 {
+    config
+        .fee_schedule()
+        .fee_bps_at(now.saturating_sub(pool.launch_timestamp))
+}
+
+/// Why a curve quote is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuoteError {
+    /// The curve completed; it trades no more (waiting for migration).
+    Complete,
+    /// The pool migrated; it trades on the AMM.
+    Migrated,
+    Curve(curve::CurveError),
+}
+
+impl From<curve::CurveError> for QuoteError {
+    fn from(e: curve::CurveError) -> Self {
+        QuoteError::Curve(e)
+    }
+}
+
+fn with_market<T>(config: &Config, f: impl FnOnce(Market<'_>) -> T) -> T {
+    let segments: [Segment; MAX_SEGMENTS] = config.curve_segments();
+    f(config.market(&segments))
+}
+
+fn live(pool: &Pool) -> Result<(), QuoteError> {
+    match pool.status {
+        PoolStatus::Bonding => Ok(()),
+        PoolStatus::Complete => Err(QuoteError::Complete),
+        PoolStatus::Migrated => Err(QuoteError::Migrated),
+    }
+}
+
+/// What `swap` would do right now with `amount_in`.
+pub fn quote_exact_in(
+    config: &Config,
+    pool: &Pool,
+    side: Side,
+    amount_in: u64,
+    now: i64,
+) -> Result<SwapResult, QuoteError> {
+    live(pool)?;
+    let fee = fee_bps_at(config, pool, now);
+    Ok(with_market(config, |m| {
+        m.swap_exact_in(&pool.state(), side, amount_in, fee)
+    })?)
+}
+
+/// The input `swap` needs right now to return at least `amount_out`.
+pub fn quote_exact_out(
+    config: &Config,
+    pool: &Pool,
+    side: Side,
+    amount_out: u64,
+    now: i64,
+) -> Result<SwapResult, QuoteError> {
+    live(pool)?;
+    let fee = fee_bps_at(config, pool, now);
+    Ok(with_market(config, |m| match side {
+        Side::Buy => m.buy_exact_out(&pool.state(), amount_out, fee),
+        Side::Sell => m.sell_exact_out(&pool.state(), amount_out, fee),
+    })?)
+}
+
+/// Progress to graduation in basis points.
+pub fn progress_bps(config: &Config, pool: &Pool) -> u16 {
+    with_market(config, |m| m.progress_bps(&pool.state()).unwrap_or(0))
+}

@@ -1,0 +1,84 @@
+//! The program's one error enum. Codes are ABI: append new variants at the end, never reorder or remove.
+
+use anchor_lang::prelude::*;
+use curve::CurveError;
+
+#[error_code]
+pub enum LaunchpadError {
+    #[msg("Signer is not the admin")]
+    Unauthorized, // 6000
+    #[msg("Unknown curve preset")]
+    InvalidPreset, // 6001
+    #[msg("Unknown quote asset")]
+    InvalidQuote, // 6002
+    #[msg("Quote mint does not match the quote asset")]
+    InvalidQuoteMint, // 6003
+    #[msg("Curve definition is invalid (segments, prices or liquidity)")]
+    InvalidCurve, // 6004
+    #[msg("Curve does not sell the sale supply for the threshold at the migration price")]
+    CurveMismatch, // 6005
+    #[msg("Fee schedule is invalid")]
+    InvalidFee, // 6006
+    #[msg("Share above 100%")]
+    InvalidShare, // 6007
+    #[msg("Graduation threshold does not match the quote asset")]
+    InvalidThreshold, // 6008
+    #[msg("Name must be 1 to 32 characters with no control characters")]
+    InvalidName, // 6009
+    #[msg("Symbol must be 1 to 10 uppercase ASCII letters or digits")]
+    InvalidSymbol, // 6010
+    #[msg("URI must be 1 to 200 bytes")]
+    InvalidUri, // 6011
+    #[msg("Amount must be greater than zero")]
+    ZeroAmount, // 6012
+    #[msg("Amount too small: the trade would return nothing")]
+    AmountTooSmall, // 6013
+    #[msg("Slippage exceeded: output below the minimum")]
+    SlippageExceeded, // 6014
+    #[msg("The curve is complete; it trades no more")]
+    CurveComplete, // 6015
+    #[msg("The pool has migrated; it trades on the AMM now")]
+    PoolMigrated, // 6016
+    #[msg("Not enough liquidity on the curve")]
+    InsufficientLiquidity, // 6017
+    #[msg("Math overflow")]
+    MathOverflow, // 6018
+    #[msg("Pool state is inconsistent with its curve")]
+    InconsistentState, // 6019
+    #[msg("Signer is not entitled to this claim")]
+    NotEntitled, // 6020
+    #[msg("Nothing to claim")]
+    NothingToClaim, // 6021
+    #[msg("Unknown swap side")]
+    InvalidSide, // 6022
+    #[msg("Too many curve segments")]
+    TooManySegments, // 6023
+}
+
+impl From<CurveError> for LaunchpadError {
+    fn from(e: CurveError) -> Self {
+        match e {
+            CurveError::MathOverflow => LaunchpadError::MathOverflow,
+            CurveError::ZeroAmount => LaunchpadError::ZeroAmount,
+            CurveError::AmountTooSmall => LaunchpadError::AmountTooSmall,
+            CurveError::CurveComplete => LaunchpadError::CurveComplete,
+            CurveError::InsufficientLiquidity => LaunchpadError::InsufficientLiquidity,
+            CurveError::InvalidCurve => LaunchpadError::InvalidCurve,
+            CurveError::InvalidFee => LaunchpadError::InvalidFee,
+            CurveError::InvalidShare => LaunchpadError::InvalidShare,
+            CurveError::CurveMismatch => LaunchpadError::CurveMismatch,
+            CurveError::InconsistentState => LaunchpadError::InconsistentState,
+        }
+    }
+}
+
+/// `?` on curve results inside handlers.
+pub trait CurveResultExt<T> {
+    fn or_launchpad(self) -> Result<T>;
+}
+
+impl<T> CurveResultExt<T> for core::result::Result<T, CurveError> {
+    fn or_launchpad(self) -> Result<T> {
+        self.map_err(|e| error!(LaunchpadError::from(e)))
+    }
+}

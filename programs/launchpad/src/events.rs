@@ -1,0 +1,88 @@
+//! Events, emitted through `emit_cpi!` so that log truncation cannot lose them. Each carries the post-trade
+//! state an indexer needs, so it never has to read an account again. Fields are append-only.
+
+use anchor_lang::prelude::*;
+
+#[event]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtCreateLaunch {
+    pub pool: Pubkey,
+    pub config: Pubkey,
+    pub mint: Pubkey,
+    pub creator: Pubkey,
+    pub quote_mint: Pubkey,
+    pub base_vault: Pubkey,
+    pub quote_vault: Pubkey,
+    pub preset: u8,
+    pub quote: u8,
+    pub name: String,
+    pub symbol: String,
+    pub uri: String,
+    pub salt: u64,
+    pub sqrt_price: u128,
+    pub base_reserve: u64,
+    pub quote_reserve: u64,
+    pub launch_timestamp: i64,
+}
+
+#[event]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtSwap {
+    pub pool: Pubkey,
+    pub mint: Pubkey,
+    pub trader: Pubkey,
+    /// 0 = buy (quote in), 1 = sell (tokens in).
+    pub side: u8,
+    /// What the trader offered.
+    pub amount_offered: u64,
+    /// What the trader paid (for a buy, fee included and refund excluded).
+    pub amount_in: u64,
+    /// What the trader received (for a sell, after the fee).
+    pub amount_out: u64,
+    /// Minimum out the trader asked for.
+    pub min_amount_out: u64,
+    pub fee: u64,
+    pub creator_fee: u64,
+    pub partner_fee: u64,
+    /// Buy input returned because the curve completed.
+    pub refund: u64,
+    pub fee_bps: u16,
+    pub sqrt_price: u128,
+    pub base_reserve: u64,
+    pub quote_reserve: u64,
+    pub progress_bps: u16,
+    pub creator_fee_unclaimed: u64,
+    pub partner_fee_unclaimed: u64,
+    pub complete: bool,
+    pub timestamp: i64,
+}
+
+#[event]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtCurveComplete {
+    pub pool: Pubkey,
+    pub mint: Pubkey,
+    /// The trader whose buy completed the curve.
+    pub trader: Pubkey,
+    pub sqrt_price: u128,
+    pub base_reserve: u64,
+    pub quote_reserve: u64,
+    pub timestamp: i64,
+}
+
+#[event]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtClaim {
+    pub pool: Pubkey,
+    pub mint: Pubkey,
+    pub claimer: Pubkey,
+    /// 0 = trading fees (later kinds: surplus, locked LP).
+    pub kind: u8,
+    pub amount: u64,
+    pub creator_fee_unclaimed: u64,
+    pub partner_fee_unclaimed: u64,
+    pub timestamp: i64,
+}
+
+/// `EvtClaim::kind` of a trading-fee claim.
+pub const CLAIM_KIND_TRADING: u8 = 0;

@@ -1,0 +1,4 @@
+//! Instructions only the admin signs.
+
+pub mod create_config;
+pub mod initialize;

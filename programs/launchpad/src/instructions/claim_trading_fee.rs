@@ -1,0 +1,96 @@
+//! `claim_trading_fee`: pays the signer's accrued share of bonding-phase trading fees.
+//!
+//! The pool's creator is paid the creator share, the config's partner the partner share (a wallet that is
+//! both is paid both). Each claim pays what accrued since the last one; anyone else is refused.
+
+use crate::constants::POOL_SEED;
+use crate::errors::LaunchpadError;
+use crate::events::{EvtClaim, CLAIM_KIND_TRADING};
+use crate::state::{Config, Pool};
+use anchor_lang::prelude::*;
+use anchor_spl::token_interface::{self, Mint, TokenAccount, TokenInterface, TransferChecked};
+
+#[event_cpi]
+#[derive(Accounts)]
+pub struct ClaimTradingFee<'info> {
+    pub claimer: Signer<'info>,
+    #[account(address = pool.config)]
+    pub config: Box<Account<'info, Config>>,
+    #[account(
+        mut,
+        seeds = [POOL_SEED, pool.base_mint.as_ref()],
+        bump = pool.bump,
+        has_one = quote_mint,
+        has_one = quote_vault,
+    )]
+    pub pool: Box<Account<'info, Pool>>,
+    pub quote_mint: Box<InterfaceAccount<'info, Mint>>,
+    #[account(mut)]
+    pub quote_vault: Box<InterfaceAccount<'info, TokenAccount>>,
+    /// Where the fees go (any quote account; the signer decides).
+    #[account(mut, token::mint = quote_mint, token::token_program = quote_token_program)]
+    pub claimer_quote_account: Box<InterfaceAccount<'info, TokenAccount>>,
+    pub quote_token_program: Interface<'info, TokenInterface>,
+}
+
+pub fn handler(ctx: Context<ClaimTradingFee>) -> Result<()> {
+    let claimer = ctx.accounts.claimer.key();
+    let is_creator = claimer == ctx.accounts.pool.creator;
+    let is_partner = claimer == ctx.accounts.config.partner;
+    require!(is_creator || is_partner, LaunchpadError::NotEntitled);
+
+    let pool = &mut ctx.accounts.pool;
+    let mut amount: u64 = 0;
+    if is_creator {
+        amount = amount
+            .checked_add(pool.creator_fee_unclaimed)
+            .ok_or(LaunchpadError::MathOverflow)?;
+        pool.creator_fee_claimed = pool
+            .creator_fee_claimed
+            .checked_add(pool.creator_fee_unclaimed)
+            .ok_or(LaunchpadError::MathOverflow)?;
+        pool.creator_fee_unclaimed = 0;
+    }
+    if is_partner {
+        amount = amount
+            .checked_add(pool.partner_fee_unclaimed)
+            .ok_or(LaunchpadError::MathOverflow)?;
+        pool.partner_fee_claimed = pool
+            .partner_fee_claimed
+            .checked_add(pool.partner_fee_unclaimed)
+            .ok_or(LaunchpadError::MathOverflow)?;
+        pool.partner_fee_unclaimed = 0;
+    }
+    require!(amount > 0, LaunchpadError::NothingToClaim);
+
+    let mint_key = pool.base_mint;
+    let bump = [pool.bump];
+    let seeds: &[&[u8]] = &[POOL_SEED, mint_key.as_ref(), &bump];
+    let event = EvtClaim {
+        pool: pool.key(),
+        mint: mint_key,
+        claimer,
+        kind: CLAIM_KIND_TRADING,
+        amount,
+        creator_fee_unclaimed: pool.creator_fee_unclaimed,
+        partner_fee_unclaimed: pool.partner_fee_unclaimed,
+        timestamp: Clock::get()?.unix_timestamp,
+    };
+    let accounts = &ctx.accounts;
+    token_interface::transfer_checked(
+        CpiContext::new_with_signer(
+            accounts.quote_token_program.key(),
+            TransferChecked {
+                from: accounts.quote_vault.to_account_info(),
+                mint: accounts.quote_mint.to_account_info(),
+                to: accounts.claimer_quote_account.to_account_info(),
+                authority: accounts.pool.to_account_info(),
+            },
+            &[seeds],
+        ),
+        amount,
+        accounts.quote_mint.decimals,
+    )?;
+    emit_cpi!(event);
+    Ok(())
+}

@@ -1,0 +1,13 @@
+//! One file per instruction: the accounts struct and its handler. Admin instructions live in `admin/`.
+#![allow(ambiguous_glob_reexports)] // every instruction module exports a `handler`; lib.rs calls them by path
+
+pub mod admin;
+pub mod claim_trading_fee;
+pub mod create_launch;
+pub mod swap;
+
+pub use admin::create_config::*;
+pub use admin::initialize::*;
+pub use claim_trading_fee::*;
+pub use create_launch::*;
+pub use swap::*;

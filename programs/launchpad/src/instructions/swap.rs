@@ -1,0 +1,257 @@
+//! `swap`: buy or sell on the curve, exact in, with a minimum out.
+//!
+//! Fees are taken in the quote token at the config's schedule for the time since launch, and split between
+//! the creator and the partner. A buy that reaches the threshold is filled exactly up to it: the trader pays
+//! only the missing quote plus its fee (the rest of the offer never leaves the wallet, and the event says how
+//! much), receives every unsold token, and the pool is marked complete. Later curve swaps are refused.
+
+use crate::constants::POOL_SEED;
+use crate::errors::{CurveResultExt, LaunchpadError};
+use crate::events::{EvtCurveComplete, EvtSwap};
+use crate::state::{Config, Pool, PoolStatus};
+use anchor_lang::prelude::*;
+use anchor_spl::token_interface::{
+    self, Mint, Token2022, TokenAccount, TokenInterface, TransferChecked,
+};
+use curve::{split_fee, Side};
+
+/// `SwapArgs::side` of a buy (quote in, tokens out).
+pub const SIDE_BUY: u8 = 0;
+/// `SwapArgs::side` of a sell (tokens in, quote out).
+pub const SIDE_SELL: u8 = 1;
+
+#[derive(AnchorSerialize, AnchorDeserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwapArgs {
+    /// [`SIDE_BUY`] or [`SIDE_SELL`].
+    pub side: u8,
+    /// Quote offered (buy, fee included) or tokens sold (sell).
+    pub amount_in: u64,
+    /// Least tokens (buy) or quote after fee (sell) the trader accepts.
+    pub min_amount_out: u64,
+}
+
+#[event_cpi]
+#[derive(Accounts)]
+pub struct Swap<'info> {
+    pub trader: Signer<'info>,
+    #[account(address = pool.config)]
+    pub config: Box<Account<'info, Config>>,
+    #[account(
+        mut,
+        seeds = [POOL_SEED, base_mint.key().as_ref()],
+        bump = pool.bump,
+        has_one = base_mint,
+        has_one = quote_mint,
+        has_one = base_vault,
+        has_one = quote_vault,
+    )]
+    pub pool: Box<Account<'info, Pool>>,
+    pub base_mint: Box<InterfaceAccount<'info, Mint>>,
+    pub quote_mint: Box<InterfaceAccount<'info, Mint>>,
+    #[account(mut)]
+    pub base_vault: Box<InterfaceAccount<'info, TokenAccount>>,
+    #[account(mut)]
+    pub quote_vault: Box<InterfaceAccount<'info, TokenAccount>>,
+    /// The trader's token account (receives on a buy, pays on a sell).
+    #[account(mut, token::mint = base_mint, token::token_program = base_token_program)]
+    pub trader_base_account: Box<InterfaceAccount<'info, TokenAccount>>,
+    /// The trader's quote account (pays on a buy, receives on a sell).
+    #[account(mut, token::mint = quote_mint, token::token_program = quote_token_program)]
+    pub trader_quote_account: Box<InterfaceAccount<'info, TokenAccount>>,
+    pub base_token_program: Program<'info, Token2022>,
+    pub quote_token_program: Interface<'info, TokenInterface>,
+}
+
+impl<'info> Swap<'info> {
+    fn transfer(
+        &self,
+        token_program: AccountInfo<'info>,
+        mint: &InterfaceAccount<'info, Mint>,
+        from: AccountInfo<'info>,
+        to: AccountInfo<'info>,
+        authority: AccountInfo<'info>,
+        signer: &[&[&[u8]]],
+        amount: u64,
+    ) -> Result<()> {
+        token_interface::transfer_checked(
+            CpiContext::new_with_signer(
+                token_program.key(),
+                TransferChecked {
+                    from,
+                    mint: mint.to_account_info(),
+                    to,
+                    authority,
+                },
+                signer,
+            ),
+            amount,
+            mint.decimals,
+        )
+    }
+}
+
+pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
+    let side = match args.side {
+        SIDE_BUY => Side::Buy,
+        SIDE_SELL => Side::Sell,
+        _ => return err!(LaunchpadError::InvalidSide),
+    };
+    let accounts = &ctx.accounts;
+    let pool = &accounts.pool;
+    match pool.status {
+        PoolStatus::Bonding => {}
+        PoolStatus::Complete => return err!(LaunchpadError::CurveComplete),
+        PoolStatus::Migrated => return err!(LaunchpadError::PoolMigrated),
+    }
+    let config = &accounts.config;
+    let now = Clock::get()?.unix_timestamp;
+    let fee_bps = config
+        .fee_schedule()
+        .fee_bps_at(now.saturating_sub(pool.launch_timestamp));
+    let segments = config.curve_segments();
+    let market = config.market(&segments);
+    let result = market
+        .swap_exact_in(&pool.state(), side, args.amount_in, fee_bps)
+        .or_launchpad()?;
+    require!(
+        result.amount_out >= args.min_amount_out,
+        LaunchpadError::SlippageExceeded
+    );
+    let split = split_fee(result.fee, config.creator_fee_share_bps).or_launchpad()?;
+
+    let mint_key = accounts.base_mint.key();
+    let bump = [pool.bump];
+    let pool_seeds: &[&[u8]] = &[POOL_SEED, mint_key.as_ref(), &bump];
+    let pool_signer: &[&[&[u8]]] = &[pool_seeds];
+    let base_program = accounts.base_token_program.to_account_info();
+    let quote_program = accounts.quote_token_program.to_account_info();
+    let trader = accounts.trader.to_account_info();
+    let pool_info = pool.to_account_info();
+    let (base_from, base_to, base_auth, base_signer, base_amount) = match side {
+        Side::Buy => (
+            accounts.base_vault.to_account_info(),
+            accounts.trader_base_account.to_account_info(),
+            pool_info.clone(),
+            pool_signer,
+            result.amount_out,
+        ),
+        Side::Sell => (
+            accounts.trader_base_account.to_account_info(),
+            accounts.base_vault.to_account_info(),
+            trader.clone(),
+            &[][..],
+            result.amount_in,
+        ),
+    };
+    let (quote_from, quote_to, quote_auth, quote_signer, quote_amount) = match side {
+        Side::Buy => (
+            accounts.trader_quote_account.to_account_info(),
+            accounts.quote_vault.to_account_info(),
+            trader.clone(),
+            &[][..],
+            result.amount_in,
+        ),
+        Side::Sell => (
+            accounts.quote_vault.to_account_info(),
+            accounts.trader_quote_account.to_account_info(),
+            pool_info.clone(),
+            pool_signer,
+            result.amount_out,
+        ),
+    };
+    // Take from the trader first, then pay out.
+    if side == Side::Buy {
+        accounts.transfer(
+            quote_program,
+            &accounts.quote_mint,
+            quote_from,
+            quote_to,
+            quote_auth,
+            quote_signer,
+            quote_amount,
+        )?;
+        accounts.transfer(
+            base_program,
+            &accounts.base_mint,
+            base_from,
+            base_to,
+            base_auth,
+            base_signer,
+            base_amount,
+        )?;
+    } else {
+        accounts.transfer(
+            base_program,
+            &accounts.base_mint,
+            base_from,
+            base_to,
+            base_auth,
+            base_signer,
+            base_amount,
+        )?;
+        accounts.transfer(
+            quote_program,
+            &accounts.quote_mint,
+            quote_from,
+            quote_to,
+            quote_auth,
+            quote_signer,
+            quote_amount,
+        )?;
+    }
+
+    let progress_bps = market.progress_bps(&result.next).or_launchpad()?;
+    let trader_key = accounts.trader.key();
+    let pool_key = pool.key();
+    let pool = &mut ctx.accounts.pool;
+    pool.set_state(result.next);
+    pool.creator_fee_unclaimed = pool
+        .creator_fee_unclaimed
+        .checked_add(split.creator)
+        .ok_or(LaunchpadError::MathOverflow)?;
+    pool.partner_fee_unclaimed = pool
+        .partner_fee_unclaimed
+        .checked_add(split.partner)
+        .ok_or(LaunchpadError::MathOverflow)?;
+    if result.completes {
+        pool.status = PoolStatus::Complete;
+        pool.complete_timestamp = now;
+    }
+    let swap_event = EvtSwap {
+        pool: pool_key,
+        mint: mint_key,
+        trader: trader_key,
+        side: args.side,
+        amount_offered: args.amount_in,
+        amount_in: result.amount_in,
+        amount_out: result.amount_out,
+        min_amount_out: args.min_amount_out,
+        fee: result.fee,
+        creator_fee: split.creator,
+        partner_fee: split.partner,
+        refund: result.refund,
+        fee_bps,
+        sqrt_price: pool.sqrt_price,
+        base_reserve: pool.base_reserve,
+        quote_reserve: pool.quote_reserve,
+        progress_bps,
+        creator_fee_unclaimed: pool.creator_fee_unclaimed,
+        partner_fee_unclaimed: pool.partner_fee_unclaimed,
+        complete: result.completes,
+        timestamp: now,
+    };
+    let complete_event = result.completes.then(|| EvtCurveComplete {
+        pool: pool_key,
+        mint: mint_key,
+        trader: trader_key,
+        sqrt_price: pool.sqrt_price,
+        base_reserve: pool.base_reserve,
+        quote_reserve: pool.quote_reserve,
+        timestamp: now,
+    });
+    emit_cpi!(swap_event);
+    if let Some(e) = complete_event {
+        emit_cpi!(e);
+    }
+    Ok(())
+}

@@ -1,0 +1,61 @@
+use anchor_lang::prelude::*;
+use curve::PoolState;
+
+/// Where a pool is in its life.
+#[derive(AnchorSerialize, AnchorDeserialize, Clone, Copy, PartialEq, Eq, InitSpace, Debug)]
+pub enum PoolStatus {
+    /// The curve trades.
+    Bonding,
+    /// The curve reached its threshold; it trades no more and waits for migration.
+    Complete,
+    /// Liquidity moved to the AMM.
+    Migrated,
+}
+
+/// One launched token's bonding-curve pool (`["pool", mint]`).
+///
+/// Vault balances reconcile exactly: the base vault holds `base_reserve`, the quote vault holds
+/// `quote_reserve + creator_fee_unclaimed + partner_fee_unclaimed`.
+#[account]
+#[derive(InitSpace, Debug, PartialEq, Eq)]
+pub struct Pool {
+    pub config: Pubkey,
+    pub creator: Pubkey,
+    pub base_mint: Pubkey,
+    pub quote_mint: Pubkey,
+    pub base_vault: Pubkey,
+    pub quote_vault: Pubkey,
+    pub status: PoolStatus,
+    /// Q64.64 square-root price.
+    pub sqrt_price: u128,
+    /// Tokens held: unsold sale supply plus the migration supply.
+    pub base_reserve: u64,
+    /// Quote raised so far, net of fees.
+    pub quote_reserve: u64,
+    pub creator_fee_unclaimed: u64,
+    pub partner_fee_unclaimed: u64,
+    pub creator_fee_claimed: u64,
+    pub partner_fee_claimed: u64,
+    pub launch_timestamp: i64,
+    /// When the curve completed (0 until then).
+    pub complete_timestamp: i64,
+    /// The salt the mint address was derived with.
+    pub salt: u64,
+    pub bump: u8,
+}
+
+impl Pool {
+    pub fn state(&self) -> PoolState {
+        PoolState {
+            sqrt_price: self.sqrt_price,
+            base_reserve: self.base_reserve,
+            quote_reserve: self.quote_reserve,
+        }
+    }
+
+    pub fn set_state(&mut self, s: PoolState) {
+        self.sqrt_price = s.sqrt_price;
+        self.base_reserve = s.base_reserve;
+        self.quote_reserve = s.quote_reserve;
+    }
+}

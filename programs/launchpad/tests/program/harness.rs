@@ -1,0 +1,394 @@
+//! A started chain with the launchpad initialized and every preset x quote configured, plus helpers that
+//! build real transactions through `launchpad-sdk`, send them, and decode the `emit_cpi!` events they emit.
+
+use anchor_lang::prelude::{AccountInfo, Clock, Pubkey};
+use anchor_lang::solana_program::entrypoint::ProgramResult;
+use anchor_lang::solana_program::instruction::{error::InstructionError, Instruction};
+use anchor_lang::solana_program::program_pack::Pack;
+use anchor_lang::solana_program::system_instruction;
+use anchor_spl::token::spl_token;
+use anchor_spl::token_2022::spl_token_2022;
+use curve::{Preset, QuoteAsset};
+use launchpad::{LaunchpadError, Pool};
+use sdk::events::{decode_event, LaunchpadEvent};
+use sdk::launchpad_ix::{self as lix, CreateLaunchArgs, LaunchKeys, SwapArgs, SIDE_BUY, SIDE_SELL};
+use sdk::{associated_token_address, ids};
+use solana_keypair::Keypair;
+use solana_program_test::{processor, ProgramTest, ProgramTestContext};
+use solana_signer::Signer;
+use solana_transaction::Transaction;
+pub use solana_transaction_error::TransactionError;
+
+/// Anchor's `entry` ties its arguments to one lifetime; `processor!` wants them free. The harness keeps the
+/// accounts alive for the whole test, so re-borrowing them at one lifetime is sound here.
+fn process(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
+    let accounts: &[AccountInfo] = Box::leak(accounts.to_vec().into_boxed_slice());
+    let program_id: &Pubkey = Box::leak(Box::new(*program_id));
+    let data: &[u8] = Box::leak(data.to_vec().into_boxed_slice());
+    launchpad::entry(program_id, accounts, data)
+}
+
+pub type TxResult<T> = Result<T, TransactionError>;
+
+pub struct Env {
+    pub ctx: ProgramTestContext,
+    pub admin: Keypair,
+    pub partner: Keypair,
+    pub usdc_mint: Pubkey,
+    pub usdc_authority: Keypair,
+    /// When set, every transaction runs with the clock at this unix time.
+    pub now: Option<i64>,
+    salt: u64,
+}
+
+pub const SOL: u64 = 1_000_000_000;
+pub const USDC: u64 = 1_000_000;
+
+impl Env {
+    /// A fresh chain: launchpad initialized (admin, partner), a local USDC mint, all six configs.
+    pub async fn start() -> Env {
+        let env = Self::start_bare().await;
+        let mut env = env;
+        for preset in Preset::ALL {
+            for quote in QuoteAsset::ALL {
+                let ix = lix::create_preset_config(
+                    &env.admin.pubkey(),
+                    preset,
+                    quote,
+                    &env.quote_mint(quote),
+                )
+                .unwrap();
+                let admin = env.admin.insecure_clone();
+                env.send(&[ix], &[&admin]).await.expect("create_config");
+            }
+        }
+        env
+    }
+
+    /// A fresh chain with the launchpad initialized and a USDC mint, but no configs.
+    pub async fn start_bare() -> Env {
+        let mut pt = ProgramTest::new("launchpad", launchpad::ID, processor!(process));
+        pt.prefer_bpf(false);
+        let ctx = pt.start_with_context().await;
+        let mut env = Env {
+            ctx,
+            admin: Keypair::new(),
+            partner: Keypair::new(),
+            usdc_mint: Pubkey::default(),
+            usdc_authority: Keypair::new(),
+            now: None,
+            salt: 0,
+        };
+        let admin = env.admin.insecure_clone();
+        env.airdrop(&admin.pubkey(), 100 * SOL).await;
+        env.usdc_mint = env.create_usdc_mint().await;
+        let ix = lix::initialize(&admin.pubkey(), &env.partner.pubkey(), None);
+        env.send(&[ix], &[&admin]).await.expect("initialize");
+        env
+    }
+
+    pub fn quote_mint(&self, quote: QuoteAsset) -> Pubkey {
+        match quote {
+            QuoteAsset::Sol => ids::NATIVE_MINT,
+            QuoteAsset::Usdc => self.usdc_mint,
+        }
+    }
+
+    /// Sends `ixs` signed by `signers` (the first pays). The transaction is simulated first to collect its
+    /// inner instructions (program-test does not return them from processing), then processed; the result is
+    /// the processing result with the launchpad events in emission order.
+    pub async fn send(
+        &mut self,
+        ixs: &[Instruction],
+        signers: &[&Keypair],
+    ) -> TxResult<Vec<LaunchpadEvent>> {
+        let slot = self.ctx.banks_client.get_root_slot().await.unwrap();
+        self.ctx.warp_to_slot(slot + 2).unwrap();
+        if let Some(now) = self.now {
+            let mut clock: Clock = self.ctx.banks_client.get_sysvar().await.unwrap();
+            clock.unix_timestamp = now;
+            self.ctx.set_sysvar(&clock);
+        }
+        let blockhash = self.ctx.banks_client.get_latest_blockhash().await.unwrap();
+        let tx =
+            Transaction::new_signed_with_payer(ixs, Some(&signers[0].pubkey()), signers, blockhash);
+        let sim = self
+            .ctx
+            .banks_client
+            .simulate_transaction(tx.clone())
+            .await
+            .unwrap();
+        let mut events = Vec::new();
+        if let Some(details) = &sim.simulation_details {
+            for inner in details.inner_instructions.iter().flatten().flatten() {
+                let program = tx.message.account_keys[inner.instruction.program_id_index as usize];
+                if program == launchpad::ID {
+                    if let Some(e) = decode_event(&inner.instruction.data) {
+                        events.push(e);
+                    }
+                }
+            }
+        }
+        match self.ctx.banks_client.process_transaction(tx).await {
+            Ok(()) => Ok(events),
+            Err(e) => Err(e.unwrap()),
+        }
+    }
+
+    pub async fn airdrop(&mut self, to: &Pubkey, lamports: u64) {
+        let payer = self.ctx.payer.insecure_clone();
+        let ix = system_instruction::transfer(&payer.pubkey(), to, lamports);
+        self.send(&[ix], &[&payer]).await.unwrap();
+    }
+
+    /// A new wallet with 10 SOL for fees and rent.
+    pub async fn wallet(&mut self) -> Keypair {
+        let k = Keypair::new();
+        self.airdrop(&k.pubkey(), 10 * SOL).await;
+        k
+    }
+
+    async fn create_usdc_mint(&mut self) -> Pubkey {
+        let mint = Keypair::new();
+        let payer = self.ctx.payer.insecure_clone();
+        let rent = self.ctx.banks_client.get_rent().await.unwrap();
+        let ixs = [
+            system_instruction::create_account(
+                &payer.pubkey(),
+                &mint.pubkey(),
+                rent.minimum_balance(spl_token::state::Mint::LEN),
+                spl_token::state::Mint::LEN as u64,
+                &ids::TOKEN_PROGRAM,
+            ),
+            spl_token::instruction::initialize_mint2(
+                &ids::TOKEN_PROGRAM,
+                &mint.pubkey(),
+                &self.usdc_authority.pubkey(),
+                None,
+                6,
+            )
+            .unwrap(),
+        ];
+        self.send(&ixs, &[&payer, &mint]).await.unwrap();
+        mint.pubkey()
+    }
+
+    /// Gives `owner` `amount` of the quote token in their associated account and returns that account.
+    pub async fn fund_quote(&mut self, owner: &Keypair, quote: QuoteAsset, amount: u64) -> Pubkey {
+        let mint = self.quote_mint(quote);
+        let ata = associated_token_address(&owner.pubkey(), &mint, &ids::TOKEN_PROGRAM);
+        let payer = self.ctx.payer.insecure_clone();
+        let mut ixs = vec![lix::create_ata_idempotent(
+            &payer.pubkey(),
+            &owner.pubkey(),
+            &mint,
+            &ids::TOKEN_PROGRAM,
+        )];
+        match quote {
+            QuoteAsset::Sol => {
+                ixs.push(system_instruction::transfer(&payer.pubkey(), &ata, amount));
+                ixs.push(spl_token::instruction::sync_native(&ids::TOKEN_PROGRAM, &ata).unwrap());
+                self.send(&ixs, &[&payer]).await.unwrap();
+            }
+            QuoteAsset::Usdc => {
+                ixs.push(
+                    spl_token::instruction::mint_to(
+                        &ids::TOKEN_PROGRAM,
+                        &mint,
+                        &ata,
+                        &self.usdc_authority.pubkey(),
+                        &[],
+                        amount,
+                    )
+                    .unwrap(),
+                );
+                let auth = self.usdc_authority.insecure_clone();
+                self.send(&ixs, &[&payer, &auth]).await.unwrap();
+            }
+        }
+        ata
+    }
+
+    pub fn next_salt(&mut self) -> u64 {
+        self.salt += 1;
+        self.salt
+    }
+
+    pub fn keys(
+        &self,
+        creator: &Pubkey,
+        salt: u64,
+        preset: Preset,
+        quote: QuoteAsset,
+    ) -> LaunchKeys {
+        LaunchKeys::derive(*creator, salt, preset as u8, self.quote_mint(quote))
+    }
+
+    /// Launches a token; with `first_buy`, the creator's buy lands in the same transaction.
+    pub async fn launch(
+        &mut self,
+        creator: &Keypair,
+        preset: Preset,
+        quote: QuoteAsset,
+        first_buy: Option<u64>,
+    ) -> TxResult<(LaunchKeys, Vec<LaunchpadEvent>)> {
+        let salt = self.next_salt();
+        let keys = self.keys(&creator.pubkey(), salt, preset, quote);
+        let args = CreateLaunchArgs {
+            name: format!("Token {salt}"),
+            symbol: format!("TK{salt}"),
+            uri: format!("https://example.org/meta/{salt}.json"),
+            salt,
+        };
+        let mut ixs = vec![lix::create_launch(&keys, args)];
+        if let Some(amount) = first_buy {
+            ixs.push(lix::create_ata_idempotent(
+                &creator.pubkey(),
+                &creator.pubkey(),
+                &keys.mint,
+                &ids::TOKEN_2022_PROGRAM,
+            ));
+            ixs.push(lix::swap_with_ata(
+                &keys,
+                &creator.pubkey(),
+                SwapArgs {
+                    side: SIDE_BUY,
+                    amount_in: amount,
+                    min_amount_out: 0,
+                },
+            ));
+        }
+        let events = self.send(&ixs, &[creator]).await?;
+        Ok((keys, events))
+    }
+
+    /// Buys through the trader's associated accounts (creating the token account if needed).
+    pub async fn buy(
+        &mut self,
+        keys: &LaunchKeys,
+        trader: &Keypair,
+        amount_in: u64,
+        min_out: u64,
+    ) -> TxResult<Vec<LaunchpadEvent>> {
+        let ixs = [
+            lix::create_ata_idempotent(
+                &trader.pubkey(),
+                &trader.pubkey(),
+                &keys.mint,
+                &ids::TOKEN_2022_PROGRAM,
+            ),
+            lix::swap_with_ata(
+                keys,
+                &trader.pubkey(),
+                SwapArgs {
+                    side: SIDE_BUY,
+                    amount_in,
+                    min_amount_out: min_out,
+                },
+            ),
+        ];
+        self.send(&ixs, &[trader]).await
+    }
+
+    pub async fn sell(
+        &mut self,
+        keys: &LaunchKeys,
+        trader: &Keypair,
+        amount_in: u64,
+        min_out: u64,
+    ) -> TxResult<Vec<LaunchpadEvent>> {
+        let ix = lix::swap_with_ata(
+            keys,
+            &trader.pubkey(),
+            SwapArgs {
+                side: SIDE_SELL,
+                amount_in,
+                min_amount_out: min_out,
+            },
+        );
+        self.send(&[ix], &[trader]).await
+    }
+
+    pub async fn pool(&mut self, pool: &Pubkey) -> Pool {
+        let acc = self
+            .ctx
+            .banks_client
+            .get_account(*pool)
+            .await
+            .unwrap()
+            .expect("pool exists");
+        sdk::accounts::decode_pool(&acc.data).expect("pool decodes")
+    }
+
+    pub async fn config(&mut self, config: &Pubkey) -> launchpad::Config {
+        let acc = self
+            .ctx
+            .banks_client
+            .get_account(*config)
+            .await
+            .unwrap()
+            .expect("config exists");
+        sdk::accounts::decode_config(&acc.data).expect("config decodes")
+    }
+
+    /// Balance of a token account of either token program (0 if it does not exist).
+    pub async fn balance(&mut self, account: &Pubkey) -> u64 {
+        match self.ctx.banks_client.get_account(*account).await.unwrap() {
+            None => 0,
+            Some(acc) => spl_token_2022::extension::StateWithExtensions::<
+                spl_token_2022::state::Account,
+            >::unpack(&acc.data)
+            .map(|a| a.base.amount)
+            .unwrap_or(0),
+        }
+    }
+
+    pub fn base_ata(&self, keys: &LaunchKeys, owner: &Pubkey) -> Pubkey {
+        associated_token_address(owner, &keys.mint, &ids::TOKEN_2022_PROGRAM)
+    }
+
+    pub fn quote_ata(&self, keys: &LaunchKeys, owner: &Pubkey) -> Pubkey {
+        associated_token_address(owner, &keys.quote_mint, &ids::TOKEN_PROGRAM)
+    }
+
+    /// Vault balances equal the pool's recorded reserves and unclaimed fees.
+    pub async fn assert_reconciled(&mut self, keys: &LaunchKeys) {
+        let pool = self.pool(&keys.pool).await;
+        let base = self.balance(&keys.base_vault).await;
+        let quote = self.balance(&keys.quote_vault).await;
+        assert_eq!(base, pool.base_reserve, "base vault vs base reserve");
+        assert_eq!(
+            quote,
+            pool.quote_reserve + pool.creator_fee_unclaimed + pool.partner_fee_unclaimed,
+            "quote vault vs quote reserve + unclaimed fees"
+        );
+    }
+}
+
+/// The program error a failed transaction carries.
+pub fn custom_code(err: &TransactionError) -> Option<u32> {
+    match err {
+        TransactionError::InstructionError(_, InstructionError::Custom(code)) => Some(*code),
+        _ => None,
+    }
+}
+
+#[track_caller]
+pub fn assert_error<T: std::fmt::Debug>(res: TxResult<T>, expected: LaunchpadError) {
+    let err = res.expect_err("expected the transaction to fail");
+    assert_eq!(
+        custom_code(&err),
+        Some(u32::from(expected)),
+        "got {err:?}, expected {expected:?}"
+    );
+}
+
+pub fn swaps(events: &[LaunchpadEvent]) -> Vec<sdk::events::EvtSwap> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            LaunchpadEvent::Swap(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect()
+}
