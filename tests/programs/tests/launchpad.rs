@@ -1,11 +1,18 @@
 //! The launchpad program run natively under solana-program-test, with the real SPL Token, Token-2022 and
 //! Associated Token Account programs as BPF. One binary, one module per feature.
 
+#[path = "launchpad/harness.rs"]
 mod harness;
 
+#[path = "launchpad/claims.rs"]
 mod claims;
+#[path = "launchpad/configs.rs"]
 mod configs;
+#[path = "launchpad/launch.rs"]
 mod launch;
+#[path = "launchpad/security.rs"]
 mod security;
+#[path = "launchpad/shield.rs"]
 mod shield;
+#[path = "launchpad/swaps.rs"]
 mod swaps;

@@ -1,0 +1,1 @@
+//! Program tests live under `tests/`; this crate has no library code.
