@@ -33,8 +33,8 @@ pub const SHIELD_REDUCTION_BPS_PER_PERIOD: u16 = 490;
 pub const SHIELD_PERIOD_SECONDS: u32 = 60;
 /// `shield`: number of reductions (10 periods of 60 s = 10 minutes).
 pub const SHIELD_NUMBER_OF_PERIODS: u16 = 10;
-/// Lowest fee any schedule may charge.
-pub const MIN_FEE_BPS: u16 = 0;
+/// Lowest fee any schedule may charge (0.25%).
+pub const MIN_FEE_BPS: u16 = 25;
 /// Highest fee any schedule may charge (99%).
 pub const MAX_FEE_BPS: u16 = 9_900;
 /// Creator's share of each bonding-phase trading fee (the partner gets the rest).

@@ -59,10 +59,9 @@ impl<'a> Curve<'a> {
 
     /// Lower bound of segment `i`.
     fn lower(&self, i: usize) -> u128 {
-        if i == 0 {
-            self.sqrt_start_price
-        } else {
-            self.segments[i - 1].sqrt_price_upper
+        match i.checked_sub(1) {
+            None => self.sqrt_start_price,
+            Some(prev) => self.segments[prev].sqrt_price_upper,
         }
     }
 
@@ -161,7 +160,9 @@ impl<'a> Curve<'a> {
             let seg = self.segments[i];
             let to_top = delta_quote(seg.liquidity, price, seg.sqrt_price_upper, Rounding::Up)?;
             let next = if remaining >= to_top {
-                remaining -= to_top;
+                remaining = remaining
+                    .checked_sub(to_top)
+                    .ok_or(CurveError::MathOverflow)?;
                 seg.sqrt_price_upper
             } else {
                 let next = sqrt_price_after_quote_in(price, seg.liquidity, remaining)?
@@ -176,7 +177,9 @@ impl<'a> Curve<'a> {
         }
         Ok(Fill {
             sqrt_price: price,
-            amount_in: quote_in - remaining,
+            amount_in: quote_in
+                .checked_sub(remaining)
+                .ok_or(CurveError::MathOverflow)?,
             amount_out: out,
         })
     }
@@ -197,7 +200,9 @@ impl<'a> Curve<'a> {
             let lo = self.lower(i);
             let to_bottom = delta_base(seg.liquidity, lo, price, Rounding::Up)?;
             let next = if remaining >= to_bottom {
-                remaining -= to_bottom;
+                remaining = remaining
+                    .checked_sub(to_bottom)
+                    .ok_or(CurveError::MathOverflow)?;
                 lo
             } else {
                 let next = sqrt_price_after_base_in(price, seg.liquidity, remaining)?.max(lo);
@@ -229,7 +234,9 @@ impl<'a> Curve<'a> {
             let seg = self.segments[i];
             let in_range = delta_base(seg.liquidity, price, seg.sqrt_price_upper, Rounding::Down)?;
             let next = if remaining > in_range {
-                remaining -= in_range;
+                remaining = remaining
+                    .checked_sub(in_range)
+                    .ok_or(CurveError::MathOverflow)?;
                 seg.sqrt_price_upper
             } else {
                 let next = sqrt_price_after_base_out(price, seg.liquidity, remaining)?
@@ -263,7 +270,9 @@ impl<'a> Curve<'a> {
             let lo = self.lower(i);
             let in_range = delta_quote(seg.liquidity, lo, price, Rounding::Down)?;
             let next = if remaining > in_range {
-                remaining -= in_range;
+                remaining = remaining
+                    .checked_sub(in_range)
+                    .ok_or(CurveError::MathOverflow)?;
                 lo
             } else {
                 let next = sqrt_price_after_quote_out(price, seg.liquidity, remaining)?.max(lo);

@@ -1,5 +1,8 @@
 //! Integer-only decimal formatting, for tables and API fields that show human amounts and prices.
 
+// Formatting for humans; not a money path.
+#![allow(clippy::arithmetic_side_effects)]
+
 use crate::error::Result;
 use crate::math::{div, mul, u256, Rounding, Q64};
 use ruint::aliases::U256;

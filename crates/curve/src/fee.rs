@@ -43,7 +43,8 @@ impl FeeSchedule {
         if decays && self.period_seconds == 0 {
             return Err(CurveError::InvalidFee);
         }
-        let total_reduction = self.reduction_bps_per_period as u32 * self.number_of_periods as u32;
+        let total_reduction = u32::from(self.reduction_bps_per_period)
+            .saturating_mul(u32::from(self.number_of_periods));
         if total_reduction > self.cliff_fee_bps as u32 {
             return Err(CurveError::InvalidFee);
         }
@@ -60,7 +61,7 @@ impl FeeSchedule {
 
     fn fee_after_periods(&self, periods: u64) -> u16 {
         let periods = periods.min(self.number_of_periods as u64);
-        let reduction = periods * self.reduction_bps_per_period as u64;
+        let reduction = periods.saturating_mul(u64::from(self.reduction_bps_per_period));
         (self.cliff_fee_bps as u64).saturating_sub(reduction) as u16
     }
 
@@ -74,7 +75,10 @@ impl FeeSchedule {
                 self.cliff_fee_bps
             };
         }
-        let periods = elapsed_seconds as u64 / self.period_seconds as u64;
+        let periods = u64::try_from(elapsed_seconds)
+            .unwrap_or(0)
+            .checked_div(u64::from(self.period_seconds))
+            .unwrap_or(0);
         self.fee_after_periods(periods)
     }
 }
@@ -113,6 +117,6 @@ pub fn split_fee(fee: u64, creator_share_bps: u16) -> Result<FeeSplit> {
     )?;
     Ok(FeeSplit {
         creator,
-        partner: fee - creator,
+        partner: fee.checked_sub(creator).ok_or(CurveError::MathOverflow)?,
     })
 }

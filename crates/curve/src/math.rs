@@ -74,10 +74,12 @@ pub fn mul_div_u64(a: u64, b: u64, c: u64, rounding: Rounding) -> Result<u64> {
     if c == 0 {
         return Err(CurveError::MathOverflow);
     }
-    let p = a as u128 * b as u128; // u64 * u64 always fits in u128
-    let c = c as u128;
+    let p = u128::from(a)
+        .checked_mul(u128::from(b))
+        .ok_or(CurveError::MathOverflow)?;
+    let c = u128::from(c);
     let q = match rounding {
-        Rounding::Down => p / c,
+        Rounding::Down => p.checked_div(c).ok_or(CurveError::MathOverflow)?,
         Rounding::Up => p.div_ceil(c),
     };
     to_u64(q)

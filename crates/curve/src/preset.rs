@@ -13,6 +13,10 @@
 //!   trades in the middle band).
 //! * `shield`: the `fair` curve with a fee that starts at 50% and falls by 4.9 points a minute to 1%.
 
+// Preset construction runs off chain, once; every config it builds is checked by `Market::validate`,
+// which the program runs again on chain.
+#![allow(clippy::arithmetic_side_effects)]
+
 use crate::constants::*;
 use crate::curve::{Curve, Segment, MAX_SEGMENTS};
 use crate::error::{CurveError, Result};

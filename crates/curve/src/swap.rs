@@ -81,9 +81,14 @@ impl<'a> Market<'a> {
         let sale = self.sale_supply as u128;
         let threshold = self.threshold as u128;
         if self.curve.total_base(Rounding::Up)? > sale
-            || sale - self.curve.total_base(Rounding::Down)? > MAX_SALE_DUST_BASE_UNITS as u128
+            || sale.saturating_sub(self.curve.total_base(Rounding::Down)?)
+                > MAX_SALE_DUST_BASE_UNITS as u128
             || self.curve.total_quote(Rounding::Down)? < threshold
-            || self.curve.total_quote(Rounding::Up)? - threshold > MAX_QUOTE_EXCESS_UNITS as u128
+            || self
+                .curve
+                .total_quote(Rounding::Up)?
+                .saturating_sub(threshold)
+                > MAX_QUOTE_EXCESS_UNITS as u128
             || self.curve.sqrt_end_price()
                 != migration_sqrt_price(self.threshold, self.migration_supply)?
         {
@@ -158,7 +163,9 @@ impl<'a> Market<'a> {
         Ok(SwapResult {
             amount_in: gross,
             amount_out: out,
-            fee: gross - needed,
+            fee: gross
+                .checked_sub(needed)
+                .ok_or(CurveError::InconsistentState)?,
             refund,
             next: PoolState {
                 sqrt_price: self.curve.sqrt_end_price(),
@@ -205,8 +212,14 @@ impl<'a> Market<'a> {
             refund: 0,
             next: PoolState {
                 sqrt_price: fill.sqrt_price,
-                base_reserve: state.base_reserve - out,
-                quote_reserve: state.quote_reserve + net,
+                base_reserve: state
+                    .base_reserve
+                    .checked_sub(out)
+                    .ok_or(CurveError::InconsistentState)?,
+                quote_reserve: state
+                    .quote_reserve
+                    .checked_add(net)
+                    .ok_or(CurveError::MathOverflow)?,
             },
             completes: false,
         })
@@ -246,7 +259,10 @@ impl<'a> Market<'a> {
                     .base_reserve
                     .checked_add(amount_in)
                     .ok_or(CurveError::MathOverflow)?,
-                quote_reserve: state.quote_reserve - gross,
+                quote_reserve: state
+                    .quote_reserve
+                    .checked_sub(gross)
+                    .ok_or(CurveError::InconsistentState)?,
             },
             completes: false,
         })

@@ -15,7 +15,10 @@ fn main() -> anyhow::Result<()> {
             }
             "check" => {
                 if std::fs::read_to_string(&path).ok().as_deref() != Some(built.as_str()) {
-                    eprintln!("{} is stale: run `cargo run -p launchpad-idl -- write`", path.display());
+                    eprintln!(
+                        "{} is stale: run `cargo run -p launchpad-idl -- write`",
+                        path.display()
+                    );
                     stale = true;
                 }
             }

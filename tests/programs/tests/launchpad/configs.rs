@@ -172,7 +172,7 @@ async fn invalid_configs_are_refused() {
 
     // The good one lands once; a second config for the same (preset, quote) cannot be created.
     let ix = lix::create_config(&admin.pubkey(), &sol, good.clone());
-    env.send(&[ix.clone()], &[&admin]).await.unwrap();
+    env.send(&[ix], &[&admin]).await.unwrap();
     let again = lix::create_config(
         &admin.pubkey(),
         &sol,
