@@ -12,6 +12,7 @@
 //! favours the pool: amounts paid out round down, amounts taken in and fees round up.
 #![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
+pub mod amm;
 pub mod constants;
 pub mod curve;
 pub mod display;

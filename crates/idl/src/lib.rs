@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// Programs whose IDL is committed under `idl/`.
-pub const PROGRAMS: &[&str] = &["launchpad"];
+pub const PROGRAMS: &[&str] = &["launchpad", "amm"];
 
 /// The workspace root (this crate sits at `crates/idl`).
 pub fn workspace_root() -> PathBuf {

@@ -1,5 +1,6 @@
 //! Decoding of the launchpad's accounts from raw account data (discriminator checked).
 
+pub use amm::state::{AmmPool, Position};
 use anchor_lang::{AccountDeserialize, Discriminator};
 pub use launchpad::state::{Config, Global, Pool, PoolStatus};
 
@@ -35,5 +36,13 @@ pub fn decode_pool(data: &[u8]) -> Option<Pool> {
 }
 
 pub fn decode_config(data: &[u8]) -> Option<Config> {
+    decode(data)
+}
+
+pub fn decode_amm_pool(data: &[u8]) -> Option<AmmPool> {
+    decode(data)
+}
+
+pub fn decode_position(data: &[u8]) -> Option<Position> {
     decode(data)
 }

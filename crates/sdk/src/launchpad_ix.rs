@@ -215,3 +215,113 @@ pub fn create_ata_idempotent(
         token_program,
     )
 }
+
+impl LaunchKeys {
+    /// The AMM pool this launch migrates into (created by the launch's pool PDA).
+    pub fn amm_keys(&self) -> crate::amm_ix::AmmKeys {
+        crate::amm_ix::AmmKeys::new(
+            self.pool,
+            (self.mint, ids::TOKEN_2022_PROGRAM),
+            (self.quote_mint, self.quote_token_program),
+        )
+    }
+
+    /// The creator's locked AMM position.
+    pub fn creator_position(&self) -> Pubkey {
+        crate::amm_ix::position_address(
+            &self.amm_keys().pool,
+            &self.creator,
+            launchpad::CREATOR_POSITION_ID,
+        )
+    }
+
+    /// The partner's locked AMM position.
+    pub fn partner_position(&self, partner: &Pubkey) -> Pubkey {
+        crate::amm_ix::position_address(
+            &self.amm_keys().pool,
+            partner,
+            launchpad::PARTNER_POSITION_ID,
+        )
+    }
+}
+
+/// Migrates a completed launch into the AMM; `partner` is the config's partner.
+pub fn migrate(keys: &LaunchKeys, migrator: &Pubkey, partner: &Pubkey) -> Instruction {
+    let amm = keys.amm_keys();
+    build(
+        acc::Migrate {
+            migrator: *migrator,
+            config: keys.config,
+            pool: keys.pool,
+            base_mint: keys.mint,
+            quote_mint: keys.quote_mint,
+            base_vault: keys.base_vault,
+            quote_vault: keys.quote_vault,
+            creator: keys.creator,
+            partner: *partner,
+            amm_pool: amm.pool,
+            amm_vault_a: amm.vault_a,
+            amm_vault_b: amm.vault_b,
+            creator_position: keys.creator_position(),
+            partner_position: keys.partner_position(partner),
+            amm_event_authority: crate::amm_ix::event_authority(),
+            amm_program: amm::ID,
+            base_token_program: ids::TOKEN_2022_PROGRAM,
+            quote_token_program: keys.quote_token_program,
+            system_program: ids::SYSTEM_PROGRAM,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::Migrate {},
+    )
+}
+
+pub fn claim_surplus(
+    keys: &LaunchKeys,
+    claimer: &Pubkey,
+    claimer_quote_account: &Pubkey,
+) -> Instruction {
+    build(
+        acc::ClaimSurplus {
+            claimer: *claimer,
+            config: keys.config,
+            pool: keys.pool,
+            quote_mint: keys.quote_mint,
+            quote_vault: keys.quote_vault,
+            claimer_quote_account: *claimer_quote_account,
+            quote_token_program: keys.quote_token_program,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::ClaimSurplus {},
+    )
+}
+
+/// Claims the AMM fees of `position` (the claimer's creator or partner position) into the claimer's
+/// associated token accounts.
+pub fn claim_locked_lp_fee(keys: &LaunchKeys, claimer: &Pubkey, position: &Pubkey) -> Instruction {
+    let amm = keys.amm_keys();
+    let (claimer_a, claimer_b) = amm.owner_accounts(claimer);
+    build(
+        acc::ClaimLockedLpFee {
+            claimer: *claimer,
+            config: keys.config,
+            pool: keys.pool,
+            amm_pool: amm.pool,
+            position: *position,
+            mint_a: amm.mint_a,
+            mint_b: amm.mint_b,
+            amm_vault_a: amm.vault_a,
+            amm_vault_b: amm.vault_b,
+            claimer_a,
+            claimer_b,
+            token_program_a: amm.token_program_a,
+            token_program_b: amm.token_program_b,
+            amm_event_authority: crate::amm_ix::event_authority(),
+            amm_program: amm::ID,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::ClaimLockedLpFee {},
+    )
+}

@@ -3,11 +3,13 @@
 //! so that no client hand-rolls an account list.
 
 pub mod accounts;
+pub mod amm_ix;
 pub mod events;
 pub mod launchpad_ix;
 pub mod pda;
 pub mod quote;
 
+pub use amm::ID as AMM_PROGRAM_ID;
 pub use anchor_lang::prelude::Pubkey;
 pub use anchor_lang::solana_program::instruction::{AccountMeta, Instruction};
 pub use launchpad::ID as LAUNCHPAD_PROGRAM_ID;

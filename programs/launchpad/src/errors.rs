@@ -53,6 +53,18 @@ pub enum LaunchpadError {
     InvalidSide, // 6022
     #[msg("Too many curve segments")]
     TooManySegments, // 6023
+    #[msg("The curve is not complete yet; it migrates once it reaches the threshold")]
+    CurveNotComplete, // 6024
+    #[msg("The pool has already migrated")]
+    AlreadyMigrated, // 6025
+    #[msg("The pool has not migrated yet")]
+    NotMigrated, // 6026
+    #[msg("Surplus already claimed")]
+    SurplusAlreadyClaimed, // 6027
+    #[msg("Not the signer's locked position of this pool")]
+    InvalidPosition, // 6028
+    #[msg("AMM account does not match the migration")]
+    InvalidAmmAccount, // 6029
 }
 
 impl From<CurveError> for LaunchpadError {

@@ -76,13 +76,42 @@ pub struct EvtClaim {
     pub pool: Pubkey,
     pub mint: Pubkey,
     pub claimer: Pubkey,
-    /// 0 = trading fees (later kinds: surplus, locked LP).
+    /// [`CLAIM_KIND_TRADING`], [`CLAIM_KIND_SURPLUS`] or [`CLAIM_KIND_LOCKED_LP`].
     pub kind: u8,
     pub amount: u64,
     pub creator_fee_unclaimed: u64,
     pub partner_fee_unclaimed: u64,
     pub timestamp: i64,
+    /// Tokens paid (locked-LP claims; 0 otherwise). `amount` is always the quote paid.
+    pub base_amount: u64,
 }
 
 /// `EvtClaim::kind` of a trading-fee claim.
 pub const CLAIM_KIND_TRADING: u8 = 0;
+/// `EvtClaim::kind` of a surplus claim.
+pub const CLAIM_KIND_SURPLUS: u8 = 1;
+/// `EvtClaim::kind` of a locked-LP fee claim.
+pub const CLAIM_KIND_LOCKED_LP: u8 = 2;
+
+#[event]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtMigrate {
+    pub pool: Pubkey,
+    pub mint: Pubkey,
+    pub amm_pool: Pubkey,
+    pub creator_position: Pubkey,
+    pub partner_position: Pubkey,
+    /// Tokens and quote deposited into the AMM.
+    pub base_amount: u64,
+    pub quote_amount: u64,
+    /// Liquidity locked in each of the two positions.
+    pub liquidity_per_position: u128,
+    pub surplus: u64,
+    pub creator_surplus: u64,
+    pub partner_surplus: u64,
+    pub burnt_base: u64,
+    /// The curve's final square-root price, at which the AMM opened.
+    pub sqrt_price: u128,
+    pub migrator: Pubkey,
+    pub timestamp: i64,
+}

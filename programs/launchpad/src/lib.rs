@@ -8,6 +8,10 @@
 //! * `swap`: buy or sell on the curve, exact in, with a minimum out; the buy that reaches the threshold is
 //!   filled up to it and the rest refunded.
 //! * `claim_trading_fee`: creator and partner each claim their accrued share of the trading fees.
+//! * `migrate` (anyone, once the curve is complete): opens the AMM pool at the final curve price with the
+//!   migration supply and the raised quote, two equal permanently locked positions (creator, partner).
+//! * `claim_surplus`, `claim_locked_lp_fee`: after migration, the surplus (once per party) and the AMM
+//!   fees of each party's locked position.
 //!
 //! All money math is in `crates/curve`; this program moves tokens and keeps state.
 #![allow(unexpected_cfgs)]
@@ -58,5 +62,21 @@ pub mod launchpad {
     /// Pays the signer's accrued share of trading fees (creator, partner, or both if they are one wallet).
     pub fn claim_trading_fee(ctx: Context<ClaimTradingFee>) -> Result<()> {
         instructions::claim_trading_fee::handler(ctx)
+    }
+
+    /// Moves a completed curve into the AMM: pool at the final curve price, two equal locked positions
+    /// (creator, partner), surplus recorded. Permissionless; once.
+    pub fn migrate(ctx: Context<Migrate>) -> Result<()> {
+        instructions::migrate::handler(ctx)
+    }
+
+    /// Pays the signer's part of the migration surplus, once.
+    pub fn claim_surplus(ctx: Context<ClaimSurplus>) -> Result<()> {
+        instructions::claim_surplus::handler(ctx)
+    }
+
+    /// Pays the AMM fees earned by the signer's locked position (CPI into the AMM).
+    pub fn claim_locked_lp_fee(ctx: Context<ClaimLockedLpFee>) -> Result<()> {
+        instructions::claim_locked_lp_fee::handler(ctx)
     }
 }

@@ -75,6 +75,7 @@ pub fn handler(ctx: Context<ClaimTradingFee>) -> Result<()> {
         creator_fee_unclaimed: pool.creator_fee_unclaimed,
         partner_fee_unclaimed: pool.partner_fee_unclaimed,
         timestamp: Clock::get()?.unix_timestamp,
+        base_amount: 0,
     };
     let accounts = &ctx.accounts;
     token_interface::transfer_checked(

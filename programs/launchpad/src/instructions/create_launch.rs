@@ -259,6 +259,15 @@ pub fn handler(ctx: Context<CreateLaunch>, args: CreateLaunchArgs) -> Result<()>
         complete_timestamp: 0,
         salt: args.salt,
         bump: ctx.bumps.pool,
+        amm_pool: Pubkey::default(),
+        migrate_timestamp: 0,
+        migrated_base: 0,
+        migrated_quote: 0,
+        burnt_base: 0,
+        creator_surplus_unclaimed: 0,
+        partner_surplus_unclaimed: 0,
+        creator_surplus_claimed: false,
+        partner_surplus_claimed: false,
     });
     emit_cpi!(event);
     Ok(())

@@ -2,12 +2,18 @@
 #![allow(ambiguous_glob_reexports)] // every instruction module exports a `handler`; lib.rs calls them by path
 
 pub mod admin;
+pub mod claim_locked_lp_fee;
+pub mod claim_surplus;
 pub mod claim_trading_fee;
 pub mod create_launch;
+pub mod migrate;
 pub mod swap;
 
 pub use admin::create_config::*;
 pub use admin::initialize::*;
+pub use claim_locked_lp_fee::*;
+pub use claim_surplus::*;
 pub use claim_trading_fee::*;
 pub use create_launch::*;
+pub use migrate::*;
 pub use swap::*;

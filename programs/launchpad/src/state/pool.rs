@@ -15,7 +15,8 @@ pub enum PoolStatus {
 /// One launched token's bonding-curve pool (`["pool", mint]`).
 ///
 /// Vault balances reconcile exactly: the base vault holds `base_reserve`, the quote vault holds
-/// `quote_reserve + creator_fee_unclaimed + partner_fee_unclaimed`.
+/// `quote_reserve + creator_fee_unclaimed + partner_fee_unclaimed + creator_surplus_unclaimed +
+/// partner_surplus_unclaimed`. After migration both reserves are zero (they moved to the AMM).
 #[account]
 #[derive(InitSpace, Debug, PartialEq, Eq)]
 pub struct Pool {
@@ -42,6 +43,20 @@ pub struct Pool {
     /// The salt the mint address was derived with.
     pub salt: u64,
     pub bump: u8,
+    /// The AMM pool the liquidity migrated into (default until migrated).
+    pub amm_pool: Pubkey,
+    /// When the pool migrated (0 until then).
+    pub migrate_timestamp: i64,
+    /// Tokens and quote deposited into the AMM.
+    pub migrated_base: u64,
+    pub migrated_quote: u64,
+    /// Tokens burnt at migration (what the AMM could not take at the curve's final price).
+    pub burnt_base: u64,
+    /// Raised quote the AMM did not take at the final curve price, per party, until claimed.
+    pub creator_surplus_unclaimed: u64,
+    pub partner_surplus_unclaimed: u64,
+    pub creator_surplus_claimed: bool,
+    pub partner_surplus_claimed: bool,
 }
 
 impl Pool {

@@ -10,7 +10,8 @@ use anchor_spl::token::spl_token;
 use anchor_spl::token_2022::spl_token_2022;
 use curve::{Preset, QuoteAsset};
 use launchpad::{LaunchpadError, Pool};
-use sdk::events::{decode_event, LaunchpadEvent};
+use sdk::amm_ix::AmmKeys;
+use sdk::events::{decode_amm_event, decode_event, AmmEvent, LaunchpadEvent};
 use sdk::launchpad_ix::{self as lix, CreateLaunchArgs, LaunchKeys, SwapArgs, SIDE_BUY, SIDE_SELL};
 use sdk::{associated_token_address, ids};
 use solana_keypair::Keypair;
@@ -28,6 +29,13 @@ fn process(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Progra
     launchpad::entry(program_id, accounts, data)
 }
 
+fn process_amm(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
+    let accounts: &[AccountInfo] = Box::leak(accounts.to_vec().into_boxed_slice());
+    let program_id: &Pubkey = Box::leak(Box::new(*program_id));
+    let data: &[u8] = Box::leak(data.to_vec().into_boxed_slice());
+    amm::entry(program_id, accounts, data)
+}
+
 pub type TxResult<T> = Result<T, TransactionError>;
 
 pub struct Env {
@@ -38,6 +46,8 @@ pub struct Env {
     pub usdc_authority: Keypair,
     /// When set, every transaction runs with the clock at this unix time.
     pub now: Option<i64>,
+    /// AMM events of the last transaction sent.
+    pub amm_events: Vec<AmmEvent>,
     salt: u64,
 }
 
@@ -69,6 +79,7 @@ impl Env {
     pub async fn start_bare() -> Env {
         let mut pt = ProgramTest::new("launchpad", launchpad::ID, processor!(process));
         pt.prefer_bpf(false);
+        pt.add_program("amm", amm::ID, processor!(process_amm));
         let ctx = pt.start_with_context().await;
         let mut env = Env {
             ctx,
@@ -77,6 +88,7 @@ impl Env {
             usdc_mint: Pubkey::default(),
             usdc_authority: Keypair::new(),
             now: None,
+            amm_events: Vec::new(),
             salt: 0,
         };
         let admin = env.admin.insecure_clone();
@@ -119,13 +131,15 @@ impl Env {
             .await
             .unwrap();
         let mut events = Vec::new();
+        self.amm_events.clear();
         if let Some(details) = &sim.simulation_details {
             for inner in details.inner_instructions.iter().flatten().flatten() {
                 let program = tx.message.account_keys[inner.instruction.program_id_index as usize];
                 if program == launchpad::ID {
-                    if let Some(e) = decode_event(&inner.instruction.data) {
-                        events.push(e);
-                    }
+                    events.extend(decode_event(&inner.instruction.data));
+                } else if program == amm::ID {
+                    self.amm_events
+                        .extend(decode_amm_event(&inner.instruction.data));
                 }
             }
         }
@@ -149,6 +163,12 @@ impl Env {
     }
 
     async fn create_usdc_mint(&mut self) -> Pubkey {
+        let authority = self.usdc_authority.pubkey();
+        self.create_mint(&authority, 6).await
+    }
+
+    /// A classic SPL mint with `authority` as its mint authority.
+    pub async fn create_mint(&mut self, authority: &Pubkey, decimals: u8) -> Pubkey {
         let mint = Keypair::new();
         let payer = self.ctx.payer.insecure_clone();
         let rent = self.ctx.banks_client.get_rent().await.unwrap();
@@ -163,9 +183,9 @@ impl Env {
             spl_token::instruction::initialize_mint2(
                 &ids::TOKEN_PROGRAM,
                 &mint.pubkey(),
-                &self.usdc_authority.pubkey(),
+                authority,
                 None,
-                6,
+                decimals,
             )
             .unwrap(),
         ];
@@ -206,6 +226,32 @@ impl Env {
                 self.send(&ixs, &[&payer, &auth]).await.unwrap();
             }
         }
+        ata
+    }
+
+    /// Mints `amount` of a classic mint to `owner`'s associated account (created if needed).
+    pub async fn mint_to(
+        &mut self,
+        mint: &Pubkey,
+        authority: &Keypair,
+        owner: &Pubkey,
+        amount: u64,
+    ) -> Pubkey {
+        let payer = self.ctx.payer.insecure_clone();
+        let ata = associated_token_address(owner, mint, &ids::TOKEN_PROGRAM);
+        let ixs = [
+            lix::create_ata_idempotent(&payer.pubkey(), owner, mint, &ids::TOKEN_PROGRAM),
+            spl_token::instruction::mint_to(
+                &ids::TOKEN_PROGRAM,
+                mint,
+                &ata,
+                &authority.pubkey(),
+                &[],
+                amount,
+            )
+            .unwrap(),
+        ];
+        self.send(&ixs, &[&payer, authority]).await.unwrap();
         ata
     }
 
@@ -359,9 +405,97 @@ impl Env {
         assert_eq!(base, pool.base_reserve, "base vault vs base reserve");
         assert_eq!(
             quote,
-            pool.quote_reserve + pool.creator_fee_unclaimed + pool.partner_fee_unclaimed,
-            "quote vault vs quote reserve + unclaimed fees"
+            pool.quote_reserve
+                + pool.creator_fee_unclaimed
+                + pool.partner_fee_unclaimed
+                + pool.creator_surplus_unclaimed
+                + pool.partner_surplus_unclaimed,
+            "quote vault vs quote reserve + unclaimed fees + unclaimed surplus"
         );
+        if pool.status == launchpad::PoolStatus::Migrated {
+            let amm = keys.amm_keys();
+            self.assert_amm_reconciled(&amm).await;
+        }
+    }
+
+    /// AMM vaults hold the reserves plus the fees not yet paid out.
+    pub async fn assert_amm_reconciled(&mut self, keys: &AmmKeys) {
+        let pool = self.amm_pool(&keys.pool).await;
+        let a = self.balance(&keys.vault_a).await;
+        let b = self.balance(&keys.vault_b).await;
+        assert_eq!(
+            a,
+            pool.reserve_a + pool.fees_a_total - pool.fees_a_claimed,
+            "AMM vault a"
+        );
+        assert_eq!(
+            b,
+            pool.reserve_b + pool.fees_b_total - pool.fees_b_claimed,
+            "AMM vault b"
+        );
+    }
+
+    pub async fn amm_pool(&mut self, pool: &Pubkey) -> sdk::accounts::AmmPool {
+        let acc = self
+            .ctx
+            .banks_client
+            .get_account(*pool)
+            .await
+            .unwrap()
+            .expect("AMM pool exists");
+        sdk::accounts::decode_amm_pool(&acc.data).expect("AMM pool decodes")
+    }
+
+    pub async fn position(&mut self, position: &Pubkey) -> sdk::accounts::Position {
+        let acc = self
+            .ctx
+            .banks_client
+            .get_account(*position)
+            .await
+            .unwrap()
+            .expect("position exists");
+        sdk::accounts::decode_position(&acc.data).expect("position decodes")
+    }
+
+    /// A whale buys the rest of the curve; returns the completing swap.
+    pub async fn graduate(&mut self, keys: &LaunchKeys, quote: QuoteAsset) -> sdk::events::EvtSwap {
+        let whale = self.wallet().await;
+        self.fund_quote(&whale, quote, quote.threshold() * 2).await;
+        let events = self
+            .buy(keys, &whale, quote.threshold() * 2, 0)
+            .await
+            .unwrap();
+        let s = swaps(&events).pop().unwrap();
+        assert!(s.complete);
+        s
+    }
+
+    pub async fn migrate(
+        &mut self,
+        keys: &LaunchKeys,
+        migrator: &Keypair,
+    ) -> TxResult<Vec<LaunchpadEvent>> {
+        let ix = lix::migrate(keys, &migrator.pubkey(), &self.partner.pubkey());
+        self.send(&[ix], &[migrator]).await
+    }
+
+    /// Creates `owner`'s associated token accounts for both AMM mints (idempotent).
+    pub async fn ensure_amm_accounts(&mut self, keys: &AmmKeys, owner: &Keypair) {
+        let ixs = [
+            lix::create_ata_idempotent(
+                &owner.pubkey(),
+                &owner.pubkey(),
+                &keys.mint_a,
+                &keys.token_program_a,
+            ),
+            lix::create_ata_idempotent(
+                &owner.pubkey(),
+                &owner.pubkey(),
+                &keys.mint_b,
+                &keys.token_program_b,
+            ),
+        ];
+        self.send(&ixs, &[owner]).await.unwrap();
     }
 }
 

@@ -1,15 +1,19 @@
-//! The launchpad program run natively under solana-program-test, with the real SPL Token, Token-2022 and
-//! Associated Token Account programs as BPF. One binary, one module per feature.
+//! The launchpad and AMM programs run natively under solana-program-test, with the real SPL Token,
+//! Token-2022 and Associated Token Account programs as BPF. One binary, one module per feature.
 
 #[path = "launchpad/harness.rs"]
 mod harness;
 
+#[path = "amm/liquidity.rs"]
+mod amm_liquidity;
 #[path = "launchpad/claims.rs"]
 mod claims;
 #[path = "launchpad/configs.rs"]
 mod configs;
 #[path = "launchpad/launch.rs"]
 mod launch;
+#[path = "launchpad/migration.rs"]
+mod migration;
 #[path = "launchpad/security.rs"]
 mod security;
 #[path = "launchpad/shield.rs"]

@@ -1,0 +1,230 @@
+//! Constant-product AMM math (the "version 2" pools graduated launches migrate into).
+//!
+//! A pool holds reserves `(a, b)` and `liquidity` shares. Swap fees are not added to the reserves: they are
+//! taken on the input and tracked as fee growth per unit of liquidity (Q64.64), so they accrue to positions,
+//! locked or not. Rounding favours the pool: amounts out and withdrawals round down, deposits and fees round
+//! up, fee growth and each position's accrued fees round down (the remainder stays in the vault as dust).
+
+use crate::constants::BPS_DENOMINATOR;
+use crate::error::{CurveError, Result};
+use crate::fee::fee_on_amount;
+use crate::math::{div, mul, mul_div_u128, to_u128, to_u64, u256, Rounding, Q64};
+
+/// Highest swap fee a pool may charge (10%).
+pub const MAX_SWAP_FEE_BPS: u16 = 1_000;
+/// The default swap fee of a pool (0.25%).
+pub const DEFAULT_SWAP_FEE_BPS: u16 = 25;
+
+/// Liquidity minted by the first deposit: `floor(sqrt(a * b))`.
+pub fn initial_liquidity(amount_a: u64, amount_b: u64) -> Result<u128> {
+    let product = u128::from(amount_a)
+        .checked_mul(u128::from(amount_b))
+        .ok_or(CurveError::MathOverflow)?;
+    let l = product.isqrt();
+    if l == 0 {
+        return Err(CurveError::AmountTooSmall);
+    }
+    Ok(l)
+}
+
+/// Amounts to deposit for `delta` more liquidity: `ceil(reserve * delta / liquidity)` of each side.
+pub fn deposit_amounts(
+    reserve_a: u64,
+    reserve_b: u64,
+    liquidity: u128,
+    delta: u128,
+) -> Result<(u64, u64)> {
+    if delta == 0 {
+        return Err(CurveError::ZeroAmount);
+    }
+    let a = mul_div_u128(u128::from(reserve_a), delta, liquidity, Rounding::Up)?;
+    let b = mul_div_u128(u128::from(reserve_b), delta, liquidity, Rounding::Up)?;
+    Ok((to_u64(a)?, to_u64(b)?))
+}
+
+/// Amounts paid out for removing `delta` liquidity: `floor(reserve * delta / liquidity)` of each side.
+pub fn withdraw_amounts(
+    reserve_a: u64,
+    reserve_b: u64,
+    liquidity: u128,
+    delta: u128,
+) -> Result<(u64, u64)> {
+    if delta == 0 {
+        return Err(CurveError::ZeroAmount);
+    }
+    if delta > liquidity {
+        return Err(CurveError::InsufficientLiquidity);
+    }
+    let a = mul_div_u128(u128::from(reserve_a), delta, liquidity, Rounding::Down)?;
+    let b = mul_div_u128(u128::from(reserve_b), delta, liquidity, Rounding::Down)?;
+    Ok((to_u64(a)?, to_u64(b)?))
+}
+
+/// The outcome of an exact-in AMM swap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AmmSwap {
+    pub amount_in: u64,
+    /// Fee taken from the input, in the input token.
+    pub fee: u64,
+    pub amount_out: u64,
+    pub reserve_in_after: u64,
+    pub reserve_out_after: u64,
+}
+
+/// Swap `amount_in` of the input side: `fee = ceil(amount_in * bps / 10_000)`, and of the rest
+/// `out = floor(reserve_out * net / (reserve_in + net))`, so `reserve_in * reserve_out` never decreases.
+pub fn swap_exact_in(
+    reserve_in: u64,
+    reserve_out: u64,
+    amount_in: u64,
+    fee_bps: u16,
+) -> Result<AmmSwap> {
+    if amount_in == 0 {
+        return Err(CurveError::ZeroAmount);
+    }
+    if u64::from(fee_bps) >= BPS_DENOMINATOR {
+        return Err(CurveError::InvalidFee);
+    }
+    if reserve_in == 0 || reserve_out == 0 {
+        return Err(CurveError::InsufficientLiquidity);
+    }
+    let fee = fee_on_amount(amount_in, fee_bps)?;
+    let net = amount_in.checked_sub(fee).ok_or(CurveError::MathOverflow)?;
+    let new_in = reserve_in
+        .checked_add(net)
+        .ok_or(CurveError::MathOverflow)?;
+    let out = mul_div_u128(
+        u128::from(reserve_out),
+        u128::from(net),
+        u128::from(new_in),
+        Rounding::Down,
+    )?;
+    let out = to_u64(out)?;
+    if out == 0 {
+        return Err(CurveError::AmountTooSmall);
+    }
+    Ok(AmmSwap {
+        amount_in,
+        fee,
+        amount_out: out,
+        reserve_in_after: new_in,
+        reserve_out_after: reserve_out
+            .checked_sub(out)
+            .ok_or(CurveError::InsufficientLiquidity)?,
+    })
+}
+
+/// Input needed for at least `amount_out` (fee included), for clients quoting exact out.
+pub fn swap_exact_out(
+    reserve_in: u64,
+    reserve_out: u64,
+    amount_out: u64,
+    fee_bps: u16,
+) -> Result<AmmSwap> {
+    if amount_out == 0 {
+        return Err(CurveError::ZeroAmount);
+    }
+    if amount_out >= reserve_out {
+        return Err(CurveError::InsufficientLiquidity);
+    }
+    // net = ceil(reserve_in * out / (reserve_out - out))
+    let net = mul_div_u128(
+        u128::from(reserve_in),
+        u128::from(amount_out),
+        u128::from(
+            reserve_out
+                .checked_sub(amount_out)
+                .ok_or(CurveError::InsufficientLiquidity)?,
+        ),
+        Rounding::Up,
+    )?;
+    let gross = crate::fee::gross_for_net(to_u64(net)?, fee_bps)?;
+    swap_exact_in(reserve_in, reserve_out, gross, fee_bps)
+}
+
+/// Fee growth per unit of liquidity added by `fee`: `floor(fee * 2^64 / liquidity)` (Q64.64).
+pub fn fee_growth_delta(fee: u64, liquidity: u128) -> Result<u128> {
+    if liquidity == 0 {
+        return Err(CurveError::InsufficientLiquidity);
+    }
+    to_u128(div(
+        mul(u256(u128::from(fee)), u256(Q64))?,
+        u256(liquidity),
+        Rounding::Down,
+    )?)
+}
+
+/// Fees a position of `liquidity` earned between two fee-growth readings: `floor((now - then) * L / 2^64)`.
+/// Fee growth only increases; wrapping subtraction keeps a checkpoint valid across a (theoretical) wrap.
+pub fn fees_earned(growth_now: u128, growth_then: u128, liquidity: u128) -> Result<u64> {
+    let delta = growth_now.wrapping_sub(growth_then);
+    to_u64(to_u128(div(
+        mul(u256(delta), u256(liquidity))?,
+        u256(Q64),
+        Rounding::Down,
+    )?)?)
+}
+
+/// Quote the AMM takes for `base` tokens at a Q64.64 square-root price: `floor(base * s^2 / 2^128)`.
+pub fn quote_at_sqrt_price(base: u64, sqrt_price: u128) -> Result<u64> {
+    let sq = mul(u256(sqrt_price), u256(sqrt_price))?;
+    let num = mul(sq, u256(u128::from(base)))?;
+    let q128 = mul(u256(Q64), u256(Q64))?;
+    to_u64(to_u128(div(num, q128, Rounding::Down)?)?)
+}
+
+/// How a completed curve moves into the AMM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MigrationPlan {
+    /// Tokens and quote each of the two positions deposits.
+    pub base_per_position: u64,
+    pub quote_per_position: u64,
+    /// Liquidity each position receives (equal by construction).
+    pub liquidity_per_position: u128,
+    /// Tokens the AMM does not take (an odd base unit); burnt.
+    pub burnt_base: u64,
+    /// Raised quote the AMM does not take at the final price.
+    pub surplus: u64,
+    pub creator_surplus: u64,
+    pub partner_surplus: u64,
+}
+
+/// Plans the migration of `base` tokens and `raised` quote at the curve's final square-root price.
+///
+/// The AMM opens at the final curve price: it takes `quote = min(floor(base * s^2 / 2^128), raised)`. The
+/// creator and the partner each deposit half of each side (`floor(base / 2)`, `floor(quote / 2)`) into their
+/// own position, so their liquidity is exactly equal. An odd token is burnt rather than added, because adding
+/// it alone would move the price off the curve's end; raised quote the AMM does not take is surplus, split
+/// by `creator_share_bps` (creator's part rounds down).
+pub fn plan_migration(
+    base: u64,
+    raised: u64,
+    sqrt_price: u128,
+    creator_share_bps: u16,
+) -> Result<MigrationPlan> {
+    let quote = quote_at_sqrt_price(base, sqrt_price)?.min(raised);
+    let base_per_position = base / 2;
+    let quote_per_position = quote / 2;
+    let liquidity_per_position = initial_liquidity(base_per_position, quote_per_position)?;
+    let taken_base = base_per_position
+        .checked_mul(2)
+        .ok_or(CurveError::MathOverflow)?;
+    let taken_quote = quote_per_position
+        .checked_mul(2)
+        .ok_or(CurveError::MathOverflow)?;
+    let surplus = raised
+        .checked_sub(taken_quote)
+        .ok_or(CurveError::MathOverflow)?;
+    let split = crate::fee::split_fee(surplus, creator_share_bps)?;
+    Ok(MigrationPlan {
+        base_per_position,
+        quote_per_position,
+        liquidity_per_position,
+        burnt_base: base
+            .checked_sub(taken_base)
+            .ok_or(CurveError::MathOverflow)?,
+        surplus,
+        creator_surplus: split.creator,
+        partner_surplus: split.partner,
+    })
+}

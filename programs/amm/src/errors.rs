@@ -1,0 +1,54 @@
+//! The AMM's one error enum. Codes are ABI: append only.
+
+use anchor_lang::prelude::*;
+use curve::CurveError;
+
+#[error_code]
+pub enum AmmError {
+    #[msg("Mints must be given in ascending address order and differ")]
+    MintsNotSorted, // 6000
+    #[msg("Swap fee above the maximum")]
+    InvalidFee, // 6001
+    #[msg("Amount must be greater than zero")]
+    ZeroAmount, // 6002
+    #[msg("Amount too small: the trade would return nothing")]
+    AmountTooSmall, // 6003
+    #[msg("Slippage exceeded")]
+    SlippageExceeded, // 6004
+    #[msg("Not enough liquidity")]
+    InsufficientLiquidity, // 6005
+    #[msg("This liquidity is permanently locked and can never be removed")]
+    LiquidityLocked, // 6006
+    #[msg("Math overflow")]
+    MathOverflow, // 6007
+    #[msg("Nothing to claim")]
+    NothingToClaim, // 6008
+    #[msg("The first deposit sets the price: pass liquidity 0 and the exact amounts")]
+    FirstDepositLiquidity, // 6009
+    #[msg("Pool state is inconsistent")]
+    InconsistentState, // 6010
+}
+
+impl From<CurveError> for AmmError {
+    fn from(e: CurveError) -> Self {
+        match e {
+            CurveError::ZeroAmount => AmmError::ZeroAmount,
+            CurveError::AmountTooSmall => AmmError::AmountTooSmall,
+            CurveError::InsufficientLiquidity => AmmError::InsufficientLiquidity,
+            CurveError::InvalidFee => AmmError::InvalidFee,
+            CurveError::MathOverflow => AmmError::MathOverflow,
+            _ => AmmError::InconsistentState,
+        }
+    }
+}
+
+/// `?` on curve results inside handlers.
+pub trait CurveResultExt<T> {
+    fn or_amm(self) -> Result<T>;
+}
+
+impl<T> CurveResultExt<T> for core::result::Result<T, CurveError> {
+    fn or_amm(self) -> Result<T> {
+        self.map_err(|e| error!(AmmError::from(e)))
+    }
+}

@@ -1,0 +1,141 @@
+//! `swap`: exact in with a minimum out. The fee (`ceil(amount_in * fee_bps / 10_000)`) is taken from the
+//! input and added to the input side's fee growth, so it accrues to every unit of liquidity, locked or not.
+
+use crate::constants::POOL_SEED;
+use crate::errors::{AmmError, CurveResultExt};
+use crate::events::EvtSwap;
+use crate::state::AmmPool;
+use crate::token::transfer;
+use anchor_lang::prelude::*;
+use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
+use curve::amm::{fee_growth_delta, swap_exact_in};
+
+#[derive(AnchorSerialize, AnchorDeserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwapArgs {
+    /// true: token a in, token b out.
+    pub a_to_b: bool,
+    pub amount_in: u64,
+    pub min_amount_out: u64,
+}
+
+#[event_cpi]
+#[derive(Accounts)]
+pub struct Swap<'info> {
+    pub trader: Signer<'info>,
+    #[account(mut, has_one = vault_a, has_one = vault_b, has_one = mint_a, has_one = mint_b)]
+    pub pool: Box<Account<'info, AmmPool>>,
+    pub mint_a: Box<InterfaceAccount<'info, Mint>>,
+    pub mint_b: Box<InterfaceAccount<'info, Mint>>,
+    #[account(mut)]
+    pub vault_a: Box<InterfaceAccount<'info, TokenAccount>>,
+    #[account(mut)]
+    pub vault_b: Box<InterfaceAccount<'info, TokenAccount>>,
+    #[account(mut, token::mint = mint_a, token::token_program = token_program_a)]
+    pub trader_a: Box<InterfaceAccount<'info, TokenAccount>>,
+    #[account(mut, token::mint = mint_b, token::token_program = token_program_b)]
+    pub trader_b: Box<InterfaceAccount<'info, TokenAccount>>,
+    #[account(address = pool.token_program_a)]
+    pub token_program_a: Interface<'info, TokenInterface>,
+    #[account(address = pool.token_program_b)]
+    pub token_program_b: Interface<'info, TokenInterface>,
+}
+
+pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
+    let pool = &ctx.accounts.pool;
+    let (reserve_in, reserve_out) = if args.a_to_b {
+        (pool.reserve_a, pool.reserve_b)
+    } else {
+        (pool.reserve_b, pool.reserve_a)
+    };
+    let s = swap_exact_in(reserve_in, reserve_out, args.amount_in, pool.fee_bps).or_amm()?;
+    require!(
+        s.amount_out >= args.min_amount_out,
+        AmmError::SlippageExceeded
+    );
+    let growth = fee_growth_delta(s.fee, pool.liquidity).or_amm()?;
+
+    let a = &ctx.accounts;
+    let bump = [pool.bump];
+    let seeds: &[&[u8]] = &[
+        POOL_SEED,
+        pool.creator.as_ref(),
+        pool.mint_a.as_ref(),
+        pool.mint_b.as_ref(),
+        &bump,
+    ];
+    let pool_info = pool.to_account_info();
+    let trader = a.trader.to_account_info();
+    let (prog_a, prog_b) = (
+        a.token_program_a.to_account_info(),
+        a.token_program_b.to_account_info(),
+    );
+    if args.a_to_b {
+        transfer(
+            prog_a,
+            &a.mint_a,
+            a.trader_a.to_account_info(),
+            a.vault_a.to_account_info(),
+            trader,
+            &[],
+            s.amount_in,
+        )?;
+        transfer(
+            prog_b,
+            &a.mint_b,
+            a.vault_b.to_account_info(),
+            a.trader_b.to_account_info(),
+            pool_info,
+            &[seeds],
+            s.amount_out,
+        )?;
+    } else {
+        transfer(
+            prog_b,
+            &a.mint_b,
+            a.trader_b.to_account_info(),
+            a.vault_b.to_account_info(),
+            trader,
+            &[],
+            s.amount_in,
+        )?;
+        transfer(
+            prog_a,
+            &a.mint_a,
+            a.vault_a.to_account_info(),
+            a.trader_a.to_account_info(),
+            pool_info,
+            &[seeds],
+            s.amount_out,
+        )?;
+    }
+
+    let trader_key = a.trader.key();
+    let pool = &mut ctx.accounts.pool;
+    let overflow = || error!(AmmError::MathOverflow);
+    if args.a_to_b {
+        pool.reserve_a = s.reserve_in_after;
+        pool.reserve_b = s.reserve_out_after;
+        pool.fee_growth_a = pool.fee_growth_a.wrapping_add(growth);
+        pool.fees_a_total = pool.fees_a_total.checked_add(s.fee).ok_or_else(overflow)?;
+    } else {
+        pool.reserve_b = s.reserve_in_after;
+        pool.reserve_a = s.reserve_out_after;
+        pool.fee_growth_b = pool.fee_growth_b.wrapping_add(growth);
+        pool.fees_b_total = pool.fees_b_total.checked_add(s.fee).ok_or_else(overflow)?;
+    }
+    let event = EvtSwap {
+        pool: pool.key(),
+        trader: trader_key,
+        a_to_b: args.a_to_b,
+        amount_in: s.amount_in,
+        amount_out: s.amount_out,
+        fee: s.fee,
+        reserve_a: pool.reserve_a,
+        reserve_b: pool.reserve_b,
+        fee_growth_a: pool.fee_growth_a,
+        fee_growth_b: pool.fee_growth_b,
+        timestamp: Clock::get()?.unix_timestamp,
+    };
+    emit_cpi!(event);
+    Ok(())
+}
