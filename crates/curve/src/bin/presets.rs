@@ -54,8 +54,44 @@ fn main() -> Result<(), CurveError> {
         }
     }
     println!();
+    println!(
+        "{:<10} {:<5} {:>18} {:>16} {:>8} {:>9} {:>9} {:>22}",
+        "preset",
+        "quote",
+        "AMM tokens",
+        "AMM quote",
+        "surplus",
+        "creator",
+        "partner",
+        "locked liquidity each"
+    );
+    for preset in Preset::ALL {
+        for quote in QuoteAsset::ALL {
+            let cfg = preset_config(preset, quote)?;
+            let plan = curve::amm::plan_migration(
+                cfg.migration_supply,
+                cfg.threshold,
+                cfg.curve().sqrt_end_price(),
+                cfg.creator_lp_share_bps,
+            )?;
+            println!(
+                "{:<10} {:<5} {:>18} {:>16} {:>8} {:>9} {:>9} {:>22}",
+                preset.name(),
+                quote.name(),
+                amount_to_decimal(plan.base_per_position * 2, TOKEN_DECIMALS),
+                amount_to_decimal(plan.quote_per_position * 2, quote.decimals()),
+                plan.surplus,
+                plan.creator_surplus,
+                plan.partner_surplus,
+                plan.liquidity_per_position,
+            );
+        }
+    }
+    println!();
     println!("Prices are whole quote per whole token. dust: token base units of the 80% sale supply the exact");
     println!("curve leaves unsold (they go to the buyer that completes the curve); excess: quote base units the");
     println!("exact curve would take above the threshold (the completing buy pays exactly the threshold).");
+    println!("At migration the AMM opens at the final curve price; surplus (quote base units the AMM does not take)");
+    println!("splits 50/50, the creator's half rounded down; each party's position holds the liquidity shown, locked.");
     Ok(())
 }
