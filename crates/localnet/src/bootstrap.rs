@@ -1,0 +1,97 @@
+//! What a fresh localnet sets up: an admin and a partner (fresh keys every run, never written to the
+//! repository), a local USDC-like mint (6 decimals), the launchpad initialized, and one config per preset x
+//! quote built by `crates/curve`.
+
+use crate::chain::Chain;
+use anyhow::{anyhow, Context};
+use curve::{Preset, QuoteAsset};
+use sdk::launchpad_ix as lix;
+use solana_keypair::Keypair;
+use solana_pubkey::Pubkey;
+use solana_signer::Signer;
+use solana_transaction::{versioned::VersionedTransaction, Transaction};
+
+/// Keys and addresses a bootstrapped localnet runs with.
+pub struct Bootstrap {
+    pub admin: Keypair,
+    pub partner: Keypair,
+    pub usdc_mint: Pubkey,
+    pub usdc_authority: Keypair,
+}
+
+fn send(
+    chain: &mut Chain,
+    ixs: &[anchor_lang::solana_program::instruction::Instruction],
+    signers: &[&Keypair],
+) -> anyhow::Result<()> {
+    let (blockhash, _) = chain.latest_blockhash();
+    let tx =
+        Transaction::new_signed_with_payer(ixs, Some(&signers[0].pubkey()), signers, blockhash);
+    let record = chain
+        .process(VersionedTransaction::from(tx))
+        .map_err(|e| anyhow!("transaction refused: {e}"))?;
+    record.meta.status.clone().map_err(|e| {
+        anyhow!(
+            "transaction failed: {e}; logs: {:?}",
+            record.meta.log_messages
+        )
+    })
+}
+
+pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
+    let admin = Keypair::new();
+    let partner = Keypair::new();
+    let usdc_authority = Keypair::new();
+    let usdc = Keypair::new();
+    chain
+        .airdrop(&admin.pubkey(), 1_000 * 1_000_000_000)
+        .map_err(|e| anyhow!("{e}"))?;
+    chain
+        .airdrop(&partner.pubkey(), 10 * 1_000_000_000)
+        .map_err(|e| anyhow!("{e}"))?;
+    let token = anchor_spl::token::ID;
+    let len = anchor_spl::token::spl_token::state::Mint::LEN;
+    let ixs = [
+        solana_system_interface::instruction::create_account(
+            &admin.pubkey(),
+            &usdc.pubkey(),
+            chain.minimum_balance(len),
+            len as u64,
+            &token,
+        ),
+        anchor_spl::token::spl_token::instruction::initialize_mint2(
+            &token,
+            &usdc.pubkey(),
+            &usdc_authority.pubkey(),
+            None,
+            6,
+        )?,
+    ];
+    send(chain, &ixs, &[&admin, &usdc]).context("creating the USDC mint")?;
+    send(
+        chain,
+        &[lix::initialize(&admin.pubkey(), &partner.pubkey(), None)],
+        &[&admin],
+    )
+    .context("initializing the launchpad")?;
+    for preset in Preset::ALL {
+        for quote in QuoteAsset::ALL {
+            let mint = match quote {
+                QuoteAsset::Sol => sdk::ids::NATIVE_MINT,
+                QuoteAsset::Usdc => usdc.pubkey(),
+            };
+            let ix = lix::create_preset_config(&admin.pubkey(), preset, quote, &mint)
+                .map_err(|e| anyhow!("{e}"))?;
+            send(chain, &[ix], &[&admin])
+                .with_context(|| format!("config {} {}", preset.name(), quote.name()))?;
+        }
+    }
+    Ok(Bootstrap {
+        admin,
+        partner,
+        usdc_mint: usdc.pubkey(),
+        usdc_authority,
+    })
+}
+
+use anchor_lang::solana_program::program_pack::Pack as _;

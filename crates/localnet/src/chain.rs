@@ -1,0 +1,632 @@
+//! The chain: a `solana-runtime` bank running the launchpad and AMM natively next to the real SPL programs.
+//!
+//! One linear fork. A slot closes when its timer fires or right after a transaction is processed, whichever
+//! comes first; closing freezes the bank (a new blockhash), and on a single node a frozen slot is confirmed
+//! and finalized at once. Every committed transaction is kept (for `getTransaction` and signature statuses),
+//! and every change is broadcast as a [`ChainEvent`] and kept for the last `keep_slots` slots so that
+//! subscribers can replay from a recent slot.
+
+use anyhow::{anyhow, Context as _};
+use solana_account::{AccountSharedData, ReadableAccount};
+use solana_clock::{Clock, Slot};
+use solana_hash::Hash;
+use solana_keypair::Keypair;
+use solana_message::{v0::LoadedAddresses, SanitizedMessage, VersionedMessage};
+use solana_program_runtime::{
+    invoke_context::BuiltinFunctionWithContext, loaded_programs::ProgramCacheEntry,
+};
+use solana_pubkey::Pubkey;
+use solana_runtime::bank::{Bank, TransactionSimulationResult};
+use solana_runtime::bank_forks::BankForks;
+use solana_runtime::genesis_utils::{create_genesis_config_with_leader_ex, GenesisConfigInfo};
+use solana_runtime::runtime_config::RuntimeConfig;
+use solana_signature::Signature;
+use solana_signer::Signer;
+use solana_svm::transaction_processing_result::ProcessedTransaction;
+use solana_transaction::versioned::VersionedTransaction;
+use solana_transaction_error::TransactionError;
+use solana_transaction_status::{InnerInstruction, InnerInstructions, TransactionStatusMeta};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::{Arc, RwLock};
+use std::time::{SystemTime, UNIX_EPOCH};
+use tokio::sync::broadcast;
+
+/// How many slots a blockhash stays valid (as on mainnet).
+pub const MAX_BLOCKHASH_AGE_SLOTS: u64 = 150;
+
+/// Commitment of a slot status update.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SlotStatus {
+    Processed,
+    Confirmed,
+    Finalized,
+}
+
+/// A committed transaction, as kept for `getTransaction` and streamed to subscribers.
+#[derive(Debug, Clone)]
+pub struct TxRecord {
+    pub slot: Slot,
+    pub index: u64,
+    pub signature: Signature,
+    pub transaction: VersionedTransaction,
+    pub meta: TransactionStatusMeta,
+    pub block_time: i64,
+    /// Account keys of the message in order, and whether each is writable.
+    pub account_keys: Vec<(Pubkey, bool)>,
+}
+
+/// Something that happened on the chain.
+#[derive(Debug, Clone)]
+pub enum ChainEvent {
+    Account {
+        slot: Slot,
+        pubkey: Pubkey,
+        account: AccountSharedData,
+        write_version: u64,
+        txn_signature: Option<Signature>,
+    },
+    Transaction(Arc<TxRecord>),
+    Slot {
+        slot: Slot,
+        parent: Option<Slot>,
+        status: SlotStatus,
+    },
+    BlockMeta {
+        slot: Slot,
+        parent_slot: Slot,
+        blockhash: Hash,
+        parent_blockhash: Hash,
+        block_time: i64,
+        block_height: u64,
+        executed_transaction_count: u64,
+    },
+}
+
+impl ChainEvent {
+    pub fn slot(&self) -> Slot {
+        match self {
+            ChainEvent::Account { slot, .. }
+            | ChainEvent::Slot { slot, .. }
+            | ChainEvent::BlockMeta { slot, .. } => *slot,
+            ChainEvent::Transaction(t) => t.slot,
+        }
+    }
+}
+
+/// An event with its position in the chain's event sequence (strictly increasing, no gaps).
+#[derive(Debug, Clone)]
+pub struct Stamped {
+    pub seq: u64,
+    pub event: ChainEvent,
+}
+
+/// The chain shared between the servers. Locks are held briefly; nothing awaits while holding one.
+pub type SharedChain = Arc<std::sync::Mutex<Chain>>;
+
+/// A native program to load: its id, its name, and its `processor!` entry.
+pub struct NativeProgram {
+    pub id: Pubkey,
+    pub name: &'static str,
+    pub entry: BuiltinFunctionWithContext,
+}
+
+/// What a slot looked like when it closed.
+#[derive(Debug, Clone)]
+pub struct SlotRecord {
+    pub slot: Slot,
+    pub parent: Slot,
+    pub blockhash: Hash,
+    pub block_height: u64,
+    pub block_time: i64,
+    pub signatures: Vec<Signature>,
+}
+
+pub struct Chain {
+    forks: Arc<RwLock<BankForks>>,
+    bank: Arc<Bank>,
+    faucet: Keypair,
+    genesis_hash: Hash,
+    txs: HashMap<Signature, Arc<TxRecord>>,
+    slots: BTreeMap<Slot, SlotRecord>,
+    current_signatures: Vec<Signature>,
+    events: broadcast::Sender<Arc<Stamped>>,
+    history: VecDeque<Arc<Stamped>>,
+    seq: u64,
+    keep_slots: u64,
+    write_version: u64,
+    /// Seconds added to wall time for the chain's clock (the advance-clock extension).
+    clock_offset: i64,
+    /// The chain clock of the newest bank (it never goes backwards).
+    last_unix_timestamp: i64,
+}
+
+fn wall_clock() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// Installs solana-program-test's syscall stubs, which native programs need for CPIs and sysvars. The
+/// stubs are installed once per process by the first program-test bank, so one is started and dropped.
+fn install_native_syscall_stubs() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(async {
+            let _ = solana_program_test::ProgramTest::default().start().await;
+        });
+    });
+}
+
+impl Chain {
+    /// A fresh chain at slot 1 with `programs` loaded natively, the bundled SPL programs, and a faucet
+    /// holding most of the genesis supply.
+    pub fn new(programs: Vec<NativeProgram>, keep_slots: u64) -> anyhow::Result<Self> {
+        install_native_syscall_stubs();
+        let rent = solana_rent::Rent::default();
+        let faucet = Keypair::new();
+        let validator = Pubkey::new_unique();
+        let GenesisConfigInfo { genesis_config, .. } = {
+            let mut feature_set = agave_feature_set::FeatureSet::all_enabled();
+            // Keep the feature set a program-test bank runs with.
+            let _ = &mut feature_set;
+            let genesis = create_genesis_config_with_leader_ex(
+                500_000_000 * solana_native_token::LAMPORTS_PER_SOL,
+                &faucet.pubkey(),
+                &validator,
+                &Pubkey::new_unique(),
+                &Pubkey::new_unique(),
+                None,
+                rent.minimum_balance(4_000) + 1_000_000 * solana_native_token::LAMPORTS_PER_SOL,
+                42,
+                solana_fee_calculator::FeeRateGovernor {
+                    lamports_per_signature: 5_000,
+                    ..Default::default()
+                },
+                rent.clone(),
+                solana_cluster_type::ClusterType::Development,
+                &feature_set,
+                vec![],
+            );
+            GenesisConfigInfo {
+                genesis_config: genesis,
+                mint_keypair: faucet.insecure_clone(),
+                voting_keypair: Keypair::new(),
+                validator_pubkey: validator,
+            }
+        };
+        let bank = Bank::new_from_genesis(
+            &genesis_config,
+            Arc::new(RuntimeConfig::default()),
+            Vec::default(),
+            None,
+            solana_accounts_db::accounts_db::ACCOUNTS_DB_CONFIG_FOR_TESTING,
+            None,
+            None,
+            Arc::default(),
+            None,
+            None,
+        );
+        for (id, account) in solana_program_binaries::spl_programs(&rent).iter() {
+            bank.store_account(id, account);
+        }
+        for p in programs {
+            bank.add_builtin(
+                p.id,
+                p.name,
+                ProgramCacheEntry::new_builtin(0, p.name.len(), p.entry),
+            );
+        }
+        bank.set_capitalization_for_tests(bank.calculate_capitalization_for_tests());
+        let genesis_hash = genesis_config.hash();
+        let bank = Arc::new(bank);
+        bank.fill_bank_with_ticks_for_tests();
+        bank.freeze();
+        let child = Bank::new_from_parent(bank.clone(), &Pubkey::default(), 1);
+        let forks = BankForks::new_rw_arc(child);
+        let bank = forks
+            .read()
+            .map_err(|_| anyhow!("bank forks poisoned"))?
+            .working_bank();
+        let (events, _) = broadcast::channel(65_536);
+        let mut chain = Chain {
+            forks,
+            bank,
+            faucet,
+            genesis_hash,
+            txs: HashMap::new(),
+            slots: BTreeMap::new(),
+            current_signatures: Vec::new(),
+            events,
+            history: VecDeque::new(),
+            seq: 0,
+            keep_slots,
+            write_version: 0,
+            clock_offset: 0,
+            last_unix_timestamp: 0,
+        };
+        chain.set_clock();
+        Ok(chain)
+    }
+
+    /// A live receiver of every future event. Taken together with [`Chain::history_from`] under one lock,
+    /// the two join without a gap: drop live events whose `seq` the history already had.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Stamped>> {
+        self.events.subscribe()
+    }
+
+    /// Events kept for replay, oldest first, from `from_slot` on.
+    pub fn history_from(&self, from_slot: Slot) -> Vec<Arc<Stamped>> {
+        self.history
+            .iter()
+            .filter(|e| e.event.slot() >= from_slot)
+            .cloned()
+            .collect()
+    }
+
+    /// The oldest slot a subscriber can replay from.
+    pub fn first_replayable_slot(&self) -> Slot {
+        self.history
+            .front()
+            .map(|e| e.event.slot())
+            .unwrap_or_else(|| self.bank.slot())
+    }
+
+    /// Sequence number of the last event emitted.
+    pub fn last_seq(&self) -> u64 {
+        self.seq
+    }
+
+    fn emit(&mut self, event: ChainEvent) {
+        self.seq += 1;
+        let stamped = Arc::new(Stamped {
+            seq: self.seq,
+            event,
+        });
+        self.history.push_back(stamped.clone());
+        let _ = self.events.send(stamped);
+    }
+
+    fn prune_history(&mut self) {
+        let keep_from = self.bank.slot().saturating_sub(self.keep_slots);
+        while self
+            .history
+            .front()
+            .is_some_and(|e| e.event.slot() < keep_from)
+        {
+            self.history.pop_front();
+        }
+        let slot_floor = self
+            .bank
+            .slot()
+            .saturating_sub(self.keep_slots.max(MAX_BLOCKHASH_AGE_SLOTS * 4));
+        self.slots.retain(|s, _| *s >= slot_floor);
+    }
+
+    pub fn faucet(&self) -> &Keypair {
+        &self.faucet
+    }
+
+    pub fn genesis_hash(&self) -> Hash {
+        self.genesis_hash
+    }
+
+    pub fn bank(&self) -> &Arc<Bank> {
+        &self.bank
+    }
+
+    pub fn slot(&self) -> Slot {
+        self.bank.slot()
+    }
+
+    pub fn block_height(&self) -> u64 {
+        self.bank.block_height()
+    }
+
+    pub fn latest_blockhash(&self) -> (Hash, u64) {
+        let hash = self.bank.last_blockhash();
+        let last_valid = self
+            .bank
+            .get_blockhash_last_valid_block_height(&hash)
+            .unwrap_or(self.bank.block_height() + MAX_BLOCKHASH_AGE_SLOTS);
+        (hash, last_valid)
+    }
+
+    pub fn is_blockhash_valid(&self, hash: &Hash) -> bool {
+        self.bank.is_blockhash_valid(hash)
+    }
+
+    pub fn clock(&self) -> Clock {
+        self.bank.clock()
+    }
+
+    pub fn get_account(&self, pubkey: &Pubkey) -> Option<AccountSharedData> {
+        self.bank.get_account(pubkey)
+    }
+
+    /// Every account owned by `owner`.
+    pub fn program_accounts(&self, owner: &Pubkey) -> Vec<(Pubkey, AccountSharedData)> {
+        self.bank
+            .get_program_accounts(
+                owner,
+                &solana_accounts_db::accounts_index::ScanConfig::default(),
+            )
+            .unwrap_or_default()
+    }
+
+    pub fn transaction(&self, signature: &Signature) -> Option<Arc<TxRecord>> {
+        self.txs.get(signature).cloned()
+    }
+
+    pub fn slot_record(&self, slot: Slot) -> Option<&SlotRecord> {
+        self.slots.get(&slot)
+    }
+
+    /// Sets the chain clock to wall time plus the offset, never backwards. (The bank's own estimate,
+    /// genesis time plus 400 ms per slot, runs ahead of wall time here because a slot closes after every
+    /// transaction, so it is overridden on every new bank.)
+    fn set_clock(&mut self) {
+        let mut clock = self.bank.clock();
+        let now = wall_clock()
+            .saturating_add(self.clock_offset)
+            .max(self.last_unix_timestamp);
+        self.last_unix_timestamp = now;
+        if clock.unix_timestamp != now {
+            clock.unix_timestamp = now;
+            self.bank.set_sysvar_for_tests(&clock);
+        }
+    }
+
+    /// Moves the clock forward by `seconds` (for fee schedules that depend on time since launch).
+    pub fn advance_clock(&mut self, seconds: i64) {
+        self.clock_offset = self.clock_offset.saturating_add(seconds.max(0));
+        self.set_clock();
+    }
+
+    /// Closes the current slot and opens the next one.
+    pub fn advance_slot(&mut self) -> anyhow::Result<()> {
+        let bank = self.bank.clone();
+        let parent_blockhash = bank.last_blockhash();
+        bank.fill_bank_with_ticks_for_tests();
+        bank.freeze();
+        let slot = bank.slot();
+        let record = SlotRecord {
+            slot,
+            parent: bank.parent_slot(),
+            blockhash: bank.last_blockhash(),
+            block_height: bank.block_height(),
+            block_time: bank.clock().unix_timestamp,
+            signatures: std::mem::take(&mut self.current_signatures),
+        };
+        self.emit(ChainEvent::BlockMeta {
+            slot,
+            parent_slot: record.parent,
+            blockhash: record.blockhash,
+            parent_blockhash,
+            block_time: record.block_time,
+            block_height: record.block_height,
+            executed_transaction_count: record.signatures.len() as u64,
+        });
+        for status in [SlotStatus::Confirmed, SlotStatus::Finalized] {
+            self.emit(ChainEvent::Slot {
+                slot,
+                parent: Some(record.parent),
+                status,
+            });
+        }
+        self.slots.insert(slot, record);
+        let child = Bank::new_from_parent(bank, &Pubkey::default(), slot + 1);
+        {
+            let mut forks = self
+                .forks
+                .write()
+                .map_err(|_| anyhow!("bank forks poisoned"))?;
+            forks.insert(child);
+            forks.set_root(slot, None, Some(slot));
+            self.bank = forks.working_bank();
+        }
+        self.set_clock();
+        self.emit(ChainEvent::Slot {
+            slot: slot + 1,
+            parent: Some(slot),
+            status: SlotStatus::Processed,
+        });
+        self.prune_history();
+        Ok(())
+    }
+
+    fn sanitize(
+        &self,
+        tx: VersionedTransaction,
+        verify_signatures: bool,
+    ) -> Result<
+        solana_runtime_transaction::runtime_transaction::RuntimeTransaction<
+            solana_transaction::sanitized::SanitizedTransaction,
+        >,
+        TransactionError,
+    > {
+        use solana_transaction::TransactionVerificationMode as Mode;
+        let mode = if verify_signatures {
+            Mode::FullVerification
+        } else {
+            Mode::HashOnly
+        };
+        self.bank.verify_transaction(tx, mode)
+    }
+
+    /// Runs `tx` without committing it.
+    pub fn simulate(
+        &self,
+        tx: VersionedTransaction,
+        verify_signatures: bool,
+    ) -> Result<TransactionSimulationResult, TransactionError> {
+        let sanitized = self.sanitize(tx, verify_signatures)?;
+        Ok(self.bank.simulate_transaction_unchecked(&sanitized, true))
+    }
+
+    /// Processes `tx` and commits it (a failed transaction is committed too: it pays its fee), then closes
+    /// the slot. Transactions that cannot be committed at all (bad signature, unknown blockhash, already
+    /// processed, fee payer without funds) are refused with their error.
+    pub fn process(&mut self, tx: VersionedTransaction) -> Result<Arc<TxRecord>, TransactionError> {
+        let sanitized = self.sanitize(tx.clone(), true)?;
+        let signature = *sanitized.signature();
+        let message: &SanitizedMessage = sanitized.message();
+        let account_keys: Vec<(Pubkey, bool)> = message
+            .account_keys()
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (*k, message.is_writable(i)))
+            .collect();
+        let loaded_addresses = match message {
+            SanitizedMessage::V0(m) => LoadedAddresses::clone(&m.loaded_addresses),
+            SanitizedMessage::Legacy(_) => LoadedAddresses::default(),
+        };
+        let batch = self
+            .bank
+            .prepare_sanitized_batch(std::slice::from_ref(&sanitized));
+        let (mut results, balances) = self.bank.load_execute_and_commit_transactions(
+            &batch,
+            solana_clock::MAX_PROCESSING_AGE,
+            solana_svm::transaction_processor::ExecutionRecordingConfig {
+                enable_cpi_recording: true,
+                enable_log_recording: true,
+                enable_return_data_recording: true,
+                enable_transaction_balance_recording: true,
+            },
+            &mut solana_svm_timings::ExecuteTimings::default(),
+            None,
+        );
+        drop(batch);
+        let committed = results.remove(0)?;
+        let (mut pre, mut post) = balances
+            .map(|b| {
+                let (pre, post, _, _) = b.into_vecs();
+                (pre, post)
+            })
+            .unwrap_or_default();
+        let meta = TransactionStatusMeta {
+            status: committed.status.clone(),
+            fee: committed.fee_details.total_fee(),
+            pre_balances: pre.pop().unwrap_or_default(),
+            post_balances: post.pop().unwrap_or_default(),
+            inner_instructions: committed.inner_instructions.map(|list| {
+                list.into_iter()
+                    .enumerate()
+                    .filter(|(_, inner)| !inner.is_empty())
+                    .map(|(index, inner)| InnerInstructions {
+                        index: index as u8,
+                        instructions: inner
+                            .into_iter()
+                            .map(|i| InnerInstruction {
+                                instruction: i.instruction,
+                                stack_height: Some(u32::from(i.stack_height)),
+                            })
+                            .collect(),
+                    })
+                    .collect()
+            }),
+            log_messages: committed.log_messages,
+            pre_token_balances: None,
+            post_token_balances: None,
+            rewards: None,
+            loaded_addresses,
+            return_data: committed.return_data,
+            compute_units_consumed: Some(committed.executed_units),
+            cost_units: None,
+        };
+        let slot = self.bank.slot();
+        let record = Arc::new(TxRecord {
+            slot,
+            index: self.current_signatures.len() as u64,
+            signature,
+            transaction: tx,
+            meta,
+            block_time: self.bank.clock().unix_timestamp,
+            account_keys,
+        });
+        self.current_signatures.push(signature);
+        self.txs.insert(signature, record.clone());
+        for (pubkey, writable) in record.account_keys.clone() {
+            if !writable {
+                continue;
+            }
+            self.write_version += 1;
+            let account = self.bank.get_account(&pubkey).unwrap_or_default();
+            self.emit(ChainEvent::Account {
+                slot,
+                pubkey,
+                account,
+                write_version: self.write_version,
+                txn_signature: Some(signature),
+            });
+        }
+        self.emit(ChainEvent::Transaction(record.clone()));
+        if let Err(e) = self.advance_slot() {
+            tracing::error!("closing slot {slot}: {e:#}");
+        }
+        Ok(record)
+    }
+
+    /// Transfers lamports from the faucet (the `requestAirdrop` method).
+    pub fn airdrop(&mut self, to: &Pubkey, lamports: u64) -> Result<Signature, TransactionError> {
+        let ix =
+            solana_system_interface::instruction::transfer(&self.faucet.pubkey(), to, lamports);
+        let (blockhash, _) = self.latest_blockhash();
+        let tx = solana_transaction::Transaction::new_signed_with_payer(
+            &[ix],
+            Some(&self.faucet.pubkey()),
+            &[&self.faucet],
+            blockhash,
+        );
+        let record = self.process(VersionedTransaction::from(tx))?;
+        record.meta.status.clone()?;
+        Ok(record.signature)
+    }
+
+    /// Signature status: the slot it landed in and its result, if known.
+    pub fn signature_status(
+        &self,
+        signature: &Signature,
+    ) -> Option<(Slot, Result<(), TransactionError>)> {
+        self.txs
+            .get(signature)
+            .map(|t| (t.slot, t.meta.status.clone()))
+    }
+
+    /// Lamports to keep an account of `len` bytes rent exempt.
+    pub fn minimum_balance(&self, len: usize) -> u64 {
+        self.bank.get_minimum_balance_for_rent_exemption(len)
+    }
+
+    /// The fee of a message, if its blockhash is known.
+    pub fn fee_for_message(&self, message: VersionedMessage) -> anyhow::Result<Option<u64>> {
+        let sanitized = SanitizedMessage::try_from_legacy_message(
+            match message {
+                VersionedMessage::Legacy(m) => m,
+                VersionedMessage::V0(_) => return Ok(Some(5_000)),
+            },
+            &std::collections::HashSet::new(),
+        )
+        .context("sanitizing message")?;
+        Ok(self.bank.get_fee_for_message(&sanitized))
+    }
+
+    /// Data of every account in the bank (for the raw `getProgramAccounts` scan by owner).
+    pub fn account_owner(&self, pubkey: &Pubkey) -> Option<Pubkey> {
+        self.bank.get_account(pubkey).map(|a| *a.owner())
+    }
+
+    /// Marks whether a processed transaction ever existed (for unknown-signature answers).
+    pub fn knows(&self, signature: &Signature) -> bool {
+        self.txs.contains_key(signature)
+    }
+
+    /// The processed result of the simulation, unused variants silenced.
+    pub fn processed_is_executed(p: &ProcessedTransaction) -> bool {
+        matches!(p, ProcessedTransaction::Executed(_))
+    }
+}

@@ -1,0 +1,233 @@
+//! An embedded Solana chain for development and tests: the launchpad and AMM programs run natively in a
+//! `solana-runtime` bank with the real SPL programs, served over Solana JSON-RPC and Yellowstone gRPC so
+//! that the API, the indexer and any standard client use the same protocols as against a real cluster.
+//!
+//! ```no_run
+//! # async fn run() -> anyhow::Result<()> {
+//! let net = localnet::Localnet::start(localnet::LocalnetConfig::default()).await?;
+//! println!("RPC {} gRPC {}", net.rpc_url(), net.grpc_url());
+//! # Ok(()) }
+//! ```
+
+pub mod bootstrap;
+pub mod chain;
+pub mod grpc;
+pub mod pubsub;
+pub mod rpc;
+
+pub use chain::{Chain, ChainEvent, SharedChain, Stamped};
+
+use anchor_lang::prelude::{AccountInfo, Pubkey};
+use anchor_lang::solana_program::entrypoint::ProgramResult;
+use solana_keypair::Keypair;
+use solana_signer::Signer;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// Anchor's `entry` ties its arguments to one lifetime while the runtime's builtin signature does not; the
+/// chain lives for the whole process, so re-borrowing at one lifetime is sound.
+fn launchpad_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
+    let accounts: &[AccountInfo] = Box::leak(accounts.to_vec().into_boxed_slice());
+    let program_id: &Pubkey = Box::leak(Box::new(*program_id));
+    let data: &[u8] = Box::leak(data.to_vec().into_boxed_slice());
+    launchpad::entry(program_id, accounts, data)
+}
+
+fn amm_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
+    let accounts: &[AccountInfo] = Box::leak(accounts.to_vec().into_boxed_slice());
+    let program_id: &Pubkey = Box::leak(Box::new(*program_id));
+    let data: &[u8] = Box::leak(data.to_vec().into_boxed_slice());
+    amm::entry(program_id, accounts, data)
+}
+
+/// The programs a localnet runs natively.
+pub fn native_programs() -> Vec<chain::NativeProgram> {
+    use solana_program_runtime::invoke_context::BuiltinFunctionWithContext;
+    let launchpad: Option<BuiltinFunctionWithContext> =
+        solana_program_test::processor!(launchpad_entry);
+    let amm: Option<BuiltinFunctionWithContext> = solana_program_test::processor!(amm_entry);
+    launchpad
+        .map(|entry| chain::NativeProgram {
+            id: launchpad::ID,
+            name: "launchpad",
+            entry,
+        })
+        .into_iter()
+        .chain(amm.map(|entry| chain::NativeProgram {
+            id: amm::ID,
+            name: "amm",
+            entry,
+        }))
+        .collect()
+}
+
+#[derive(Debug, Clone)]
+pub struct LocalnetConfig {
+    /// JSON-RPC address (port 0 picks a free port).
+    pub rpc_addr: SocketAddr,
+    /// Yellowstone gRPC address (port 0 picks a free port).
+    pub grpc_addr: SocketAddr,
+    /// Slot length; a slot also closes after every transaction.
+    pub slot_duration: Duration,
+    /// How many recent slots subscribers can replay from.
+    pub keep_slots: u64,
+}
+
+impl Default for LocalnetConfig {
+    fn default() -> Self {
+        LocalnetConfig {
+            rpc_addr: SocketAddr::from(([127, 0, 0, 1], 8899)),
+            grpc_addr: SocketAddr::from(([127, 0, 0, 1], 10000)),
+            slot_duration: Duration::from_millis(400),
+            keep_slots: 1_000,
+        }
+    }
+}
+
+impl LocalnetConfig {
+    /// Loopback, free ports: for tests.
+    pub fn ephemeral() -> Self {
+        LocalnetConfig {
+            rpc_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            grpc_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            ..Default::default()
+        }
+    }
+}
+
+/// Binds the RPC port and the PubSub port right above it (where clients look for PubSub). With port 0, tries
+/// free ports until a pair is found.
+async fn bind_rpc_pair(
+    addr: SocketAddr,
+) -> anyhow::Result<(tokio::net::TcpListener, tokio::net::TcpListener)> {
+    for _ in 0..32 {
+        let rpc = tokio::net::TcpListener::bind(addr).await?;
+        let port = rpc.local_addr()?.port();
+        let Some(next) = port.checked_add(1) else {
+            continue;
+        };
+        match tokio::net::TcpListener::bind(SocketAddr::new(addr.ip(), next)).await {
+            Ok(pubsub) => return Ok((rpc, pubsub)),
+            Err(e) if addr.port() != 0 => {
+                return Err(anyhow::anyhow!("binding PubSub port {next}: {e}"))
+            }
+            Err(_) => continue,
+        }
+    }
+    anyhow::bail!("no free pair of ports for JSON-RPC and PubSub")
+}
+
+/// A running localnet: the chain, its JSON-RPC and gRPC servers, and the slot clock.
+pub struct Localnet {
+    pub chain: SharedChain,
+    pub rpc_addr: SocketAddr,
+    pub grpc_addr: SocketAddr,
+    pub admin: Pubkey,
+    pub partner: Keypair,
+    pub usdc_mint: Pubkey,
+    shutdown: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Localnet {
+    pub async fn start(config: LocalnetConfig) -> anyhow::Result<Self> {
+        let (chain, boot) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+            let mut chain = Chain::new(native_programs(), config.keep_slots)?;
+            let boot = bootstrap::bootstrap(&mut chain)?;
+            Ok((chain, boot))
+        })
+        .await??;
+        let chain: SharedChain = Arc::new(Mutex::new(chain));
+        let (shutdown, rx) = watch::channel(false);
+        let stopped = |mut rx: watch::Receiver<bool>| async move {
+            let _ = rx.wait_for(|s| *s).await;
+        };
+        let (rpc_listener, pubsub_listener) = bind_rpc_pair(config.rpc_addr).await?;
+        let grpc_listener = tokio::net::TcpListener::bind(config.grpc_addr).await?;
+        let rpc_addr = rpc_listener.local_addr()?;
+        let grpc_addr = grpc_listener.local_addr()?;
+        let state = rpc::RpcState {
+            chain: chain.clone(),
+            local: Arc::new(rpc::LocalAuthorities {
+                usdc_mint: boot.usdc_mint,
+                usdc_authority: boot.usdc_authority.insecure_clone(),
+                partner: boot.partner.pubkey(),
+                admin: boot.admin.pubkey(),
+            }),
+        };
+        let mut tasks = Vec::new();
+        let rpc_stop = stopped(rx.clone());
+        tasks.push(tokio::spawn(async move {
+            if let Err(e) = rpc::serve_with_listener(state, rpc_listener, rpc_stop).await {
+                tracing::error!("JSON-RPC server stopped: {e:#}");
+            }
+        }));
+        let pubsub_chain = chain.clone();
+        let pubsub_stop = stopped(rx.clone());
+        tasks.push(tokio::spawn(async move {
+            if let Err(e) =
+                pubsub::serve_with_listener(pubsub_chain, pubsub_listener, pubsub_stop).await
+            {
+                tracing::error!("PubSub server stopped: {e:#}");
+            }
+        }));
+        let grpc_chain = chain.clone();
+        let grpc_stop = stopped(rx.clone());
+        tasks.push(tokio::spawn(async move {
+            if let Err(e) = grpc::serve_with_listener(grpc_chain, grpc_listener, grpc_stop).await {
+                tracing::error!("gRPC server stopped: {e:#}");
+            }
+        }));
+        let clock_chain = chain.clone();
+        let mut clock_stop = rx.clone();
+        let slot = config.slot_duration;
+        tasks.push(tokio::spawn(async move {
+            let mut tick = tokio::time::interval(slot);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = clock_stop.wait_for(|s| *s) => break,
+                }
+                let c = clock_chain.clone();
+                let _ = tokio::task::spawn_blocking(move || {
+                    if let Ok(mut chain) = c.lock() {
+                        if let Err(e) = chain.advance_slot() {
+                            tracing::error!("advancing the slot: {e:#}");
+                        }
+                    }
+                })
+                .await;
+            }
+        }));
+        Ok(Localnet {
+            chain,
+            rpc_addr,
+            grpc_addr,
+            admin: boot.admin.pubkey(),
+            partner: boot.partner,
+            usdc_mint: boot.usdc_mint,
+            shutdown,
+            tasks,
+        })
+    }
+
+    pub fn rpc_url(&self) -> String {
+        format!("http://{}", self.rpc_addr)
+    }
+
+    pub fn grpc_url(&self) -> String {
+        format!("http://{}", self.grpc_addr)
+    }
+
+    /// Stops the servers and the slot clock.
+    pub async fn shutdown(self) {
+        let _ = self.shutdown.send(true);
+        for t in self.tasks {
+            let _ = t.await;
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! `localnet`: runs the embedded chain with JSON-RPC (default 8899) and Yellowstone gRPC (default 10000).
+
+use clap::Parser;
+use solana_signer::Signer;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(
+    about = "An embedded Solana chain running the launchpad and AMM, with JSON-RPC and Yellowstone gRPC"
+)]
+struct Args {
+    /// JSON-RPC listen address.
+    #[arg(long, env = "LOCALNET_RPC_ADDR", default_value = "127.0.0.1:8899")]
+    rpc_addr: SocketAddr,
+    /// Yellowstone gRPC listen address.
+    #[arg(long, env = "LOCALNET_GRPC_ADDR", default_value = "127.0.0.1:10000")]
+    grpc_addr: SocketAddr,
+    /// Slot length in milliseconds (a slot also closes after every transaction).
+    #[arg(long, default_value_t = 400)]
+    slot_ms: u64,
+    /// Recent slots kept for gRPC `from_slot` replay.
+    #[arg(long, default_value_t = 1_000)]
+    keep_slots: u64,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,solana=warn,agave=warn".into()),
+        )
+        .init();
+    let args = Args::parse();
+    let net = localnet::Localnet::start(localnet::LocalnetConfig {
+        rpc_addr: args.rpc_addr,
+        grpc_addr: args.grpc_addr,
+        slot_duration: Duration::from_millis(args.slot_ms),
+        keep_slots: args.keep_slots,
+    })
+    .await?;
+    println!("localnet running");
+    println!("  JSON-RPC          {}", net.rpc_url());
+    println!("  Yellowstone gRPC  {}", net.grpc_url());
+    println!("  launchpad program {}", launchpad::ID);
+    println!("  AMM program       {}", amm::ID);
+    println!("  USDC mint         {}", net.usdc_mint);
+    println!("  partner           {}", net.partner.pubkey());
+    println!(
+        "Fund a wallet: solana airdrop 10 <ADDRESS> --url {}, or JSON-RPC localnet_mintUsdc.",
+        net.rpc_url()
+    );
+    tokio::signal::ctrl_c().await?;
+    net.shutdown().await;
+    Ok(())
+}

@@ -1,0 +1,421 @@
+//! The real `solana-rpc-client` against a running localnet: airdrops, a launch and a buy sent as signed
+//! transactions, account and program queries, transactions with their inner instructions, expired
+//! blockhashes, and malformed requests answered with JSON-RPC errors while the server keeps serving.
+
+use anchor_lang::solana_program::instruction::Instruction;
+use curve::Preset;
+use localnet::{Localnet, LocalnetConfig};
+use sdk::launchpad_ix::{self as lix, CreateLaunchArgs, LaunchKeys, SwapArgs, SIDE_BUY};
+use serde_json::{json, Value};
+use solana_commitment_config::CommitmentConfig;
+use solana_keypair::Keypair;
+use solana_rpc_client::nonblocking::rpc_client::RpcClient;
+use solana_rpc_client_api::config::{
+    RpcAccountInfoConfig, RpcProgramAccountsConfig, RpcTransactionConfig,
+};
+use solana_rpc_client_api::filter::{Memcmp, RpcFilterType};
+use solana_signer::Signer;
+use solana_transaction::Transaction;
+use solana_transaction_status::{EncodedTransaction, UiTransactionEncoding};
+
+const SOL: u64 = 1_000_000_000;
+
+async fn start() -> (Localnet, RpcClient) {
+    let net = Localnet::start(LocalnetConfig::ephemeral())
+        .await
+        .expect("localnet starts");
+    let rpc = RpcClient::new_with_commitment(net.rpc_url(), CommitmentConfig::confirmed());
+    (net, rpc)
+}
+
+async fn send(
+    rpc: &RpcClient,
+    ixs: &[Instruction],
+    signers: &[&Keypair],
+) -> solana_signature::Signature {
+    let blockhash = rpc.get_latest_blockhash().await.unwrap();
+    let tx =
+        Transaction::new_signed_with_payer(ixs, Some(&signers[0].pubkey()), signers, blockhash);
+    rpc.send_and_confirm_transaction(&tx)
+        .await
+        .expect("transaction lands")
+}
+
+/// Launch + wrap SOL + buy, as a wallet would, in two transactions.
+async fn launch_and_buy(
+    rpc: &RpcClient,
+    creator: &Keypair,
+    buyer: &Keypair,
+) -> (LaunchKeys, solana_signature::Signature) {
+    let keys = LaunchKeys::derive(
+        creator.pubkey(),
+        7,
+        Preset::Fair as u8,
+        sdk::ids::NATIVE_MINT,
+    );
+    let args = CreateLaunchArgs {
+        name: "Local Token".into(),
+        symbol: "LOCAL".into(),
+        uri: "https://example.org/l.json".into(),
+        salt: 7,
+    };
+    send(rpc, &[lix::create_launch(&keys, args)], &[creator]).await;
+    let wsol = sdk::associated_token_address(
+        &buyer.pubkey(),
+        &sdk::ids::NATIVE_MINT,
+        &sdk::ids::TOKEN_PROGRAM,
+    );
+    let ixs = [
+        lix::create_ata_idempotent(
+            &buyer.pubkey(),
+            &buyer.pubkey(),
+            &sdk::ids::NATIVE_MINT,
+            &sdk::ids::TOKEN_PROGRAM,
+        ),
+        solana_system_interface::instruction::transfer(&buyer.pubkey(), &wsol, SOL),
+        anchor_spl::token::spl_token::instruction::sync_native(&sdk::ids::TOKEN_PROGRAM, &wsol)
+            .unwrap(),
+        lix::create_ata_idempotent(
+            &buyer.pubkey(),
+            &buyer.pubkey(),
+            &keys.mint,
+            &sdk::ids::TOKEN_2022_PROGRAM,
+        ),
+        lix::swap_with_ata(
+            &keys,
+            &buyer.pubkey(),
+            SwapArgs {
+                side: SIDE_BUY,
+                amount_in: SOL / 2,
+                min_amount_out: 1,
+            },
+        ),
+    ];
+    let sig = send(rpc, &ixs, &[buyer]).await;
+    (keys, sig)
+}
+
+async fn funded(rpc: &RpcClient, lamports: u64) -> Keypair {
+    let k = Keypair::new();
+    let sig = rpc.request_airdrop(&k.pubkey(), lamports).await.unwrap();
+    assert!(rpc.confirm_transaction(&sig).await.unwrap());
+    k
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn standard_client_round_trip() {
+    let (net, rpc) = start().await;
+    assert!(!rpc.get_version().await.unwrap().solana_core.is_empty());
+    rpc.get_health().await.unwrap();
+    let slot = rpc.get_slot().await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(900)).await;
+    assert!(
+        rpc.get_slot().await.unwrap() > slot,
+        "slots advance on the timer"
+    );
+    assert!(rpc.get_block_height().await.unwrap() > 0);
+    assert!(
+        rpc.get_minimum_balance_for_rent_exemption(165)
+            .await
+            .unwrap()
+            > 0
+    );
+
+    let creator = funded(&rpc, 5 * SOL).await;
+    let buyer = funded(&rpc, 5 * SOL).await;
+    assert_eq!(rpc.get_balance(&buyer.pubkey()).await.unwrap(), 5 * SOL);
+    let (keys, sig) = launch_and_buy(&rpc, &creator, &buyer).await;
+
+    // Accounts, decoded with the SDK.
+    let pool = rpc.get_account(&keys.pool).await.unwrap();
+    let pool = sdk::accounts::decode_pool(&pool.data).unwrap();
+    assert!(pool.quote_reserve > 0);
+    let many = rpc
+        .get_multiple_accounts(&[keys.pool, keys.mint, solana_pubkey::Pubkey::new_unique()])
+        .await
+        .unwrap();
+    assert!(many[0].is_some() && many[1].is_some() && many[2].is_none());
+    let bal = rpc
+        .get_token_account_balance(&sdk::associated_token_address(
+            &buyer.pubkey(),
+            &keys.mint,
+            &sdk::ids::TOKEN_2022_PROGRAM,
+        ))
+        .await
+        .unwrap();
+    assert_eq!(bal.decimals, 6);
+    assert!(bal.amount.parse::<u64>().unwrap() > 0);
+    let by_owner = rpc
+        .get_token_accounts_by_owner(
+            &buyer.pubkey(),
+            solana_rpc_client_api::request::TokenAccountsFilter::Mint(keys.mint),
+        )
+        .await
+        .unwrap();
+    assert_eq!(by_owner.len(), 1);
+
+    // Program accounts with memcmp (pool discriminator + creator) and dataSize filters.
+    use anchor_lang::{Discriminator, Space};
+    let filters = vec![
+        RpcFilterType::Memcmp(Memcmp::new_raw_bytes(
+            0,
+            launchpad::Pool::DISCRIMINATOR.to_vec(),
+        )),
+        RpcFilterType::Memcmp(Memcmp::new_raw_bytes(
+            8 + 32,
+            creator.pubkey().to_bytes().to_vec(),
+        )),
+    ];
+    let config = RpcProgramAccountsConfig {
+        filters: Some(filters),
+        account_config: RpcAccountInfoConfig {
+            encoding: Some(solana_account_decoder::UiAccountEncoding::Base64Zstd),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let pools = rpc
+        .get_program_ui_accounts_with_config(&launchpad::ID, config)
+        .await
+        .unwrap();
+    assert_eq!(pools.len(), 1);
+    assert_eq!(pools[0].0, keys.pool);
+    let configs = rpc
+        .get_program_ui_accounts_with_config(
+            &launchpad::ID,
+            RpcProgramAccountsConfig {
+                filters: Some(vec![RpcFilterType::DataSize(
+                    8 + launchpad::Config::INIT_SPACE as u64,
+                )]),
+                account_config: RpcAccountInfoConfig {
+                    encoding: Some(solana_account_decoder::UiAccountEncoding::Base64),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(configs.len(), 6, "six configs bootstrapped");
+
+    // The buy transaction, in json and base64, with inner instructions carrying the emit_cpi! event.
+    for encoding in [UiTransactionEncoding::Json, UiTransactionEncoding::Base64] {
+        let tx = rpc
+            .get_transaction_with_config(
+                &sig,
+                RpcTransactionConfig {
+                    encoding: Some(encoding),
+                    max_supported_transaction_version: Some(0),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        let meta = tx.transaction.meta.unwrap();
+        assert!(meta.err.is_none());
+        let logs: Option<Vec<String>> = meta.log_messages.into();
+        // Natively run programs print `msg!` to stdout, not to the log collector (see the README); the
+        // runtime's own invoke/success lines are there.
+        let logs = logs.unwrap();
+        assert!(
+            logs.iter()
+                .any(|l| l == &format!("Program {} success", launchpad::ID)),
+            "{logs:#?}"
+        );
+        let inner: Option<Vec<solana_transaction_status::UiInnerInstructions>> =
+            meta.inner_instructions.into();
+        let events: Vec<_> = inner
+            .unwrap()
+            .into_iter()
+            .flat_map(|i| i.instructions)
+            .filter_map(|ix| match ix {
+                solana_transaction_status::UiInstruction::Compiled(c) => {
+                    bs58::decode(c.data).into_vec().ok()
+                }
+                _ => None,
+            })
+            .filter_map(|data| sdk::events::decode_event(&data))
+            .collect();
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, sdk::events::LaunchpadEvent::Swap(_))),
+            "{encoding:?}: {events:?}"
+        );
+        if encoding == UiTransactionEncoding::Base64 {
+            assert!(matches!(
+                tx.transaction.transaction,
+                EncodedTransaction::Binary(..)
+            ));
+        }
+    }
+    let statuses = rpc.get_signature_statuses(&[sig]).await.unwrap();
+    assert!(statuses.value[0]
+        .as_ref()
+        .unwrap()
+        .satisfies_commitment(CommitmentConfig::finalized()));
+
+    // Simulation reports logs and units without changing anything.
+    let blockhash = rpc.get_latest_blockhash().await.unwrap();
+    let ix = lix::swap_with_ata(
+        &keys,
+        &buyer.pubkey(),
+        SwapArgs {
+            side: SIDE_BUY,
+            amount_in: 1_000,
+            min_amount_out: u64::MAX,
+        },
+    );
+    let tx = Transaction::new_signed_with_payer(&[ix], Some(&buyer.pubkey()), &[&buyer], blockhash);
+    let sim = rpc.simulate_transaction(&tx).await.unwrap().value;
+    assert!(sim.err.is_some(), "slippage makes the simulation fail");
+    let slippage = u32::from(launchpad::LaunchpadError::SlippageExceeded);
+    assert!(sim
+        .logs
+        .unwrap()
+        .iter()
+        .any(|l| l.contains(&format!("custom program error: {slippage:#x}"))));
+    // And sending it fails preflight with the simulation attached.
+    let err = rpc.send_transaction(&tx).await.unwrap_err();
+    assert!(err.to_string().contains("simulation failed"), "{err}");
+    net.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_blockhash_is_rejected() {
+    let (net, rpc) = start().await;
+    let payer = funded(&rpc, SOL).await;
+    let old = rpc.get_latest_blockhash().await.unwrap();
+    {
+        let mut chain = net.chain.lock().unwrap();
+        for _ in 0..160 {
+            chain.advance_slot().unwrap();
+        }
+    }
+    assert!(!rpc
+        .is_blockhash_valid(&old, CommitmentConfig::processed())
+        .await
+        .unwrap());
+    let ix = solana_system_interface::instruction::transfer(
+        &payer.pubkey(),
+        &solana_pubkey::Pubkey::new_unique(),
+        1_000_000,
+    );
+    let tx = Transaction::new_signed_with_payer(&[ix], Some(&payer.pubkey()), &[&payer], old);
+    let err = rpc.send_transaction(&tx).await.unwrap_err();
+    assert!(
+        err.to_string().to_lowercase().contains("blockhash"),
+        "{err}"
+    );
+    net.shutdown().await;
+}
+
+async fn raw(url: &str, body: &str) -> Value {
+    reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_requests_get_json_rpc_errors_and_the_server_keeps_serving() {
+    let (net, rpc) = start().await;
+    let url = net.rpc_url();
+    let code = |v: &Value| v["error"]["code"].as_i64();
+    assert_eq!(code(&raw(&url, "{not json").await), Some(-32700));
+    assert_eq!(code(&raw(&url, "[]").await), Some(-32600));
+    assert_eq!(
+        code(&raw(&url, r#"{"id":1,"method":"getSlot"}"#).await),
+        Some(-32600)
+    );
+    assert_eq!(
+        code(&raw(&url, r#"{"jsonrpc":"2.0","id":1,"method":"getNothing"}"#).await),
+        Some(-32601)
+    );
+    assert_eq!(
+        code(
+            &raw(
+                &url,
+                r#"{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["not-a-key"]}"#
+            )
+            .await
+        ),
+        Some(-32602)
+    );
+    assert_eq!(
+        code(
+            &raw(
+                &url,
+                r#"{"jsonrpc":"2.0","id":1,"method":"getBalance","params":[]}"#
+            )
+            .await
+        ),
+        Some(-32602)
+    );
+    assert_eq!(
+        code(
+            &raw(
+                &url,
+                r#"{"jsonrpc":"2.0","id":1,"method":"sendTransaction","params":["%%%"]}"#
+            )
+            .await
+        ),
+        Some(-32602)
+    );
+    assert_eq!(
+        code(&raw(&url, r#"{"jsonrpc":"2.0","id":1,"method":"sendTransaction","params":["AAAA",{"encoding":"base64"}]}"#).await),
+        Some(-32602)
+    );
+    // A batch mixes results and errors, in order.
+    let batch = raw(
+        &url,
+        r#"[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"nope"}]"#,
+    )
+    .await;
+    assert!(batch[0]["result"].is_u64());
+    assert_eq!(code(&batch[1]), Some(-32601));
+    // Still serving.
+    assert!(rpc.get_slot().await.is_ok());
+
+    // Local extensions: USDC to a wallet, and the clock forward.
+    let wallet = solana_pubkey::Pubkey::new_unique();
+    let minted = raw(&url, &json!({"jsonrpc":"2.0","id":1,"method":"localnet_mintUsdc","params":[wallet.to_string(), 5_000_000]}).to_string()).await;
+    let ata: solana_pubkey::Pubkey = minted["result"]["tokenAccount"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(
+        rpc.get_token_account_balance(&ata).await.unwrap().amount,
+        "5000000"
+    );
+    let before = raw(&url, r#"{"jsonrpc":"2.0","id":1,"method":"localnet_info"}"#).await["result"]
+        ["unixTimestamp"]
+        .as_i64()
+        .unwrap();
+    let after = raw(
+        &url,
+        r#"{"jsonrpc":"2.0","id":1,"method":"localnet_advanceClock","params":[600]}"#,
+    )
+    .await["result"]["unixTimestamp"]
+        .as_i64()
+        .unwrap();
+    assert!(after >= before + 600);
+    assert_eq!(
+        code(
+            &raw(
+                &url,
+                r#"{"jsonrpc":"2.0","id":1,"method":"localnet_advanceClock","params":[-5]}"#
+            )
+            .await
+        ),
+        Some(-32602)
+    );
+    net.shutdown().await;
+}
