@@ -126,10 +126,7 @@ fn handle_request(
             };
             let sub_id = subscribe(Sub::Signature(sig));
             // Already landed: notify at once.
-            let landed = chain
-                .lock()
-                .ok()
-                .and_then(|c| c.signature_status(&sig).map(|(slot, s)| (slot, s)));
+            let landed = chain.lock().ok().and_then(|c| c.signature_status(&sig));
             if let Some((slot, status)) = landed {
                 let err = status.err().map(|e| json!(e)).unwrap_or(Value::Null);
                 let _ = out.send(notification(
