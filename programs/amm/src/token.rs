@@ -31,3 +31,50 @@ pub fn transfer<'info>(
         mint.decimals,
     )
 }
+
+/// The pool's signer seeds, with `bump` kept alive by the caller.
+pub fn pool_seeds<'a>(pool: &'a crate::state::AmmPool, bump: &'a [u8; 1]) -> [&'a [u8]; 5] {
+    [
+        crate::constants::POOL_SEED,
+        pool.creator.as_ref(),
+        pool.mint_a.as_ref(),
+        pool.mint_b.as_ref(),
+        bump,
+    ]
+}
+
+/// Pays `amount_a` and `amount_b` out of the pool's vaults, signed by the pool.
+pub fn pay_out<'info>(
+    pool: &Account<'info, crate::state::AmmPool>,
+    (program_a, mint_a, vault_a, to_a): (
+        AccountInfo<'info>,
+        &InterfaceAccount<'info, Mint>,
+        AccountInfo<'info>,
+        AccountInfo<'info>,
+    ),
+    (program_b, mint_b, vault_b, to_b): (
+        AccountInfo<'info>,
+        &InterfaceAccount<'info, Mint>,
+        AccountInfo<'info>,
+        AccountInfo<'info>,
+    ),
+    amount_a: u64,
+    amount_b: u64,
+) -> Result<()> {
+    let bump = [pool.bump];
+    let seeds = pool_seeds(pool, &bump);
+    let signer: &[&[&[u8]]] = &[&seeds];
+    let authority = pool.to_account_info();
+    transfer(
+        program_a,
+        mint_a,
+        vault_a,
+        to_a,
+        authority.clone(),
+        signer,
+        amount_a,
+    )?;
+    transfer(
+        program_b, mint_b, vault_b, to_b, authority, signer, amount_b,
+    )
+}

@@ -2,11 +2,10 @@
 //! Only the owner signs; the launchpad's `claim_locked_lp_fee` reaches this through CPI with the owner's
 //! signature.
 
-use crate::constants::POOL_SEED;
 use crate::errors::AmmError;
 use crate::events::EvtClaimPositionFee;
 use crate::state::{AmmPool, Position};
-use crate::token::transfer;
+use crate::token::pay_out;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 
@@ -41,32 +40,21 @@ pub fn handler(ctx: Context<ClaimPositionFee>) -> Result<()> {
     require!(amount_a > 0 || amount_b > 0, AmmError::NothingToClaim);
 
     let a = &ctx.accounts;
-    let pool = &a.pool;
-    let bump = [pool.bump];
-    let seeds: &[&[u8]] = &[
-        POOL_SEED,
-        pool.creator.as_ref(),
-        pool.mint_a.as_ref(),
-        pool.mint_b.as_ref(),
-        &bump,
-    ];
-    let pool_info = pool.to_account_info();
-    transfer(
-        a.token_program_a.to_account_info(),
-        &a.mint_a,
-        a.vault_a.to_account_info(),
-        a.owner_a.to_account_info(),
-        pool_info.clone(),
-        &[seeds],
+    pay_out(
+        &a.pool,
+        (
+            a.token_program_a.to_account_info(),
+            &a.mint_a,
+            a.vault_a.to_account_info(),
+            a.owner_a.to_account_info(),
+        ),
+        (
+            a.token_program_b.to_account_info(),
+            &a.mint_b,
+            a.vault_b.to_account_info(),
+            a.owner_b.to_account_info(),
+        ),
         amount_a,
-    )?;
-    transfer(
-        a.token_program_b.to_account_info(),
-        &a.mint_b,
-        a.vault_b.to_account_info(),
-        a.owner_b.to_account_info(),
-        pool_info,
-        &[seeds],
         amount_b,
     )?;
 

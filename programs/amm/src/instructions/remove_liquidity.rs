@@ -1,11 +1,10 @@
 //! `remove_liquidity`: the owner withdraws unlocked liquidity, `floor(reserve * liquidity / pool_liquidity)` of
 //! each side, at least `min_a` / `min_b`. Locked liquidity is refused with `LiquidityLocked`.
 
-use crate::constants::POOL_SEED;
 use crate::errors::{AmmError, CurveResultExt};
 use crate::events::EvtRemoveLiquidity;
 use crate::state::{AmmPool, Position};
-use crate::token::transfer;
+use crate::token::pay_out;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 use curve::amm::withdraw_amounts;
@@ -62,31 +61,21 @@ pub fn handler(ctx: Context<RemoveLiquidity>, args: RemoveLiquidityArgs) -> Resu
     );
 
     let a = &ctx.accounts;
-    let bump = [pool.bump];
-    let seeds: &[&[u8]] = &[
-        POOL_SEED,
-        pool.creator.as_ref(),
-        pool.mint_a.as_ref(),
-        pool.mint_b.as_ref(),
-        &bump,
-    ];
-    let pool_info = pool.to_account_info();
-    transfer(
-        a.token_program_a.to_account_info(),
-        &a.mint_a,
-        a.vault_a.to_account_info(),
-        a.owner_a.to_account_info(),
-        pool_info.clone(),
-        &[seeds],
+    pay_out(
+        &a.pool,
+        (
+            a.token_program_a.to_account_info(),
+            &a.mint_a,
+            a.vault_a.to_account_info(),
+            a.owner_a.to_account_info(),
+        ),
+        (
+            a.token_program_b.to_account_info(),
+            &a.mint_b,
+            a.vault_b.to_account_info(),
+            a.owner_b.to_account_info(),
+        ),
         amount_a,
-    )?;
-    transfer(
-        a.token_program_b.to_account_info(),
-        &a.mint_b,
-        a.vault_b.to_account_info(),
-        a.owner_b.to_account_info(),
-        pool_info,
-        &[seeds],
         amount_b,
     )?;
 

@@ -1,11 +1,10 @@
 //! `swap`: exact in with a minimum out. The fee (`ceil(amount_in * fee_bps / 10_000)`) is taken from the
 //! input and added to the input side's fee growth, so it accrues to every unit of liquidity, locked or not.
 
-use crate::constants::POOL_SEED;
 use crate::errors::{AmmError, CurveResultExt};
 use crate::events::EvtSwap;
 use crate::state::AmmPool;
-use crate::token::transfer;
+use crate::token::{pool_seeds, transfer};
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 use curve::amm::{fee_growth_delta, swap_exact_in};
@@ -56,13 +55,8 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
 
     let a = &ctx.accounts;
     let bump = [pool.bump];
-    let seeds: &[&[u8]] = &[
-        POOL_SEED,
-        pool.creator.as_ref(),
-        pool.mint_a.as_ref(),
-        pool.mint_b.as_ref(),
-        &bump,
-    ];
+    let seeds = pool_seeds(pool, &bump);
+    let seeds: &[&[u8]] = &seeds;
     let pool_info = pool.to_account_info();
     let trader = a.trader.to_account_info();
     let (prog_a, prog_b) = (

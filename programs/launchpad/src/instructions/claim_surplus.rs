@@ -6,7 +6,7 @@ use crate::errors::LaunchpadError;
 use crate::events::{EvtClaim, CLAIM_KIND_SURPLUS};
 use crate::state::{Config, Pool, PoolStatus};
 use anchor_lang::prelude::*;
-use anchor_spl::token_interface::{self, Mint, TokenAccount, TokenInterface, TransferChecked};
+use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 
 #[event_cpi]
 #[derive(Accounts)]
@@ -62,8 +62,6 @@ pub fn handler(ctx: Context<ClaimSurplus>) -> Result<()> {
     require!(amount > 0, LaunchpadError::NothingToClaim);
 
     let mint_key = pool.base_mint;
-    let bump = [pool.bump];
-    let seeds: &[&[u8]] = &[POOL_SEED, mint_key.as_ref(), &bump];
     let event = EvtClaim {
         pool: pool.key(),
         mint: mint_key,
@@ -76,19 +74,13 @@ pub fn handler(ctx: Context<ClaimSurplus>) -> Result<()> {
         base_amount: 0,
     };
     let a = &ctx.accounts;
-    token_interface::transfer_checked(
-        CpiContext::new_with_signer(
-            a.quote_token_program.key(),
-            TransferChecked {
-                from: a.quote_vault.to_account_info(),
-                mint: a.quote_mint.to_account_info(),
-                to: a.claimer_quote_account.to_account_info(),
-                authority: a.pool.to_account_info(),
-            },
-            &[seeds],
-        ),
+    Pool::pay_quote(
+        &a.pool,
+        a.quote_token_program.to_account_info(),
+        &a.quote_mint,
+        a.quote_vault.to_account_info(),
+        a.claimer_quote_account.to_account_info(),
         amount,
-        a.quote_mint.decimals,
     )?;
     emit_cpi!(event);
     Ok(())

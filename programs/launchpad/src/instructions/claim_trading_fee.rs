@@ -8,7 +8,7 @@ use crate::errors::LaunchpadError;
 use crate::events::{EvtClaim, CLAIM_KIND_TRADING};
 use crate::state::{Config, Pool};
 use anchor_lang::prelude::*;
-use anchor_spl::token_interface::{self, Mint, TokenAccount, TokenInterface, TransferChecked};
+use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 
 #[event_cpi]
 #[derive(Accounts)]
@@ -64,8 +64,6 @@ pub fn handler(ctx: Context<ClaimTradingFee>) -> Result<()> {
     require!(amount > 0, LaunchpadError::NothingToClaim);
 
     let mint_key = pool.base_mint;
-    let bump = [pool.bump];
-    let seeds: &[&[u8]] = &[POOL_SEED, mint_key.as_ref(), &bump];
     let event = EvtClaim {
         pool: pool.key(),
         mint: mint_key,
@@ -77,20 +75,14 @@ pub fn handler(ctx: Context<ClaimTradingFee>) -> Result<()> {
         timestamp: Clock::get()?.unix_timestamp,
         base_amount: 0,
     };
-    let accounts = &ctx.accounts;
-    token_interface::transfer_checked(
-        CpiContext::new_with_signer(
-            accounts.quote_token_program.key(),
-            TransferChecked {
-                from: accounts.quote_vault.to_account_info(),
-                mint: accounts.quote_mint.to_account_info(),
-                to: accounts.claimer_quote_account.to_account_info(),
-                authority: accounts.pool.to_account_info(),
-            },
-            &[seeds],
-        ),
+    let a = &ctx.accounts;
+    Pool::pay_quote(
+        &a.pool,
+        a.quote_token_program.to_account_info(),
+        &a.quote_mint,
+        a.quote_vault.to_account_info(),
+        a.claimer_quote_account.to_account_info(),
         amount,
-        accounts.quote_mint.decimals,
     )?;
     emit_cpi!(event);
     Ok(())

@@ -10,16 +10,6 @@ use sdk::ids;
 use solana_keypair::Keypair;
 use solana_signer::Signer;
 
-#[track_caller]
-fn assert_amm_error<T: std::fmt::Debug>(res: TxResult<T>, expected: AmmError) {
-    let err = res.expect_err("expected failure");
-    assert_eq!(
-        custom_code(&err),
-        Some(u32::from(expected)),
-        "got {err:?}, expected {expected:?}"
-    );
-}
-
 /// Two classic mints, a pool created by `lp`, and `lp` funded with both.
 async fn classic_pool(env: &mut Env, lp: &Keypair) -> AmmKeys {
     let authority = Keypair::new();
@@ -53,7 +43,7 @@ async fn classic_pool(env: &mut Env, lp: &Keypair) -> AmmKeys {
         .send(&[amm_ix::create_pool(&reversed, &lp.pubkey(), 25)], &[lp])
         .await
         .is_err());
-    assert_amm_error(
+    assert_code(
         env.send(&[amm_ix::create_pool(&keys, &lp.pubkey(), 1_001)], &[lp])
             .await,
         AmmError::InvalidFee,
@@ -88,7 +78,7 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         max_b: 4_000_000_000_000,
         lock: false,
     };
-    assert_amm_error(
+    assert_code(
         env.send(
             &[amm_ix::add_liquidity(&keys, &lp.pubkey(), &pos1, first)],
             &[&lp],
@@ -121,7 +111,7 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         max_b: u64::MAX,
         lock: true,
     };
-    assert_amm_error(
+    assert_code(
         env.send(
             &[amm_ix::add_liquidity(&keys, &lp.pubkey(), &pos2, tight)],
             &[&lp],
@@ -175,7 +165,7 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
             amount_in: amount,
             min_amount_out: q.amount_out + 1,
         };
-        assert_amm_error(
+        assert_code(
             env.send(
                 &[amm_ix::swap(&keys, &trader.pubkey(), too_much)],
                 &[&trader],
@@ -226,7 +216,7 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         (f2a, f2b),
         "locked liquidity's fees are claimable"
     );
-    assert_amm_error(
+    assert_code(
         env.send(
             &[amm_ix::claim_position_fee(&keys, &lp.pubkey(), &pos2)],
             &[&lp],
@@ -296,7 +286,7 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         min_a: 0,
         min_b: 0,
     };
-    assert_amm_error(
+    assert_code(
         env.send(
             &[amm_ix::remove_liquidity(
                 &keys,
@@ -317,7 +307,7 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
     )
     .await
     .unwrap();
-    assert_amm_error(
+    assert_code(
         env.send(
             &[amm_ix::remove_liquidity(
                 &keys,

@@ -507,14 +507,23 @@ pub fn custom_code(err: &TransactionError) -> Option<u32> {
     }
 }
 
+/// The transaction failed with the custom error `expected` (any program's error enum, or Anchor's).
 #[track_caller]
-pub fn assert_error<T: std::fmt::Debug>(res: TxResult<T>, expected: LaunchpadError) {
+pub fn assert_code<T: std::fmt::Debug, E: Into<u32> + std::fmt::Debug + Copy>(
+    res: TxResult<T>,
+    expected: E,
+) {
     let err = res.expect_err("expected the transaction to fail");
     assert_eq!(
         custom_code(&err),
-        Some(u32::from(expected)),
+        Some(expected.into()),
         "got {err:?}, expected {expected:?}"
     );
+}
+
+#[track_caller]
+pub fn assert_error<T: std::fmt::Debug>(res: TxResult<T>, expected: LaunchpadError) {
+    assert_code(res, expected)
 }
 
 pub fn swaps(events: &[LaunchpadEvent]) -> Vec<sdk::events::EvtSwap> {

@@ -12,16 +12,6 @@ use sdk::launchpad_ix::{self as lix, LaunchKeys};
 use solana_keypair::Keypair;
 use solana_signer::Signer;
 
-#[track_caller]
-fn assert_amm_error<T: std::fmt::Debug>(res: TxResult<T>, expected: AmmError) {
-    let err = res.expect_err("expected failure");
-    assert_eq!(
-        custom_code(&err),
-        Some(u32::from(expected)),
-        "got {err:?}, expected {expected:?}"
-    );
-}
-
 async fn claim_lp(
     env: &mut Env,
     keys: &LaunchKeys,
@@ -161,7 +151,7 @@ async fn migration_flow(preset: Preset, quote: QuoteAsset) {
             min_b: 0,
         },
     );
-    assert_amm_error(
+    assert_code(
         env.send(&[rm], &[&creator]).await,
         AmmError::LiquidityLocked,
     );
@@ -231,7 +221,7 @@ async fn migration_flow(preset: Preset, quote: QuoteAsset) {
         (c.amount, c.base_amount),
         "equal positions earn equal fees"
     );
-    assert_amm_error(
+    assert_code(
         claim_lp(&mut env, &keys, &creator, &keys.creator_position()).await,
         AmmError::NothingToClaim,
     );

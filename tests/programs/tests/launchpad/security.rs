@@ -7,16 +7,6 @@ use sdk::launchpad_ix::{self as lix, CreateLaunchArgs, LaunchKeys, SwapArgs, SID
 use sdk::pda;
 use solana_signer::Signer;
 
-#[track_caller]
-fn assert_anchor<T: std::fmt::Debug>(res: TxResult<T>, expected: AnchorError) {
-    let err = res.expect_err("expected failure");
-    assert_eq!(
-        custom_code(&err),
-        Some(u32::from(expected)),
-        "got {err:?}, expected {expected:?}"
-    );
-}
-
 #[tokio::test]
 async fn forged_accounts_are_refused() {
     let mut env = Env::start().await;
@@ -46,7 +36,7 @@ async fn forged_accounts_are_refused() {
         ..keys
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
-    assert_anchor(
+    assert_code(
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintAddress,
     );
@@ -56,7 +46,7 @@ async fn forged_accounts_are_refused() {
         ..keys
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
-    assert_anchor(
+    assert_code(
         env.send(&[ix], &[&trader]).await,
         AnchorError::AccountDiscriminatorMismatch,
     );
@@ -66,7 +56,7 @@ async fn forged_accounts_are_refused() {
         ..keys
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
-    assert_anchor(
+    assert_code(
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintSeeds,
     );
@@ -76,7 +66,7 @@ async fn forged_accounts_are_refused() {
         ..keys
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
-    assert_anchor(
+    assert_code(
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintHasOne,
     );
@@ -85,7 +75,7 @@ async fn forged_accounts_are_refused() {
         ..keys
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
-    assert_anchor(
+    assert_code(
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintHasOne,
     );
@@ -100,7 +90,7 @@ async fn forged_accounts_are_refused() {
         min_amount_out: 0,
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), sell);
-    assert_anchor(
+    assert_code(
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintDuplicateMutableAccount,
     );
@@ -112,7 +102,7 @@ async fn forged_accounts_are_refused() {
         ..keys
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), sell);
-    assert_anchor(
+    assert_code(
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintHasOne,
     );
@@ -123,7 +113,7 @@ async fn forged_accounts_are_refused() {
     };
     let dest = env.fund_quote(&creator, QuoteAsset::Usdc, 1).await;
     let ix = lix::claim_trading_fee(&forged, &creator.pubkey(), &dest);
-    assert_anchor(
+    assert_code(
         env.send(&[ix], &[&creator]).await,
         AnchorError::ConstraintHasOne,
     );
@@ -145,7 +135,7 @@ async fn forged_accounts_are_refused() {
     };
     let forged_mint = pda::mint(&trader.pubkey(), salt);
     let forged = LaunchKeys::new(creator.pubkey(), good.config, good.quote_mint, forged_mint);
-    assert_anchor(
+    assert_code(
         env.send(&[lix::create_launch(&forged, args.clone())], &[&creator])
             .await,
         AnchorError::ConstraintSeeds,
