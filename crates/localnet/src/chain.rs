@@ -7,7 +7,7 @@
 //! subscribers can replay from a recent slot.
 
 use anyhow::{anyhow, Context as _};
-use solana_account::{AccountSharedData, ReadableAccount};
+use solana_account::AccountSharedData;
 use solana_clock::{Clock, Slot};
 use solana_hash::Hash;
 use solana_keypair::Keypair;
@@ -22,7 +22,6 @@ use solana_runtime::genesis_utils::{create_genesis_config_with_leader_ex, Genesi
 use solana_runtime::runtime_config::RuntimeConfig;
 use solana_signature::Signature;
 use solana_signer::Signer;
-use solana_svm::transaction_processing_result::ProcessedTransaction;
 use solana_transaction::versioned::VersionedTransaction;
 use solana_transaction_error::TransactionError;
 use solana_transaction_status::{InnerInstruction, InnerInstructions, TransactionStatusMeta};
@@ -226,7 +225,8 @@ impl Chain {
         let bank = Arc::new(bank);
         bank.fill_bank_with_ticks_for_tests();
         bank.freeze();
-        let child = Bank::new_from_parent(bank.clone(), &Pubkey::default(), 1);
+        // Fees go to the faucet: a collector that is not a System account makes the bank burn them and warn.
+        let child = Bank::new_from_parent(bank.clone(), &faucet.pubkey(), 1);
         let forks = BankForks::new_rw_arc(child);
         let bank = forks
             .read()
@@ -419,7 +419,7 @@ impl Chain {
             });
         }
         self.slots.insert(slot, record);
-        let child = Bank::new_from_parent(bank, &Pubkey::default(), slot + 1);
+        let child = Bank::new_from_parent(bank, &self.faucet.pubkey(), slot + 1);
         {
             let mut forks = self
                 .forks
@@ -602,31 +602,23 @@ impl Chain {
         self.bank.get_minimum_balance_for_rent_exemption(len)
     }
 
-    /// The fee of a message, if its blockhash is known.
+    /// The fee of a message (lamports per signature plus any priority fee). Messages that use address
+    /// lookup tables are refused: this chain has no tables to load them from.
     pub fn fee_for_message(&self, message: VersionedMessage) -> anyhow::Result<Option<u64>> {
-        let sanitized = SanitizedMessage::try_from_legacy_message(
-            match message {
-                VersionedMessage::Legacy(m) => m,
-                VersionedMessage::V0(_) => return Ok(Some(5_000)),
-            },
+        if message
+            .address_table_lookups()
+            .is_some_and(|l| !l.is_empty())
+        {
+            anyhow::bail!("address lookup tables are not supported on this chain");
+        }
+        let versioned = solana_message::SanitizedVersionedMessage::try_new(message)
+            .context("sanitizing message")?;
+        let sanitized = SanitizedMessage::try_new(
+            versioned,
+            solana_message::SimpleAddressLoader::Enabled(LoadedAddresses::default()),
             &std::collections::HashSet::new(),
         )
         .context("sanitizing message")?;
         Ok(self.bank.get_fee_for_message(&sanitized))
-    }
-
-    /// Data of every account in the bank (for the raw `getProgramAccounts` scan by owner).
-    pub fn account_owner(&self, pubkey: &Pubkey) -> Option<Pubkey> {
-        self.bank.get_account(pubkey).map(|a| *a.owner())
-    }
-
-    /// Marks whether a processed transaction ever existed (for unknown-signature answers).
-    pub fn knows(&self, signature: &Signature) -> bool {
-        self.txs.contains_key(signature)
-    }
-
-    /// The processed result of the simulation, unused variants silenced.
-    pub fn processed_is_executed(p: &ProcessedTransaction) -> bool {
-        matches!(p, ProcessedTransaction::Executed(_))
     }
 }

@@ -42,6 +42,11 @@ async fn main() -> anyhow::Result<()> {
     .await?;
     println!("localnet running");
     println!("  JSON-RPC          {}", net.rpc_url());
+    println!(
+        "  PubSub            ws://{}:{}",
+        net.rpc_addr.ip(),
+        net.rpc_addr.port() + 1
+    );
     println!("  Yellowstone gRPC  {}", net.grpc_url());
     println!("  launchpad program {}", launchpad::ID);
     println!("  AMM program       {}", amm::ID);

@@ -169,6 +169,19 @@ async fn standard_client_round_trip() {
         .unwrap()
         .satisfies_commitment(CommitmentConfig::finalized()));
 
+    // Fees: 5,000 lamports per signature, legacy or v0.
+    let blockhash = rpc.get_latest_blockhash().await.unwrap();
+    let ix = solana_system_interface::instruction::transfer(&buyer.pubkey(), &creator.pubkey(), 1);
+    let legacy = solana_message::Message::new_with_blockhash(
+        std::slice::from_ref(&ix),
+        Some(&buyer.pubkey()),
+        &blockhash,
+    );
+    assert_eq!(rpc.get_fee_for_message(&legacy).await.unwrap(), 5_000);
+    let v0 =
+        solana_message::v0::Message::try_compile(&buyer.pubkey(), &[ix], &[], blockhash).unwrap();
+    assert_eq!(rpc.get_fee_for_message(&v0).await.unwrap(), 5_000);
+
     // Simulation reports logs and units without changing anything.
     let blockhash = rpc.get_latest_blockhash().await.unwrap();
     let ix = lix::swap_with_ata(
