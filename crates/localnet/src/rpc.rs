@@ -5,7 +5,7 @@
 //! wallet, `localnet_advanceClock(seconds)` moves the chain clock forward (for time-based fee schedules), and
 //! `localnet_info()` says which mints, programs and partner this chain runs with.
 
-use crate::chain::{SharedChain, MAX_BLOCKHASH_AGE_SLOTS};
+use crate::chain::SharedChain;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
@@ -928,6 +928,3 @@ fn mint_usdc(state: &RpcState, owner: &Pubkey, amount: u64) -> RpcResult {
         json!({ "signature": record.signature.to_string(), "tokenAccount": ata.to_string(), "mint": local.usdc_mint.to_string() }),
     )
 }
-
-/// The blockhash age in slots clients should assume.
-pub const BLOCKHASH_AGE_SLOTS: u64 = MAX_BLOCKHASH_AGE_SLOTS;
