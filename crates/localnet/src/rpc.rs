@@ -6,6 +6,7 @@
 //! `localnet_info()` says which mints, programs and partner this chain runs with.
 
 use crate::chain::SharedChain;
+use crate::token::is_token_account;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
@@ -536,12 +537,6 @@ fn dispatch(state: &RpcState, method: &str, p: &[Value]) -> RpcResult {
     }
 }
 
-fn is_token_account(a: &AccountSharedData) -> bool {
-    (*a.owner() == anchor_spl::token::ID || *a.owner() == anchor_spl::token_2022::ID)
-        && a.data().len() >= 165
-        && (a.data().len() == 165 || a.data().get(165) == Some(&2))
-}
-
 /// Decimals of a token account's mint.
 fn token_decimals(chain: &crate::Chain, account: &AccountSharedData) -> Option<u8> {
     let mint = Pubkey::try_from(account.data().get(..32)?).ok()?;
@@ -586,9 +581,7 @@ fn filter_matches(f: &RpcFilterType, account: &AccountSharedData) -> bool {
     match f {
         RpcFilterType::DataSize(n) => account.data().len() as u64 == *n,
         RpcFilterType::Memcmp(m) => m.bytes_match(account.data()),
-        RpcFilterType::TokenAccountState => {
-            is_token_account(account) && matches!(account.data().get(108), Some(1 | 2))
-        }
+        RpcFilterType::TokenAccountState => is_token_account(account),
     }
 }
 

@@ -1,4 +1,5 @@
 use super::{invalid, parse_commitment, pb, ChainSlotStatus};
+pub(super) use crate::token::is_token_account_data;
 use solana_pubkey::Pubkey;
 use solana_signature::Signature;
 use std::collections::{HashMap, HashSet};
@@ -15,27 +16,6 @@ pub(super) type KeyCuckoo = CuckooFilter<[u8; 32]>;
 
 /// Bytes per cuckoo bucket on the wire: 4 entries of 16-bit fingerprints.
 const CUCKOO_BUCKET_BYTES: usize = 8;
-
-/// SPL Token account layout, for `token_account_state`: 165 bytes, `state` at byte 108 (0 uninitialized,
-/// 1 initialized, 2 frozen). Token-2022 accounts with extensions are longer and carry their account type
-/// (2 = account) at byte 165; a 355-byte account is a multisig.
-const TOKEN_ACCOUNT_LEN: usize = 165;
-const TOKEN_ACCOUNT_STATE_OFFSET: usize = 108;
-const TOKEN_MULTISIG_LEN: usize = 355;
-const TOKEN_2022_ACCOUNT_TYPE_ACCOUNT: u8 = 2;
-
-/// Whether `data` is an initialized SPL Token or Token-2022 token account.
-pub(super) fn is_token_account_data(data: &[u8]) -> bool {
-    let initialized = matches!(data.get(TOKEN_ACCOUNT_STATE_OFFSET), Some(1 | 2));
-    match data.len() {
-        TOKEN_ACCOUNT_LEN => initialized,
-        TOKEN_MULTISIG_LEN => false,
-        len if len > TOKEN_ACCOUNT_LEN => {
-            initialized && data.get(TOKEN_ACCOUNT_LEN) == Some(&TOKEN_2022_ACCOUNT_TYPE_ACCOUNT)
-        }
-        _ => false,
-    }
-}
 
 /// `accounts_data_slice`: which parts of account data to send, to save bandwidth on large accounts.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
