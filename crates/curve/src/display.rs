@@ -58,3 +58,45 @@ pub fn sqrt_price_to_decimal(
     };
     ratio_to_decimal(num, den, frac_digits)
 }
+
+/// The price of `base` token units bought or sold for `quote` quote units, in whole quote per whole token,
+/// with `frac_digits` digits; `None` when no tokens moved.
+pub fn execution_price(
+    quote: u64,
+    quote_decimals: u8,
+    base: u64,
+    base_decimals: u8,
+    frac_digits: u32,
+) -> Option<String> {
+    if base == 0 {
+        return None;
+    }
+    let ten = U256::from(10u8);
+    let num = mul(
+        U256::from(quote),
+        ten.pow(U256::from(base_decimals)),
+    )
+    .ok()?;
+    let den = mul(U256::from(base), ten.pow(U256::from(quote_decimals))).ok()?;
+    ratio_to_decimal(num, den, frac_digits).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn execution_price_in_whole_units() {
+        // 0.5 SOL (9 decimals) for 2,000,000 tokens (6 decimals): 0.00000025 SOL per token.
+        assert_eq!(
+            execution_price(500_000_000, 9, 2_000_000_000_000, 6, 12).as_deref(),
+            Some("0.000000250000")
+        );
+        // 3 USDC for 2 tokens, both 6 decimals.
+        assert_eq!(
+            execution_price(3_000_000, 6, 2_000_000, 6, 2).as_deref(),
+            Some("1.50")
+        );
+        assert_eq!(execution_price(1, 9, 0, 6, 2), None);
+    }
+}

@@ -46,3 +46,15 @@ pub fn decode_amm_pool(data: &[u8]) -> Option<AmmPool> {
 pub fn decode_position(data: &[u8]) -> Option<Position> {
     decode(data)
 }
+
+/// Name, symbol and URI of a Token-2022 mint's embedded metadata (`None` if the mint has none).
+pub fn decode_token_metadata(mint_data: &[u8]) -> Option<(String, String, String)> {
+    use anchor_spl::token_2022::spl_token_2022::{
+        extension::{BaseStateWithExtensions, StateWithExtensions},
+        state::Mint,
+    };
+    use anchor_spl::token_interface::spl_token_metadata_interface::state::TokenMetadata;
+    let mint = StateWithExtensions::<Mint>::unpack(mint_data).ok()?;
+    let meta = mint.get_variable_len_extension::<TokenMetadata>().ok()?;
+    Some((meta.name, meta.symbol, meta.uri))
+}

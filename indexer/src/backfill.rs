@@ -1,0 +1,108 @@
+//! Backfill: current account state over JSON-RPC (`getProgramAccounts`), for a cold start or a gap the
+//! gRPC server cannot replay. Launches are rebuilt from pool accounts and their mints' metadata; they lack
+//! the creating signature until (and unless) the stream replays it.
+
+use crate::decode::decode_account_data;
+use crate::model::*;
+use anchor_lang::prelude::Pubkey;
+use solana_rpc_client::nonblocking::rpc_client::RpcClient;
+use std::collections::HashMap;
+
+/// Account state of both programs as of (at least) `slot`.
+pub struct Snapshot {
+    pub slot: u64,
+    pub changes: Vec<Change>,
+    pub failures: Vec<crate::decode::DecodeError>,
+}
+
+pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
+    // Versions take the slot read before the scan: never newer than what the scan saw, so any streamed
+    // update the scan might have missed still wins.
+    let slot = rpc.get_slot().await?;
+    let version = Version {
+        slot,
+        write_version: 0,
+    };
+    let mut changes = Vec::new();
+    let mut failures = Vec::new();
+    for program in [launchpad::ID, amm::ID] {
+        for (address, account) in rpc.get_program_accounts(&program).await? {
+            match decode_account_data(address, program, version, account.lamports, &account.data)
+            {
+                Ok(Some(c)) => changes.push(c),
+                Ok(None) => {}
+                Err(e) => failures.push(e),
+            }
+        }
+    }
+    let configs: HashMap<Pubkey, sdk::accounts::Config> = changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Account(w) => match &w.state {
+                AccountState::Config(cfg) => Some((w.address, (**cfg).clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let pools: Vec<(Pubkey, sdk::accounts::Pool)> = changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Account(w) => match &w.state {
+                AccountState::Pool(p) => Some((w.address, (**p).clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    for change in &mut changes {
+        if let Change::Account(w) = change {
+            if let AccountState::Pool(p) = &w.state {
+                w.progress_bps = configs
+                    .get(&p.config)
+                    .map(|c| sdk::quote::progress_bps(c, p));
+            }
+        }
+    }
+    for chunk in pools.chunks(100) {
+        let mints: Vec<Pubkey> = chunk.iter().map(|(_, p)| p.base_mint).collect();
+        let accounts = rpc.get_multiple_accounts(&mints).await?;
+        for ((address, pool), mint) in chunk.iter().zip(accounts) {
+            let meta = mint
+                .as_ref()
+                .and_then(|m| sdk::accounts::decode_token_metadata(&m.data));
+            let Some((name, symbol, uri)) = meta else {
+                tracing::warn!("backfill: mint {} of pool {address} has no metadata", pool.base_mint);
+                continue;
+            };
+            let config = configs.get(&pool.config);
+            changes.push(Change::Event(Event::Launch(Launch {
+                mint: pool.base_mint,
+                pool: *address,
+                config: pool.config,
+                creator: pool.creator,
+                quote_mint: pool.quote_mint,
+                name,
+                symbol,
+                uri,
+                preset: config
+                    .and_then(|c| curve::Preset::from_u8(c.preset))
+                    .map_or("unknown", |p| p.name())
+                    .into(),
+                quote: config
+                    .and_then(|c| curve::QuoteAsset::from_u8(c.quote))
+                    .map_or("unknown", |q| q.name())
+                    .into(),
+                salt: pool.salt,
+                created_slot: slot,
+                created_at: pool.launch_timestamp,
+                signature: None,
+            })));
+        }
+    }
+    Ok(Snapshot {
+        slot,
+        changes,
+        failures,
+    })
+}

@@ -1,0 +1,85 @@
+//! Settings of the indexer, from flags or the environment (shared with the API's `dev` and `serve`).
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// The commitment the stream is read at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Commitment {
+    /// Fastest; rows of slots that later die on a fork are rolled back.
+    Processed,
+    Confirmed,
+    Finalized,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct IndexerConfig {
+    /// Solana JSON-RPC URL (used to backfill account state).
+    #[arg(long, env = "RPC_URL", default_value = "http://127.0.0.1:8899")]
+    pub rpc_url: String,
+    /// Yellowstone gRPC URL.
+    #[arg(long, env = "GRPC_URL", default_value = "http://127.0.0.1:10000")]
+    pub grpc_url: String,
+    /// Yellowstone `x-token`, when the endpoint requires one.
+    #[arg(long, env = "GRPC_X_TOKEN", hide_env_values = true)]
+    pub grpc_x_token: Option<String>,
+    /// `postgres://…` or `sqlite://path`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://launchpad.db")]
+    pub database_url: String,
+    #[arg(long, env = "INDEXER_COMMITMENT", value_enum, default_value = "confirmed")]
+    pub commitment: Commitment,
+    /// Largest number of changes written in one transaction.
+    #[arg(long, env = "INDEXER_BATCH_SIZE", default_value_t = 1000)]
+    pub batch_size: usize,
+    /// Longest a change waits for its batch, in milliseconds.
+    #[arg(long, env = "INDEXER_BATCH_WAIT_MS", default_value_t = 50)]
+    pub batch_wait_ms: u64,
+    /// First and largest reconnect / retry delay, in milliseconds (exponential, with jitter).
+    #[arg(long, env = "INDEXER_BACKOFF_MIN_MS", default_value_t = 200)]
+    pub backoff_min_ms: u64,
+    #[arg(long, env = "INDEXER_BACKOFF_MAX_MS", default_value_t = 10_000)]
+    pub backoff_max_ms: u64,
+    /// Seconds between metrics log lines (0: none).
+    #[arg(long, env = "INDEXER_METRICS_INTERVAL", default_value_t = 30)]
+    pub metrics_interval_secs: u64,
+    /// Serve `GET /health` (JSON metrics) on this address.
+    #[arg(long, env = "INDEXER_HEALTH_ADDR")]
+    pub health_addr: Option<SocketAddr>,
+}
+
+impl IndexerConfig {
+    /// Defaults for a local stack: the given endpoints and database, confirmed commitment.
+    pub fn local(rpc_url: String, grpc_url: String, database_url: String) -> Self {
+        IndexerConfig {
+            rpc_url,
+            grpc_url,
+            grpc_x_token: None,
+            database_url,
+            commitment: Commitment::Confirmed,
+            batch_size: 1000,
+            batch_wait_ms: 50,
+            backoff_min_ms: 200,
+            backoff_max_ms: 10_000,
+            metrics_interval_secs: 30,
+            health_addr: None,
+        }
+    }
+
+    pub fn batch_wait(&self) -> Duration {
+        Duration::from_millis(self.batch_wait_ms)
+    }
+
+    /// A fresh capped exponential backoff (with jitter) for reconnects and database retries.
+    pub fn backoff(&self) -> impl Iterator<Item = Duration> {
+        use backon::BackoffBuilder;
+        backon::ExponentialBuilder::default()
+            .with_min_delay(Duration::from_millis(self.backoff_min_ms.max(1)))
+            .with_max_delay(Duration::from_millis(
+                self.backoff_max_ms.max(self.backoff_min_ms),
+            ))
+            .with_factor(2.0)
+            .with_jitter()
+            .without_max_times()
+            .build()
+    }
+}

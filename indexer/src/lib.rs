@@ -1,0 +1,23 @@
+//! The launchpad indexer: a Yellowstone gRPC subscription to both programs, decoded by Anchor
+//! discriminator, written to PostgreSQL or SQLite. Resumable from a persisted cursor, fork-aware at
+//! processed commitment, and the read side the HTTP API uses.
+//!
+//! - [`pipeline`]: source (subscription, reconnects, backfill) and process (batches, cursor)
+//! - [`decode`]: accounts and `emit_cpi!` events from updates
+//! - [`store`]: the database, migrations under `migrations/`
+//! - [`read`]: queries for the API
+//! - [`backfill`], [`metrics`], [`config`]
+
+pub mod backfill;
+pub mod config;
+pub mod decode;
+pub mod metrics;
+pub mod model;
+pub mod pipeline;
+pub mod read;
+pub mod store;
+
+pub use config::{Commitment, IndexerConfig};
+pub use metrics::{Metrics, Snapshot};
+pub use pipeline::{Indexer, Processor};
+pub use store::{Backend, Store};

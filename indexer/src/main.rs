@@ -1,0 +1,70 @@
+//! `indexer`: runs the pipeline against a Solana RPC + Yellowstone gRPC endpoint into a database.
+
+use clap::Parser;
+use indexer::{Indexer, IndexerConfig, Store};
+use std::time::Duration;
+use tokio::sync::watch;
+
+#[derive(Parser, Debug)]
+#[command(version, about = "Indexes the launchpad and AMM programs from Yellowstone gRPC into PostgreSQL or SQLite")]
+struct Cli {
+    #[command(flatten)]
+    config: IndexerConfig,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .init();
+    let cli = Cli::parse();
+    let config = cli.config;
+    let store = loop {
+        match Store::open(&config.database_url).await {
+            Ok(s) => break s,
+            Err(e) => {
+                tracing::warn!("database not ready ({e:#}); retrying");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    };
+    tracing::info!(
+        "indexing {} into {} at {:?} commitment",
+        config.grpc_url,
+        store.backend().name(),
+        config.commitment
+    );
+    let indexer = Indexer::new(config.clone(), store);
+    let metrics = indexer.metrics();
+    if config.metrics_interval_secs > 0 {
+        tokio::spawn(
+            metrics
+                .clone()
+                .log_every(Duration::from_secs(config.metrics_interval_secs)),
+        );
+    }
+    if let Some(addr) = config.health_addr {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        tracing::info!("health on http://{addr}/health");
+        let m = metrics.clone();
+        let app = axum::Router::new().route(
+            "/health",
+            axum::routing::get(move || {
+                let m = m.clone();
+                async move { axum::Json(m.snapshot()) }
+            }),
+        );
+        tokio::spawn(async move { axum::serve(listener, app).await });
+    }
+    let (stop, shutdown) = watch::channel(false);
+    tokio::spawn(async move {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+        let _ = stop.send(true);
+    });
+    indexer.run(shutdown).await;
+    Ok(())
+}

@@ -1,0 +1,560 @@
+//! The pipeline: source (Yellowstone subscription) -> decode -> process -> store.
+//!
+//! One task reads the stream and writes batches. The cursor (the last slot whose updates are all committed)
+//! is written in the same transaction as the batch that completes it, so a restart, a dropped connection
+//! or a database outage resumes from `from_slot = cursor` and loses nothing; the replayed overlap is
+//! harmless because account writes only move forward and event writes are idempotent.
+
+use crate::backfill;
+use crate::config::{Commitment, IndexerConfig};
+use crate::decode::{decode_account_update, decode_transaction_update, trade_price, DecodeError};
+use crate::metrics::Metrics;
+use crate::model::*;
+use crate::store::Store;
+use anchor_lang::prelude::Pubkey;
+use futures::{SinkExt, StreamExt};
+use sdk::accounts::Config;
+use solana_rpc_client::nonblocking::rpc_client::RpcClient;
+use sqlx::Row;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+use yellowstone_grpc_client::GeyserGrpcClient;
+use yellowstone_grpc_proto::prelude::{
+    subscribe_update::UpdateOneof, CommitmentLevel, SlotStatus, SubscribeRequest,
+    SubscribeRequestFilterAccounts, SubscribeRequestFilterSlots,
+    SubscribeRequestFilterTransactions, SubscribeRequestPing, SubscribeUpdate,
+};
+
+/// The subscription: accounts owned by either program, successful transactions that mention either, and
+/// every slot status (for the cursor, the lag metric and dead forks).
+pub fn subscribe_request(commitment: Commitment, from_slot: Option<u64>) -> SubscribeRequest {
+    let programs = vec![launchpad::ID.to_string(), amm::ID.to_string()];
+    SubscribeRequest {
+        accounts: HashMap::from([(
+            "programs".to_string(),
+            SubscribeRequestFilterAccounts {
+                owner: programs.clone(),
+                ..Default::default()
+            },
+        )]),
+        transactions: HashMap::from([(
+            "programs".to_string(),
+            SubscribeRequestFilterTransactions {
+                vote: Some(false),
+                failed: Some(false),
+                account_include: programs,
+                ..Default::default()
+            },
+        )]),
+        slots: HashMap::from([(
+            "slots".to_string(),
+            SubscribeRequestFilterSlots {
+                filter_by_commitment: Some(false),
+                ..Default::default()
+            },
+        )]),
+        commitment: Some(level(commitment) as i32),
+        from_slot,
+        ..Default::default()
+    }
+}
+
+fn level(c: Commitment) -> CommitmentLevel {
+    match c {
+        Commitment::Processed => CommitmentLevel::Processed,
+        Commitment::Confirmed => CommitmentLevel::Confirmed,
+        Commitment::Finalized => CommitmentLevel::Finalized,
+    }
+}
+
+fn slot_status_of(c: Commitment) -> SlotStatus {
+    match c {
+        Commitment::Processed => SlotStatus::SlotProcessed,
+        Commitment::Confirmed => SlotStatus::SlotConfirmed,
+        Commitment::Finalized => SlotStatus::SlotFinalized,
+    }
+}
+
+/// Decode and process: turns updates into batches of changes and writes them. Usable without a stream
+/// (the benchmark feeds it a generated one).
+pub struct Processor {
+    store: Store,
+    metrics: Arc<Metrics>,
+    commitment: Commitment,
+    batch_size: usize,
+    batch: Vec<Change>,
+    batch_started: Option<Instant>,
+    /// The cursor to write with the next batch.
+    cursor: Option<u64>,
+    configs: HashMap<Pubkey, Config>,
+    quote_decimals: HashMap<Pubkey, u8>,
+}
+
+impl Processor {
+    /// A processor over `store`, with the configs already indexed loaded.
+    pub async fn new(
+        store: Store,
+        metrics: Arc<Metrics>,
+        commitment: Commitment,
+        batch_size: usize,
+    ) -> Result<Processor, sqlx::Error> {
+        let mut configs = HashMap::new();
+        for row in sqlx::query("SELECT address, data FROM configs")
+            .fetch_all(store.pool())
+            .await?
+        {
+            let address: String = row.get(0);
+            let data: Vec<u8> = row.get(1);
+            if let (Ok(a), Some(c)) = (
+                address.parse::<Pubkey>(),
+                sdk::accounts::decode_config(&data),
+            ) {
+                configs.insert(a, c);
+            }
+        }
+        Ok(Processor {
+            store,
+            metrics,
+            commitment,
+            batch_size: batch_size.max(1),
+            batch: Vec::new(),
+            batch_started: None,
+            cursor: None,
+            configs,
+            quote_decimals: HashMap::new(),
+        })
+    }
+
+    pub fn pending(&self) -> usize {
+        self.batch.len()
+    }
+
+    /// When the open batch must be written at the latest.
+    pub fn deadline(&self, wait: Duration) -> Option<Instant> {
+        self.batch_started.map(|t| t + wait)
+    }
+
+    fn failed(&self, e: DecodeError) {
+        Metrics::bump(&self.metrics.decode_failures, 1);
+        tracing::warn!("decode: {e}");
+    }
+
+    fn push(&mut self, change: Change) {
+        if self.batch.is_empty() {
+            self.batch_started = Some(Instant::now());
+        }
+        self.batch.push(change);
+    }
+
+    /// Adds changes that are not from the stream (a backfill), with the cursor to store with them.
+    pub fn push_changes(&mut self, changes: Vec<Change>, cursor: u64) {
+        for change in changes {
+            let change = self.enrich(change);
+            self.push(change);
+        }
+        self.cursor = Some(cursor);
+    }
+
+    /// Fills what a change needs from the caches (pool progress) and feeds the caches.
+    fn enrich(&mut self, change: Change) -> Change {
+        match change {
+            Change::Account(mut w) => {
+                match &w.state {
+                    AccountState::Config(c) => {
+                        self.configs.insert(w.address, (**c).clone());
+                    }
+                    AccountState::Pool(p) => {
+                        if let Some(c) = self.configs.get(&p.config) {
+                            w.progress_bps = Some(sdk::quote::progress_bps(c, p));
+                            self.quote_decimals.insert(w.address, c.quote_decimals);
+                        }
+                    }
+                    _ => {}
+                }
+                Change::Account(w)
+            }
+            Change::Event(Event::Launch(l)) => {
+                if let Some(q) = curve::QuoteAsset::from_name(&l.quote) {
+                    self.quote_decimals.insert(l.pool, q.decimals());
+                }
+                Change::Event(Event::Launch(l))
+            }
+            other => other,
+        }
+    }
+
+    async fn decimals_of(&mut self, pool: Pubkey) -> Result<Option<u8>, sqlx::Error> {
+        if let Some(d) = self.quote_decimals.get(&pool) {
+            return Ok(Some(*d));
+        }
+        let d = self.store.quote_decimals_of_pool(&pool).await?;
+        if let Some(d) = d {
+            self.quote_decimals.insert(pool, d);
+        }
+        Ok(d)
+    }
+
+    /// Takes one update; `Ok(true)` when the batch should be written now (a slot boundary at the
+    /// stream's commitment, a dead slot, or a full batch).
+    pub async fn process(&mut self, update: &SubscribeUpdate) -> Result<bool, sqlx::Error> {
+        match &update.update_oneof {
+            Some(UpdateOneof::Account(a)) => {
+                Metrics::bump(&self.metrics.account_updates, 1);
+                match decode_account_update(a) {
+                    Ok(Some(change)) => {
+                        let change = self.enrich(change);
+                        self.push(change);
+                    }
+                    Ok(None) => {}
+                    Err(e) => self.failed(e),
+                }
+            }
+            Some(UpdateOneof::Transaction(t)) => {
+                let (events, errors) = decode_transaction_update(t);
+                for e in errors {
+                    self.failed(e);
+                }
+                Metrics::bump(&self.metrics.events, events.len() as u64);
+                for event in events {
+                    let event = match event {
+                        Event::Trade(mut trade) => {
+                            if let Some(d) = self.decimals_of(trade.event.pool).await? {
+                                trade.price = trade_price(&trade.event, d);
+                            }
+                            Event::Trade(trade)
+                        }
+                        other => other,
+                    };
+                    let change = self.enrich(Change::Event(event));
+                    self.push(change);
+                }
+            }
+            Some(UpdateOneof::Slot(s)) => {
+                Metrics::raise(&self.metrics.tip_slot, s.slot);
+                let status = SlotStatus::try_from(s.status).ok();
+                if status == Some(SlotStatus::SlotDead) {
+                    if self.commitment == Commitment::Processed {
+                        Metrics::bump(&self.metrics.dead_slots, 1);
+                        tracing::warn!("slot {} died: rolling back its rows", s.slot);
+                        self.push(Change::DeadSlot(s.slot));
+                        return Ok(true);
+                    }
+                    return Ok(false);
+                }
+                if self.commitment == Commitment::Processed
+                    && status == Some(SlotStatus::SlotConfirmed)
+                {
+                    self.push(Change::Settled(s.slot));
+                }
+                if status == Some(slot_status_of(self.commitment)) {
+                    self.cursor = Some(self.cursor.map_or(s.slot, |c| c.max(s.slot)));
+                    return Ok(true);
+                }
+            }
+            _ => {}
+        }
+        Ok(self.batch.len() >= self.batch_size)
+    }
+
+    /// Writes the open batch and the cursor in one transaction. On failure nothing is written and the
+    /// batch stays, to be retried.
+    pub async fn flush(&mut self) -> Result<(), sqlx::Error> {
+        if self.batch.is_empty() && self.cursor.is_none() {
+            return Ok(());
+        }
+        self.store
+            .apply(
+                &self.batch,
+                self.cursor,
+                self.commitment == Commitment::Processed,
+            )
+            .await?;
+        Metrics::bump(&self.metrics.committed_batches, 1);
+        Metrics::bump(&self.metrics.committed_changes, self.batch.len() as u64);
+        if let Some(c) = self.cursor.take() {
+            Metrics::raise(&self.metrics.cursor_slot, c);
+        }
+        self.batch.clear();
+        self.batch_started = None;
+        Ok(())
+    }
+
+    /// Forgets the open batch (the stream will replay it from the stored cursor).
+    pub fn discard(&mut self) {
+        self.batch.clear();
+        self.batch_started = None;
+        self.cursor = None;
+    }
+}
+
+/// How a session with the gRPC server ended.
+enum End {
+    Shutdown,
+    /// The connection or subscription failed; reconnect. `gap` when the server cannot replay from the
+    /// cursor.
+    Lost { reason: String, gap: bool },
+}
+
+/// The indexer: runs sessions until shut down, reconnecting with capped exponential backoff.
+pub struct Indexer {
+    config: IndexerConfig,
+    store: Store,
+    rpc: RpcClient,
+    metrics: Arc<Metrics>,
+}
+
+impl Indexer {
+    pub fn new(config: IndexerConfig, store: Store) -> Indexer {
+        let commitment = match config.commitment {
+            Commitment::Processed => solana_commitment_config::CommitmentConfig::processed(),
+            Commitment::Confirmed => solana_commitment_config::CommitmentConfig::confirmed(),
+            Commitment::Finalized => solana_commitment_config::CommitmentConfig::finalized(),
+        };
+        let rpc = RpcClient::new_with_commitment(config.rpc_url.clone(), commitment);
+        Indexer {
+            config,
+            store,
+            rpc,
+            metrics: Arc::new(Metrics::default()),
+        }
+    }
+
+    pub fn metrics(&self) -> Arc<Metrics> {
+        self.metrics.clone()
+    }
+
+    /// Runs until `shutdown` turns true. Errors of the network or the database are retried, never fatal.
+    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        let mut backoff = self.config.backoff();
+        let mut force_backfill = false;
+        loop {
+            if *shutdown.borrow() {
+                return;
+            }
+            let progress_before = self.metrics.committed_batches.load(std::sync::atomic::Ordering::Relaxed);
+            let end = self.session(&mut shutdown, force_backfill).await;
+            self.metrics
+                .connected
+                .store(0, std::sync::atomic::Ordering::Relaxed);
+            match end {
+                Ok(End::Shutdown) => return,
+                Ok(End::Lost { reason, gap }) => {
+                    force_backfill = gap;
+                    tracing::warn!("indexer: stream lost ({reason}); reconnecting");
+                }
+                Err(e) => {
+                    force_backfill = false;
+                    tracing::warn!("indexer: {e:#}; reconnecting");
+                }
+            }
+            Metrics::bump(&self.metrics.reconnects, 1);
+            if self.metrics.committed_batches.load(std::sync::atomic::Ordering::Relaxed) > progress_before {
+                backoff = self.config.backoff();
+            }
+            let delay = backoff.next().unwrap_or(Duration::from_secs(1));
+            tokio::select! {
+                _ = tokio::time::sleep(delay) => {}
+                _ = shutdown.wait_for(|s| *s) => return,
+            }
+        }
+    }
+
+    /// Retries a database read until it succeeds (or shutdown: `None`).
+    async fn db_retry<T, F, Fut>(&self, shutdown: &mut watch::Receiver<bool>, mut f: F) -> Option<T>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<T, sqlx::Error>>,
+    {
+        let mut backoff = self.config.backoff();
+        loop {
+            match f().await {
+                Ok(v) => return Some(v),
+                Err(e) => {
+                    Metrics::bump(&self.metrics.db_errors, 1);
+                    let delay = backoff.next().unwrap_or(Duration::from_secs(1));
+                    tracing::warn!("database: {e}; retrying in {delay:?}");
+                    tokio::select! {
+                        _ = tokio::time::sleep(delay) => {}
+                        _ = shutdown.wait_for(|s| *s) => return None,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes the open batch, waiting out a database outage. `false` on shutdown.
+    async fn flush(&self, processor: &mut Processor, shutdown: &mut watch::Receiver<bool>) -> bool {
+        let mut backoff = self.config.backoff();
+        loop {
+            match processor.flush().await {
+                Ok(()) => return true,
+                Err(e) => {
+                    Metrics::bump(&self.metrics.db_errors, 1);
+                    let delay = backoff.next().unwrap_or(Duration::from_secs(1));
+                    tracing::warn!(
+                        "database write failed ({e}); {} changes kept, retrying in {delay:?}",
+                        processor.pending()
+                    );
+                    tokio::select! {
+                        _ = tokio::time::sleep(delay) => {}
+                        _ = shutdown.wait_for(|s| *s) => return false,
+                    }
+                }
+            }
+        }
+    }
+
+    async fn backfill(&self, processor: &mut Processor, cursor: u64) -> anyhow::Result<u64> {
+        let snap = backfill::snapshot(&self.rpc).await?;
+        for e in snap.failures {
+            Metrics::bump(&self.metrics.decode_failures, 1);
+            tracing::warn!("backfill decode: {e}");
+        }
+        Metrics::bump(
+            &self.metrics.backfilled_accounts,
+            snap.changes.len() as u64,
+        );
+        tracing::info!(
+            "backfilled {} accounts and launches at slot {}",
+            snap.changes.len(),
+            snap.slot
+        );
+        processor.push_changes(snap.changes, cursor.min(snap.slot));
+        Ok(snap.slot)
+    }
+
+    async fn session(
+        &self,
+        shutdown: &mut watch::Receiver<bool>,
+        force_backfill: bool,
+    ) -> anyhow::Result<End> {
+        let store = self.store.clone();
+        let Some(cursor) = self
+            .db_retry(shutdown, || {
+                let store = store.clone();
+                async move { store.cursor(crate::store::MAIN_STREAM).await }
+            })
+            .await
+        else {
+            return Ok(End::Shutdown);
+        };
+        let metrics = self.metrics.clone();
+        let commitment = self.config.commitment;
+        let batch_size = self.config.batch_size;
+        let Some(mut processor) = self
+            .db_retry(shutdown, || {
+                Processor::new(store.clone(), metrics.clone(), commitment, batch_size)
+            })
+            .await
+        else {
+            return Ok(End::Shutdown);
+        };
+
+        let mut client = GeyserGrpcClient::build_from_shared(self.config.grpc_url.clone())?
+            .x_token(self.config.grpc_x_token.clone())?
+            .connect_timeout(Duration::from_secs(5))
+            .max_decoding_message_size(64 * 1024 * 1024)
+            .connect()
+            .await?;
+        // The oldest slot the server can replay, when it says.
+        let first_available = client
+            .subscribe_replay_info()
+            .await
+            .ok()
+            .and_then(|r| r.first_available);
+        let from_slot = match cursor {
+            Some(c) if !force_backfill && first_available.is_none_or(|f| c >= f) => Some(c),
+            _ => {
+                if let Some(c) = cursor {
+                    Metrics::bump(&self.metrics.gaps, 1);
+                    tracing::warn!(
+                        "the server cannot replay from slot {c} (oldest: {first_available:?}): \
+                         backfilling account state; events in between are not recoverable from the stream"
+                    );
+                }
+                let from = first_available;
+                let snap_slot = self.backfill(&mut processor, from.unwrap_or(u64::MAX)).await?;
+                if !self.flush(&mut processor, shutdown).await {
+                    return Ok(End::Shutdown);
+                }
+                Some(from.unwrap_or(snap_slot))
+            }
+        };
+        let (mut sink, mut stream) = client
+            .subscribe_with_request(Some(subscribe_request(self.config.commitment, from_slot)))
+            .await?;
+        self.metrics
+            .connected
+            .store(1, std::sync::atomic::Ordering::Relaxed);
+        tracing::info!("indexer: streaming from slot {from_slot:?}");
+        let mut received_any = false;
+        let wait = self.config.batch_wait();
+        loop {
+            let deadline = processor.deadline(wait);
+            let mut stop = shutdown.clone();
+            tokio::select! {
+                _ = stop.wait_for(|s| *s) => {
+                    self.flush(&mut processor, shutdown).await;
+                    return Ok(End::Shutdown);
+                }
+                _ = sleep_until(deadline) => {
+                    if !self.flush(&mut processor, shutdown).await {
+                        return Ok(End::Shutdown);
+                    }
+                }
+                next = stream.next() => match next {
+                    Some(Ok(update)) => {
+                        received_any = true;
+                        match &update.update_oneof {
+                            Some(UpdateOneof::Ping(_)) => {
+                                // Answer server pings so that load balancers keep the stream open.
+                                sink.send(SubscribeRequest {
+                                    ping: Some(SubscribeRequestPing { id: 1 }),
+                                    ..Default::default()
+                                }).await?;
+                            }
+                            Some(UpdateOneof::Pong(_)) => {}
+                            _ => {
+                                let flush_now = match processor.process(&update).await {
+                                    Ok(f) => f,
+                                    Err(e) => {
+                                        Metrics::bump(&self.metrics.db_errors, 1);
+                                        processor.discard();
+                                        return Ok(End::Lost { reason: format!("database: {e}"), gap: false });
+                                    }
+                                };
+                                if flush_now && !self.flush(&mut processor, shutdown).await {
+                                    return Ok(End::Shutdown);
+                                }
+                            }
+                        }
+                    }
+                    Some(Err(status)) => {
+                        let gap = !received_any
+                            && from_slot.is_some()
+                            && status.code() == tonic::Code::InvalidArgument;
+                        if !self.flush(&mut processor, shutdown).await {
+                            return Ok(End::Shutdown);
+                        }
+                        return Ok(End::Lost { reason: status.to_string(), gap });
+                    }
+                    None => {
+                        if !self.flush(&mut processor, shutdown).await {
+                            return Ok(End::Shutdown);
+                        }
+                        return Ok(End::Lost { reason: "the server ended the stream".into(), gap: false });
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d.into()).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,420 @@
+//! The read side used by the HTTP API: launches, curves, unclaimed fees, trades and AMM pools. State comes
+//! from the stored account data decoded with the programs' own types, so quotes use exactly what the
+//! program would see.
+
+use crate::store::Store;
+use anchor_lang::prelude::Pubkey;
+use sdk::accounts::{AmmPool, Config, Pool, PoolStatus, Position};
+use serde::Serialize;
+use sqlx::any::AnyRow;
+use sqlx::{AssertSqlSafe, Row};
+
+type Result<T> = std::result::Result<T, sqlx::Error>;
+
+fn key(row: &AnyRow, col: &str) -> Pubkey {
+    row.get::<String, _>(col).parse().unwrap_or_default()
+}
+
+fn u64_col(row: &AnyRow, col: &str) -> u64 {
+    row.get::<String, _>(col).parse().unwrap_or_default()
+}
+
+fn slot_col(row: &AnyRow, col: &str) -> u64 {
+    row.get::<i64, _>(col).max(0) as u64
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchRow {
+    pub mint: String,
+    pub pool: String,
+    pub config: String,
+    pub creator: String,
+    pub quote_mint: String,
+    pub name: String,
+    pub symbol: String,
+    pub uri: String,
+    pub preset: String,
+    pub quote: String,
+    pub created_slot: u64,
+    pub created_at: i64,
+    pub signature: Option<String>,
+}
+
+fn launch_row(r: &AnyRow) -> LaunchRow {
+    LaunchRow {
+        mint: r.get("mint"),
+        pool: r.get("pool"),
+        config: r.get("config"),
+        creator: r.get("creator"),
+        quote_mint: r.get("quote_mint"),
+        name: r.get("name"),
+        symbol: r.get("symbol"),
+        uri: r.get("uri"),
+        preset: r.get("preset"),
+        quote: r.get("quote"),
+        created_slot: slot_col(r, "created_slot"),
+        created_at: r.get("created_at"),
+        signature: r.get("signature"),
+    }
+}
+
+const LAUNCH_COLS: &str = "mint, pool, config, creator, quote_mint, name, symbol, uri, preset, quote, \
+                           created_slot, created_at, signature";
+
+/// A page of results, newest first.
+#[derive(Debug, Clone, Serialize)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub total: u64,
+    pub limit: u32,
+    pub offset: u64,
+}
+
+/// A bonding-curve pool with its config, as the program sees them.
+#[derive(Debug, Clone)]
+pub struct CurveState {
+    pub address: Pubkey,
+    pub pool: Pool,
+    pub config: Config,
+    pub slot: u64,
+}
+
+impl CurveState {
+    pub fn progress_bps(&self) -> u16 {
+        sdk::quote::progress_bps(&self.config, &self.pool)
+    }
+
+    /// The fee a buy or sell pays at `now` (unix seconds).
+    pub fn current_fee_bps(&self, now: i64) -> u16 {
+        sdk::quote::fee_bps_at(&self.config, &self.pool, now)
+    }
+
+    pub fn final_fee_bps(&self) -> u16 {
+        self.config.fee_schedule().final_fee_bps()
+    }
+
+    pub fn migrated(&self) -> bool {
+        self.pool.status == PoolStatus::Migrated
+    }
+
+    /// The spot price in whole quote per whole token.
+    pub fn price(&self) -> String {
+        curve::display::sqrt_price_to_decimal(
+            self.pool.sqrt_price,
+            curve::constants::TOKEN_DECIMALS,
+            self.config.quote_decimals,
+            12,
+        )
+        .unwrap_or_default()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct AmmPoolState {
+    pub address: Pubkey,
+    pub pool: AmmPool,
+    pub slot: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct PositionState {
+    pub address: Pubkey,
+    pub position: Position,
+    pub slot: u64,
+}
+
+/// An amount a wallet can claim from one pool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Unclaimed {
+    pub pool: String,
+    pub mint: String,
+    /// `trading`, `surplus` or `locked-lp`.
+    pub kind: &'static str,
+    /// `creator` or `partner`.
+    pub role: &'static str,
+    pub quote_mint: String,
+    /// Quote base units.
+    pub quote_amount: u64,
+    /// Token base units (locked-LP fees are paid in both tokens of the AMM pool).
+    pub base_amount: u64,
+    /// For `locked-lp`: the AMM pool and the wallet's position.
+    pub amm_pool: Option<String>,
+    pub position: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TradeRow {
+    pub signature: String,
+    pub ix_index: u32,
+    pub inner_index: u32,
+    pub slot: u64,
+    pub time: i64,
+    pub pool: String,
+    pub mint: String,
+    pub trader: String,
+    pub side: String,
+    pub amount_in: u64,
+    pub amount_out: u64,
+    pub fee: u64,
+    pub creator_fee: u64,
+    pub partner_fee: u64,
+    pub refund: u64,
+    pub fee_bps: u16,
+    pub price: Option<String>,
+    pub base_reserve: u64,
+    pub quote_reserve: u64,
+    pub progress_bps: u16,
+    pub complete: bool,
+}
+
+impl Store {
+    /// Launches, most recent first.
+    pub async fn launches(&self, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {LAUNCH_COLS} FROM launches ORDER BY created_at DESC, created_slot DESC, mint \
+             LIMIT $1 OFFSET $2"
+        )))
+        .bind(i64::from(limit))
+        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .fetch_all(self.pool())
+        .await?;
+        let total: i64 = sqlx::query("SELECT COUNT(*) FROM launches")
+            .fetch_one(self.pool())
+            .await?
+            .get(0);
+        Ok(Page {
+            items: rows.iter().map(launch_row).collect(),
+            total: total.max(0) as u64,
+            limit,
+            offset,
+        })
+    }
+
+    pub async fn launch(&self, mint: &Pubkey) -> Result<Option<LaunchRow>> {
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {LAUNCH_COLS} FROM launches WHERE mint = $1"
+        )))
+        .bind(mint.to_string())
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.as_ref().map(launch_row))
+    }
+
+    /// The curve of a launched token, with its config.
+    pub async fn curve(&self, mint: &Pubkey) -> Result<Option<CurveState>> {
+        let row = sqlx::query(
+            "SELECT p.address, p.slot, p.data AS pool_data, c.data AS config_data \
+             FROM pools p JOIN configs c ON c.address = p.config WHERE p.mint = $1",
+        )
+        .bind(mint.to_string())
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.and_then(|r| {
+            Some(CurveState {
+                address: key(&r, "address"),
+                slot: slot_col(&r, "slot"),
+                pool: sdk::accounts::decode_pool(&r.get::<Vec<u8>, _>("pool_data"))?,
+                config: sdk::accounts::decode_config(&r.get::<Vec<u8>, _>("config_data"))?,
+            })
+        }))
+    }
+
+    pub async fn amm_pool(&self, address: &Pubkey) -> Result<Option<AmmPoolState>> {
+        let row = sqlx::query("SELECT address, slot, data FROM amm_pools WHERE address = $1")
+            .bind(address.to_string())
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.as_ref().and_then(amm_pool_state))
+    }
+
+    /// AMM pools that trade `mint` (against anything), oldest first.
+    pub async fn amm_pools_for_mint(&self, mint: &Pubkey) -> Result<Vec<AmmPoolState>> {
+        let rows = sqlx::query(
+            "SELECT address, slot, data FROM amm_pools WHERE mint_a = $1 OR mint_b = $2 \
+             ORDER BY created_at, address",
+        )
+        .bind(mint.to_string())
+        .bind(mint.to_string())
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows.iter().filter_map(amm_pool_state).collect())
+    }
+
+    pub async fn positions_of(&self, owner: &Pubkey) -> Result<Vec<PositionState>> {
+        let rows = sqlx::query(
+            "SELECT address, slot, data FROM amm_positions WHERE owner = $1 ORDER BY pool, address",
+        )
+        .bind(owner.to_string())
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                Some(PositionState {
+                    address: key(r, "address"),
+                    slot: slot_col(r, "slot"),
+                    position: sdk::accounts::decode_position(&r.get::<Vec<u8>, _>("data"))?,
+                })
+            })
+            .collect())
+    }
+
+    /// What `wallet` can claim, per pool and kind: trading fees and surplus as the pool's creator or as the
+    /// partner of its config, and fees earned by its locked AMM positions. Entries with nothing to claim
+    /// are left out.
+    pub async fn unclaimed(&self, wallet: &Pubkey) -> Result<Vec<Unclaimed>> {
+        let w = wallet.to_string();
+        let rows = sqlx::query(
+            "SELECT p.address, p.mint, p.data AS pool_data, c.partner FROM pools p \
+             JOIN configs c ON c.address = p.config WHERE p.creator = $1 OR c.partner = $2 \
+             ORDER BY p.mint",
+        )
+        .bind(w.clone())
+        .bind(w.clone())
+        .fetch_all(self.pool())
+        .await?;
+        let mut out = Vec::new();
+        for r in &rows {
+            let Some(pool) = sdk::accounts::decode_pool(&r.get::<Vec<u8>, _>("pool_data")) else {
+                continue;
+            };
+            let address: String = r.get("address");
+            let partner = key(r, "partner");
+            let mut add = |kind, role, amount: u64| {
+                if amount > 0 {
+                    out.push(Unclaimed {
+                        pool: address.clone(),
+                        mint: pool.base_mint.to_string(),
+                        kind,
+                        role,
+                        quote_mint: pool.quote_mint.to_string(),
+                        quote_amount: amount,
+                        base_amount: 0,
+                        amm_pool: None,
+                        position: None,
+                    })
+                }
+            };
+            if pool.creator == *wallet {
+                add("trading", "creator", pool.creator_fee_unclaimed);
+                if !pool.creator_surplus_claimed {
+                    add("surplus", "creator", pool.creator_surplus_unclaimed);
+                }
+            }
+            if partner == *wallet {
+                add("trading", "partner", pool.partner_fee_unclaimed);
+                if !pool.partner_surplus_claimed {
+                    add("surplus", "partner", pool.partner_surplus_unclaimed);
+                }
+            }
+        }
+        for pos in self.positions_of(wallet).await? {
+            let Some(amm) = self.amm_pool(&pos.position.pool).await? else {
+                continue;
+            };
+            let Ok((owed_a, owed_b)) = sdk::amm_ix::claimable_fees(&amm.pool, &pos.position) else {
+                continue;
+            };
+            if owed_a == 0 && owed_b == 0 {
+                continue;
+            }
+            // The launch whose migration made this pool, to tell the token from the quote.
+            let launch_row = sqlx::query("SELECT pool, mint, quote_mint FROM pools WHERE amm_pool = $1")
+                .bind(amm.address.to_string())
+                .fetch_optional(self.pool())
+                .await?;
+            let (launch_pool, mint, quote_mint) = match &launch_row {
+                Some(r) => (
+                    r.get::<String, _>("pool"),
+                    key(r, "mint"),
+                    key(r, "quote_mint"),
+                ),
+                None => continue,
+            };
+            let (quote_amount, base_amount) = if amm.pool.mint_a == quote_mint {
+                (owed_a, owed_b)
+            } else {
+                (owed_b, owed_a)
+            };
+            out.push(Unclaimed {
+                pool: launch_pool,
+                mint: mint.to_string(),
+                kind: "locked-lp",
+                role: if pos.position.id == 0 {
+                    "creator"
+                } else {
+                    "partner"
+                },
+                quote_mint: quote_mint.to_string(),
+                quote_amount,
+                base_amount,
+                amm_pool: Some(amm.address.to_string()),
+                position: Some(pos.address.to_string()),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Curve trades of a token, most recent first.
+    pub async fn trades(&self, mint: &Pubkey, limit: u32, offset: u64) -> Result<Page<TradeRow>> {
+        let rows = sqlx::query(
+            "SELECT signature, ix_index, inner_index, slot, time, pool, mint, trader, side, amount_in, \
+             amount_out, fee, creator_fee, partner_fee, refund, fee_bps, price, base_reserve, \
+             quote_reserve, progress_bps, complete FROM trades WHERE mint = $1 \
+             ORDER BY slot DESC, signature DESC, ix_index DESC, inner_index DESC LIMIT $2 OFFSET $3",
+        )
+        .bind(mint.to_string())
+        .bind(i64::from(limit))
+        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .fetch_all(self.pool())
+        .await?;
+        let total: i64 = sqlx::query("SELECT COUNT(*) FROM trades WHERE mint = $1")
+            .bind(mint.to_string())
+            .fetch_one(self.pool())
+            .await?
+            .get(0);
+        let items = rows
+            .iter()
+            .map(|r| TradeRow {
+                signature: r.get("signature"),
+                ix_index: r.get::<i64, _>("ix_index") as u32,
+                inner_index: r.get::<i64, _>("inner_index") as u32,
+                slot: slot_col(r, "slot"),
+                time: r.get("time"),
+                pool: r.get("pool"),
+                mint: r.get("mint"),
+                trader: r.get("trader"),
+                side: r.get("side"),
+                amount_in: u64_col(r, "amount_in"),
+                amount_out: u64_col(r, "amount_out"),
+                fee: u64_col(r, "fee"),
+                creator_fee: u64_col(r, "creator_fee"),
+                partner_fee: u64_col(r, "partner_fee"),
+                refund: u64_col(r, "refund"),
+                fee_bps: r.get::<i64, _>("fee_bps") as u16,
+                price: r.get("price"),
+                base_reserve: u64_col(r, "base_reserve"),
+                quote_reserve: u64_col(r, "quote_reserve"),
+                progress_bps: r.get::<i64, _>("progress_bps") as u16,
+                complete: r.get::<i64, _>("complete") != 0,
+            })
+            .collect();
+        Ok(Page {
+            items,
+            total: total.max(0) as u64,
+            limit,
+            offset,
+        })
+    }
+}
+
+fn amm_pool_state(r: &AnyRow) -> Option<AmmPoolState> {
+    Some(AmmPoolState {
+        address: key(r, "address"),
+        slot: slot_col(r, "slot"),
+        pool: sdk::accounts::decode_amm_pool(&r.get::<Vec<u8>, _>("data"))?,
+    })
+}

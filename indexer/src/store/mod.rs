@@ -1,0 +1,170 @@
+//! Store: the index in PostgreSQL (production) or SQLite (embedded default) through sqlx's `Any` driver, so
+//! both run the same statements. Each batch of changes is written in one transaction, with the cursor.
+
+mod rows;
+mod write;
+
+use crate::model::Change;
+use anchor_lang::prelude::Pubkey;
+use futures::future::BoxFuture;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyConnection, AnyPool, Connection, Row};
+use std::time::Duration;
+
+pub use rows::Val;
+
+/// The database kind behind a URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+impl Backend {
+    pub fn of_url(url: &str) -> Option<Backend> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Backend::Postgres)
+        } else if url.starts_with("sqlite:") {
+            Some(Backend::Sqlite)
+        } else {
+            None
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Postgres => "postgres",
+            Backend::Sqlite => "sqlite",
+        }
+    }
+}
+
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+
+/// The name of the main stream's cursor row.
+pub const MAIN_STREAM: &str = "main";
+
+/// A handle on the index database (cheap to clone).
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+fn sqlite_pragmas(conn: &mut AnyConnection) -> BoxFuture<'_, Result<(), sqlx::Error>> {
+    Box::pin(async move {
+        if conn.backend_name().eq_ignore_ascii_case("sqlite") {
+            // WAL lets the API read while the indexer writes; a writer waits for a lock instead of failing.
+            for pragma in [
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA busy_timeout = 5000",
+                "PRAGMA foreign_keys = ON",
+            ] {
+                sqlx::query(pragma).execute(&mut *conn).await?;
+            }
+        }
+        Ok(())
+    })
+}
+
+impl Store {
+    /// Connects (creating a SQLite file if needed) without migrating. `postgres://…` or `sqlite://path`
+    /// (`sqlite::memory:` is refused: every pooled connection would see its own empty database).
+    pub async fn connect(url: &str) -> anyhow::Result<Store> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of_url(url).ok_or_else(|| {
+            anyhow::anyhow!("unsupported database URL (expected postgres://… or sqlite://…)")
+        })?;
+        let url = match backend {
+            Backend::Sqlite if url.contains(":memory:") => {
+                anyhow::bail!("an in-memory SQLite database cannot be shared; use a file")
+            }
+            Backend::Sqlite if !url.contains("mode=") => {
+                let sep = if url.contains('?') { '&' } else { '?' };
+                format!("{url}{sep}mode=rwc")
+            }
+            _ => url.to_string(),
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(match backend {
+                Backend::Postgres => 10,
+                Backend::Sqlite => 4,
+            })
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(|conn, _| sqlite_pragmas(conn))
+            .connect(&url)
+            .await?;
+        Ok(Store { pool, backend })
+    }
+
+    /// Connects and brings the schema up to date.
+    pub async fn open(url: &str) -> anyhow::Result<Store> {
+        let store = Store::connect(url).await?;
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        match self.backend {
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
+        }
+        Ok(())
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// The last slot whose updates are all committed, if the stream ever started.
+    pub async fn cursor(&self, stream: &str) -> Result<Option<u64>, sqlx::Error> {
+        let row: Option<AnyRow> = sqlx::query("SELECT slot FROM indexer_cursor WHERE stream = $1")
+            .bind(stream)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.get::<i64, _>(0).max(0) as u64))
+    }
+
+    /// Writes `changes` and (when given) the cursor in one transaction: all or nothing.
+    /// `keep_versions` keeps account writes for fork rollback (processed commitment).
+    pub async fn apply(
+        &self,
+        changes: &[Change],
+        cursor: Option<u64>,
+        keep_versions: bool,
+    ) -> Result<(), sqlx::Error> {
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        for change in changes {
+            write::change(&mut tx, change, keep_versions).await?;
+        }
+        if let Some(slot) = cursor {
+            write::cursor(&mut tx, MAIN_STREAM, slot).await?;
+        }
+        tx.commit().await
+    }
+
+    /// The quote token's decimals for a launchpad pool, from its config.
+    pub async fn quote_decimals_of_pool(&self, pool: &Pubkey) -> Result<Option<u8>, sqlx::Error> {
+        let row: Option<AnyRow> = sqlx::query(
+            "SELECT c.quote_decimals FROM pools p JOIN configs c ON c.address = p.config WHERE p.address = $1 \
+             UNION ALL \
+             SELECT c.quote_decimals FROM launches l JOIN configs c ON c.address = l.config WHERE l.pool = $2",
+        )
+        .bind(pool.to_string())
+        .bind(pool.to_string())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.and_then(|r| u8::try_from(r.get::<i64, _>(0)).ok()))
+    }
+}

@@ -1,0 +1,534 @@
+//! One change, written inside the batch's transaction.
+
+use super::rows::*;
+use crate::decode::decode_account_data;
+use crate::model::*;
+use anchor_lang::prelude::Pubkey;
+use sdk::accounts::PoolStatus;
+use sdk::events::AmmEvent;
+use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+
+type Result<T> = std::result::Result<T, sqlx::Error>;
+
+/// Runs a statement. Statements are built from the code's own table and column names only; every value
+/// is bound.
+async fn exec(conn: &mut AnyConnection, sql: &str, vals: Vec<Val>) -> Result<()> {
+    bind(sqlx::query(AssertSqlSafe(sql.to_string())), &vals)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn cursor(conn: &mut AnyConnection, stream: &str, slot: u64) -> Result<()> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    exec(
+        conn,
+        "INSERT INTO indexer_cursor (stream, slot, updated_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (stream) DO UPDATE SET slot = excluded.slot, updated_at = excluded.updated_at",
+        vec![Val::Text(stream.into()), Val::int(slot), Val::int(now)],
+    )
+    .await
+}
+
+pub async fn change(conn: &mut AnyConnection, change: &Change, keep_versions: bool) -> Result<()> {
+    match change {
+        Change::Account(w) => {
+            let (table, row) = account_row(w);
+            exec(conn, &upsert_account_sql(table, &row), values(row)).await?;
+            if keep_versions {
+                keep_version(conn, w).await?;
+            }
+            Ok(())
+        }
+        Change::Closed { address, version } => {
+            for kind in AccountKind::ALL {
+                let sql = format!(
+                    "DELETE FROM {} WHERE address = $1 AND (slot < $2 OR (slot = $3 AND write_version <= $4))",
+                    kind.table()
+                );
+                exec(
+                    conn,
+                    &sql,
+                    vec![
+                        Val::key(address),
+                        Val::int(version.slot),
+                        Val::int(version.slot),
+                        Val::int(version.write_version),
+                    ],
+                )
+                .await?;
+            }
+            Ok(())
+        }
+        Change::Event(e) => event(conn, e).await,
+        Change::DeadSlot(slot) => roll_back(conn, *slot).await,
+        Change::Settled(slot) => settle(conn, *slot).await,
+    }
+}
+
+async fn keep_version(conn: &mut AnyConnection, w: &AccountWrite) -> Result<()> {
+    exec(
+        conn,
+        "INSERT INTO account_versions (address, kind, slot, write_version, data) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (address, slot, write_version) DO NOTHING",
+        vec![
+            Val::key(&w.address),
+            Val::Text(w.state.kind().name().into()),
+            Val::int(w.version.slot),
+            Val::int(w.version.write_version),
+            Val::Bytes(w.data.clone()),
+        ],
+    )
+    .await
+}
+
+fn status_name(s: PoolStatus) -> &'static str {
+    match s {
+        PoolStatus::Bonding => "bonding",
+        PoolStatus::Complete => "complete",
+        PoolStatus::Migrated => "migrated",
+    }
+}
+
+fn opt_key(k: &Pubkey) -> Val {
+    Val::OptText((*k != Pubkey::default()).then(|| k.to_string()))
+}
+
+/// The table and row of an account write.
+pub fn account_row(w: &AccountWrite) -> (&'static str, Row) {
+    let mut row: Row = vec![("address", Val::key(&w.address))];
+    match &w.state {
+        AccountState::Config(c) => {
+            let fees = c.fee_schedule();
+            row.extend([
+                (
+                    "preset",
+                    Val::Text(
+                        curve::Preset::from_u8(c.preset)
+                            .map_or("unknown", |p| p.name())
+                            .into(),
+                    ),
+                ),
+                (
+                    "quote",
+                    Val::Text(
+                        curve::QuoteAsset::from_u8(c.quote)
+                            .map_or("unknown", |q| q.name())
+                            .into(),
+                    ),
+                ),
+                ("quote_mint", Val::key(&c.quote_mint)),
+                ("quote_decimals", Val::int(c.quote_decimals)),
+                ("partner", Val::key(&c.partner)),
+                ("threshold", Val::num(c.threshold)),
+                ("sale_supply", Val::num(c.sale_supply)),
+                ("migration_supply", Val::num(c.migration_supply)),
+                ("creator_fee_share_bps", Val::int(c.creator_fee_share_bps)),
+                ("cliff_fee_bps", Val::int(fees.cliff_fee_bps)),
+                ("final_fee_bps", Val::int(fees.final_fee_bps())),
+            ]);
+        }
+        AccountState::Pool(p) => {
+            row.extend([
+                ("mint", Val::key(&p.base_mint)),
+                ("config", Val::key(&p.config)),
+                ("creator", Val::key(&p.creator)),
+                ("quote_mint", Val::key(&p.quote_mint)),
+                ("status", Val::Text(status_name(p.status).into())),
+                ("sqrt_price", Val::num(p.sqrt_price)),
+                ("base_reserve", Val::num(p.base_reserve)),
+                ("quote_reserve", Val::num(p.quote_reserve)),
+                (
+                    "progress_bps",
+                    w.progress_bps.map_or(Val::Null, Val::int),
+                ),
+                ("creator_fee_unclaimed", Val::num(p.creator_fee_unclaimed)),
+                ("partner_fee_unclaimed", Val::num(p.partner_fee_unclaimed)),
+                ("creator_fee_claimed", Val::num(p.creator_fee_claimed)),
+                ("partner_fee_claimed", Val::num(p.partner_fee_claimed)),
+                (
+                    "creator_surplus_unclaimed",
+                    Val::num(p.creator_surplus_unclaimed),
+                ),
+                (
+                    "partner_surplus_unclaimed",
+                    Val::num(p.partner_surplus_unclaimed),
+                ),
+                ("launch_timestamp", Val::int(p.launch_timestamp)),
+                ("complete_timestamp", Val::int(p.complete_timestamp)),
+                ("migrate_timestamp", Val::int(p.migrate_timestamp)),
+                ("amm_pool", opt_key(&p.amm_pool)),
+                ("migrated_base", Val::num(p.migrated_base)),
+                ("migrated_quote", Val::num(p.migrated_quote)),
+            ]);
+        }
+        AccountState::AmmPool(p) => {
+            row.extend([
+                ("mint_a", Val::key(&p.mint_a)),
+                ("mint_b", Val::key(&p.mint_b)),
+                ("vault_a", Val::key(&p.vault_a)),
+                ("vault_b", Val::key(&p.vault_b)),
+                ("creator", Val::key(&p.creator)),
+                ("fee_bps", Val::int(p.fee_bps)),
+                ("reserve_a", Val::num(p.reserve_a)),
+                ("reserve_b", Val::num(p.reserve_b)),
+                ("liquidity", Val::num(p.liquidity)),
+                ("locked_liquidity", Val::num(p.locked_liquidity)),
+                ("fee_growth_a", Val::num(p.fee_growth_a)),
+                ("fee_growth_b", Val::num(p.fee_growth_b)),
+                ("created_at", Val::int(p.created_at)),
+            ]);
+        }
+        AccountState::Position(p) => {
+            row.extend([
+                ("pool", Val::key(&p.pool)),
+                ("owner", Val::key(&p.owner)),
+                ("position_id", Val::num(p.id)),
+                ("liquidity", Val::num(p.liquidity)),
+                ("locked_liquidity", Val::num(p.locked_liquidity)),
+                ("fees_owed_a", Val::num(p.fees_owed_a)),
+                ("fees_owed_b", Val::num(p.fees_owed_b)),
+                ("fees_claimed_a", Val::num(p.fees_claimed_a)),
+                ("fees_claimed_b", Val::num(p.fees_claimed_b)),
+            ]);
+        }
+    }
+    row.extend(version_cols(w.version));
+    row.push(("data", Val::Bytes(w.data.clone())));
+    (w.state.kind().table(), row)
+}
+
+async fn event(conn: &mut AnyConnection, e: &Event) -> Result<()> {
+    let (table, row) = match e {
+        Event::Launch(l) => return launch(conn, l).await,
+        Event::Trade(t) => {
+            let e = &t.event;
+            let mut row = key_cols(&t.key);
+            row.extend([
+                ("pool", Val::key(&e.pool)),
+                ("mint", Val::key(&e.mint)),
+                ("trader", Val::key(&e.trader)),
+                (
+                    "side",
+                    Val::Text(if e.side == 0 { "buy" } else { "sell" }.into()),
+                ),
+                ("amount_offered", Val::num(e.amount_offered)),
+                ("amount_in", Val::num(e.amount_in)),
+                ("amount_out", Val::num(e.amount_out)),
+                ("min_amount_out", Val::num(e.min_amount_out)),
+                ("fee", Val::num(e.fee)),
+                ("creator_fee", Val::num(e.creator_fee)),
+                ("partner_fee", Val::num(e.partner_fee)),
+                ("refund", Val::num(e.refund)),
+                ("fee_bps", Val::int(e.fee_bps)),
+                ("price", Val::OptText(t.price.clone())),
+                ("sqrt_price", Val::num(e.sqrt_price)),
+                ("base_reserve", Val::num(e.base_reserve)),
+                ("quote_reserve", Val::num(e.quote_reserve)),
+                ("progress_bps", Val::int(e.progress_bps)),
+                ("complete", Val::int(e.complete)),
+                ("time", Val::int(e.timestamp)),
+            ]);
+            ("trades", row)
+        }
+        Event::CurveComplete(k, e) => {
+            let mut row = key_cols(k);
+            row.extend([
+                ("pool", Val::key(&e.pool)),
+                ("mint", Val::key(&e.mint)),
+                ("trader", Val::key(&e.trader)),
+                ("sqrt_price", Val::num(e.sqrt_price)),
+                ("time", Val::int(e.timestamp)),
+            ]);
+            ("curve_completions", row)
+        }
+        Event::Claim(k, e) => {
+            let mut row = key_cols(k);
+            row.extend([
+                ("pool", Val::key(&e.pool)),
+                ("mint", Val::key(&e.mint)),
+                ("claimer", Val::key(&e.claimer)),
+                ("kind", Val::Text(claim_kind_name(e.kind).into())),
+                ("amount", Val::num(e.amount)),
+                ("base_amount", Val::num(e.base_amount)),
+                ("time", Val::int(e.timestamp)),
+            ]);
+            ("claims", row)
+        }
+        Event::Migrate(k, e) => {
+            let mut row = key_cols(k);
+            row.extend([
+                ("pool", Val::key(&e.pool)),
+                ("mint", Val::key(&e.mint)),
+                ("amm_pool", Val::key(&e.amm_pool)),
+                ("creator_position", Val::key(&e.creator_position)),
+                ("partner_position", Val::key(&e.partner_position)),
+                ("base_amount", Val::num(e.base_amount)),
+                ("quote_amount", Val::num(e.quote_amount)),
+                ("liquidity_per_position", Val::num(e.liquidity_per_position)),
+                ("surplus", Val::num(e.surplus)),
+                ("creator_surplus", Val::num(e.creator_surplus)),
+                ("partner_surplus", Val::num(e.partner_surplus)),
+                ("burnt_base", Val::num(e.burnt_base)),
+                ("sqrt_price", Val::num(e.sqrt_price)),
+                ("migrator", Val::key(&e.migrator)),
+                ("time", Val::int(e.timestamp)),
+            ]);
+            ("migrations", row)
+        }
+        Event::Amm(k, e) => amm_event(k, e),
+    };
+    exec(conn, &insert_event_sql(table, &row), values(row)).await
+}
+
+fn amm_event(k: &EventKey, e: &AmmEvent) -> (&'static str, Row) {
+    let mut row = key_cols(k);
+    let liquidity = |pool: &Pubkey,
+                     position: &Pubkey,
+                     owner: &Pubkey,
+                     kind: &str,
+                     liquidity: u128,
+                     a: u64,
+                     b: u64,
+                     time: i64| {
+        vec![
+            ("pool", Val::key(pool)),
+            ("position", Val::key(position)),
+            ("owner", Val::key(owner)),
+            ("kind", Val::Text(kind.into())),
+            ("liquidity", Val::num(liquidity)),
+            ("amount_a", Val::num(a)),
+            ("amount_b", Val::num(b)),
+            ("time", Val::int(time)),
+        ]
+    };
+    let cols = match e {
+        AmmEvent::Swap(s) => {
+            row.extend([
+                ("pool", Val::key(&s.pool)),
+                ("trader", Val::key(&s.trader)),
+                ("a_to_b", Val::int(s.a_to_b)),
+                ("amount_in", Val::num(s.amount_in)),
+                ("amount_out", Val::num(s.amount_out)),
+                ("fee", Val::num(s.fee)),
+                ("reserve_a", Val::num(s.reserve_a)),
+                ("reserve_b", Val::num(s.reserve_b)),
+                ("time", Val::int(s.timestamp)),
+            ]);
+            return ("amm_swaps", row);
+        }
+        // Pool creation shows in the pool account; the event adds nothing the index keeps.
+        AmmEvent::CreatePool(p) => liquidity(
+            &p.pool,
+            &Pubkey::default(),
+            &p.creator,
+            "create-pool",
+            0,
+            0,
+            0,
+            p.timestamp,
+        ),
+        AmmEvent::CreatePosition(p) => liquidity(
+            &p.pool,
+            &p.position,
+            &p.owner,
+            "create-position",
+            0,
+            0,
+            0,
+            0,
+        ),
+        AmmEvent::AddLiquidity(a) => liquidity(
+            &a.pool,
+            &a.position,
+            &a.owner,
+            "add",
+            a.liquidity,
+            a.amount_a,
+            a.amount_b,
+            a.timestamp,
+        ),
+        AmmEvent::RemoveLiquidity(r) => liquidity(
+            &r.pool,
+            &r.position,
+            &r.owner,
+            "remove",
+            r.liquidity,
+            r.amount_a,
+            r.amount_b,
+            r.timestamp,
+        ),
+        AmmEvent::LockPosition(l) => liquidity(
+            &l.pool,
+            &l.position,
+            &l.owner,
+            "lock",
+            l.liquidity,
+            0,
+            0,
+            l.timestamp,
+        ),
+        AmmEvent::ClaimPositionFee(c) => liquidity(
+            &c.pool,
+            &c.position,
+            &c.owner,
+            "claim-fee",
+            0,
+            c.amount_a,
+            c.amount_b,
+            c.timestamp,
+        ),
+    };
+    row.extend(cols);
+    ("amm_liquidity", row)
+}
+
+async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<()> {
+    let row: Row = vec![
+        ("mint", Val::key(&l.mint)),
+        ("pool", Val::key(&l.pool)),
+        ("config", Val::key(&l.config)),
+        ("creator", Val::key(&l.creator)),
+        ("quote_mint", Val::key(&l.quote_mint)),
+        ("name", Val::Text(l.name.clone())),
+        ("symbol", Val::Text(l.symbol.clone())),
+        ("uri", Val::Text(l.uri.clone())),
+        ("preset", Val::Text(l.preset.clone())),
+        ("quote", Val::Text(l.quote.clone())),
+        ("salt", Val::num(l.salt)),
+        ("created_slot", Val::int(l.created_slot)),
+        ("created_at", Val::int(l.created_at)),
+        ("signature", Val::OptText(l.signature.clone())),
+    ];
+    // A launch seen in its transaction replaces one backfilled from account state (which knows neither
+    // the creating signature nor the slot); otherwise the first write stays.
+    let sql = format!(
+        "INSERT INTO launches ({cols}) VALUES ({vals}) ON CONFLICT (mint) DO UPDATE SET \
+         created_slot = excluded.created_slot, created_at = excluded.created_at, \
+         signature = excluded.signature \
+         WHERE launches.signature IS NULL AND excluded.signature IS NOT NULL",
+        cols = row.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", "),
+        vals = (1..=row.len())
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    exec(conn, &sql, values(row)).await
+}
+
+/// Event tables, whose rows carry the slot they were emitted in.
+const EVENT_TABLES: [&str; 6] = [
+    "trades",
+    "curve_completions",
+    "claims",
+    "migrations",
+    "amm_swaps",
+    "amm_liquidity",
+];
+
+/// Removes what a dead slot wrote: its events, launches created in it, and its account writes (each
+/// account goes back to its newest surviving version, or away when it has none).
+async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
+    for table in EVENT_TABLES {
+        exec(
+            conn,
+            &format!("DELETE FROM {table} WHERE slot = $1"),
+            vec![Val::int(slot)],
+        )
+        .await?;
+    }
+    exec(
+        conn,
+        "DELETE FROM launches WHERE created_slot = $1 AND signature IS NOT NULL",
+        vec![Val::int(slot)],
+    )
+    .await?;
+    let touched = sqlx::query("SELECT DISTINCT address, kind FROM account_versions WHERE slot = $1")
+        .bind(i64::try_from(slot).unwrap_or(i64::MAX))
+        .fetch_all(&mut *conn)
+        .await?;
+    exec(
+        conn,
+        "DELETE FROM account_versions WHERE slot = $1",
+        vec![Val::int(slot)],
+    )
+    .await?;
+    for row in touched {
+        let address: String = row.get(0);
+        let Some(kind) = AccountKind::from_name(&row.get::<String, _>(1)) else {
+            continue;
+        };
+        exec(
+            conn,
+            &format!("DELETE FROM {} WHERE address = $1", kind.table()),
+            vec![Val::Text(address.clone())],
+        )
+        .await?;
+        let survivor = sqlx::query(
+            "SELECT slot, write_version, data FROM account_versions WHERE address = $1 \
+             ORDER BY slot DESC, write_version DESC LIMIT 1",
+        )
+        .bind(address.clone())
+        .fetch_optional(&mut *conn)
+        .await?;
+        let Some(survivor) = survivor else {
+            tracing::info!("slot {slot} died: {address} had no earlier version and is removed");
+            continue;
+        };
+        let version = Version {
+            slot: survivor.get::<i64, _>(0).max(0) as u64,
+            write_version: survivor.get::<i64, _>(1).max(0) as u64,
+        };
+        let data: Vec<u8> = survivor.get(2);
+        let owner = match kind {
+            AccountKind::Config | AccountKind::Pool => launchpad::ID,
+            AccountKind::AmmPool | AccountKind::Position => amm::ID,
+        };
+        let Ok(pubkey) = address.parse::<Pubkey>() else {
+            continue;
+        };
+        if let Ok(Some(Change::Account(mut w))) =
+            decode_account_data(pubkey, owner, version, 1, &data)
+        {
+            if let AccountState::Pool(p) = &w.state {
+                w.progress_bps = pool_progress_from_db(conn, p).await?;
+            }
+            let (table, row) = account_row(&w);
+            exec(conn, &insert_sql(table, &row), values(row)).await?;
+            tracing::info!(
+                "slot {slot} died: {address} rolled back to slot {}",
+                version.slot
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Progress of a pool, with its config read from the index.
+async fn pool_progress_from_db(
+    conn: &mut AnyConnection,
+    pool: &sdk::accounts::Pool,
+) -> Result<Option<u16>> {
+    let row = sqlx::query("SELECT data FROM configs WHERE address = $1")
+        .bind(pool.config.to_string())
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(row
+        .and_then(|r| sdk::accounts::decode_config(&r.get::<Vec<u8>, _>(0)))
+        .map(|c| sdk::quote::progress_bps(&c, pool)))
+}
+
+/// Drops account versions that can no longer be needed: those at or below a confirmed slot that a newer
+/// version at or below it supersedes.
+async fn settle(conn: &mut AnyConnection, slot: u64) -> Result<()> {
+    exec(
+        conn,
+        "DELETE FROM account_versions AS av WHERE av.slot <= $1 AND EXISTS ( \
+           SELECT 1 FROM account_versions n WHERE n.address = av.address AND n.slot <= $2 \
+           AND (n.slot > av.slot OR (n.slot = av.slot AND n.write_version > av.write_version)))",
+        vec![Val::int(slot), Val::int(slot)],
+    )
+    .await
+}
