@@ -27,8 +27,7 @@ pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
     let mut failures = Vec::new();
     for program in [launchpad::ID, amm::ID] {
         for (address, account) in rpc.get_program_accounts(&program).await? {
-            match decode_account_data(address, program, version, account.lamports, &account.data)
-            {
+            match decode_account_data(address, program, version, account.lamports, &account.data) {
                 Ok(Some(c)) => changes.push(c),
                 Ok(None) => {}
                 Err(e) => failures.push(e),
@@ -72,7 +71,10 @@ pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
                 .as_ref()
                 .and_then(|m| sdk::accounts::decode_token_metadata(&m.data));
             let Some((name, symbol, uri)) = meta else {
-                tracing::warn!("backfill: mint {} of pool {address} has no metadata", pool.base_mint);
+                tracing::warn!(
+                    "backfill: mint {} of pool {address} has no metadata",
+                    pool.base_mint
+                );
                 continue;
             };
             let config = configs.get(&pool.config);

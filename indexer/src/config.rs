@@ -26,7 +26,12 @@ pub struct IndexerConfig {
     /// `postgres://…` or `sqlite://path`.
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://launchpad.db")]
     pub database_url: String,
-    #[arg(long, env = "INDEXER_COMMITMENT", value_enum, default_value = "confirmed")]
+    #[arg(
+        long,
+        env = "INDEXER_COMMITMENT",
+        value_enum,
+        default_value = "confirmed"
+    )]
     pub commitment: Commitment,
     /// Largest number of changes written in one transaction.
     #[arg(long, env = "INDEXER_BATCH_SIZE", default_value_t = 1000)]

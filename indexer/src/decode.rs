@@ -27,7 +27,9 @@ pub enum DecodeError {
         inner_index: u32,
         program: Pubkey,
     },
-    #[error("transaction {signature}: inner instruction names account index {index}, out of range")]
+    #[error(
+        "transaction {signature}: inner instruction names account index {index}, out of range"
+    )]
     BadAccountIndex { signature: String, index: u32 },
 }
 
@@ -201,7 +203,9 @@ fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Event {
             name: e.name,
             symbol: e.symbol,
             uri: e.uri,
-            preset: curve::Preset::from_u8(e.preset).map_or("unknown", |p| p.name()).to_string(),
+            preset: curve::Preset::from_u8(e.preset)
+                .map_or("unknown", |p| p.name())
+                .to_string(),
             quote: curve::QuoteAsset::from_u8(e.quote)
                 .map_or("unknown", |q| q.name())
                 .to_string(),

@@ -6,7 +6,10 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 #[derive(Parser, Debug)]
-#[command(version, about = "Indexes the launchpad and AMM programs from Yellowstone gRPC into PostgreSQL or SQLite")]
+#[command(
+    version,
+    about = "Indexes the launchpad and AMM programs from Yellowstone gRPC into PostgreSQL or SQLite"
+)]
 struct Cli {
     #[command(flatten)]
     config: IndexerConfig,

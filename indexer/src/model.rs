@@ -138,7 +138,10 @@ pub enum Event {
 pub enum Change {
     Account(Box<AccountWrite>),
     /// The account was closed (zero lamports) at this version.
-    Closed { address: Pubkey, version: Version },
+    Closed {
+        address: Pubkey,
+        version: Version,
+    },
     Event(Event),
     /// The slot died on a fork: its rows go, and accounts it wrote roll back (processed commitment only).
     DeadSlot(u64),

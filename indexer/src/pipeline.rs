@@ -294,7 +294,10 @@ enum End {
     Shutdown,
     /// The connection or subscription failed; reconnect. `gap` when the server cannot replay from the
     /// cursor.
-    Lost { reason: String, gap: bool },
+    Lost {
+        reason: String,
+        gap: bool,
+    },
 }
 
 /// The indexer: runs sessions until shut down, reconnecting with capped exponential backoff.
@@ -333,7 +336,10 @@ impl Indexer {
             if *shutdown.borrow() {
                 return;
             }
-            let progress_before = self.metrics.committed_batches.load(std::sync::atomic::Ordering::Relaxed);
+            let progress_before = self
+                .metrics
+                .committed_batches
+                .load(std::sync::atomic::Ordering::Relaxed);
             let end = self.session(&mut shutdown, force_backfill).await;
             self.metrics
                 .connected
@@ -350,13 +356,18 @@ impl Indexer {
                 }
             }
             Metrics::bump(&self.metrics.reconnects, 1);
-            if self.metrics.committed_batches.load(std::sync::atomic::Ordering::Relaxed) > progress_before {
+            if self
+                .metrics
+                .committed_batches
+                .load(std::sync::atomic::Ordering::Relaxed)
+                > progress_before
+            {
                 backoff = self.config.backoff();
             }
             let delay = backoff.next().unwrap_or(Duration::from_secs(1));
             tokio::select! {
                 _ = tokio::time::sleep(delay) => {}
-                _ = shutdown.wait_for(|s| *s) => return,
+                _ = stopped(&mut shutdown) => return,
             }
         }
     }
@@ -377,7 +388,7 @@ impl Indexer {
                     tracing::warn!("database: {e}; retrying in {delay:?}");
                     tokio::select! {
                         _ = tokio::time::sleep(delay) => {}
-                        _ = shutdown.wait_for(|s| *s) => return None,
+                        _ = stopped(shutdown) => return None,
                     }
                 }
             }
@@ -399,7 +410,7 @@ impl Indexer {
                     );
                     tokio::select! {
                         _ = tokio::time::sleep(delay) => {}
-                        _ = shutdown.wait_for(|s| *s) => return false,
+                        _ = stopped(shutdown) => return false,
                     }
                 }
             }
@@ -412,10 +423,7 @@ impl Indexer {
             Metrics::bump(&self.metrics.decode_failures, 1);
             tracing::warn!("backfill decode: {e}");
         }
-        Metrics::bump(
-            &self.metrics.backfilled_accounts,
-            snap.changes.len() as u64,
-        );
+        Metrics::bump(&self.metrics.backfilled_accounts, snap.changes.len() as u64);
         tracing::info!(
             "backfilled {} accounts and launches at slot {}",
             snap.changes.len(),
@@ -475,7 +483,9 @@ impl Indexer {
                     );
                 }
                 let from = first_available;
-                let snap_slot = self.backfill(&mut processor, from.unwrap_or(u64::MAX)).await?;
+                let snap_slot = self
+                    .backfill(&mut processor, from.unwrap_or(u64::MAX))
+                    .await?;
                 if !self.flush(&mut processor, shutdown).await {
                     return Ok(End::Shutdown);
                 }
@@ -495,7 +505,7 @@ impl Indexer {
             let deadline = processor.deadline(wait);
             let mut stop = shutdown.clone();
             tokio::select! {
-                _ = stop.wait_for(|s| *s) => {
+                _ = stopped(&mut stop) => {
                     self.flush(&mut processor, shutdown).await;
                     return Ok(End::Shutdown);
                 }
@@ -549,6 +559,13 @@ impl Indexer {
                 }
             }
         }
+    }
+}
+
+/// Resolves once shutdown is asked for (the guard of the watched value is not kept across awaits).
+async fn stopped(rx: &mut watch::Receiver<bool>) {
+    if rx.wait_for(|s| *s).await.is_err() {
+        std::future::pending::<()>().await;
     }
 }
 

@@ -59,7 +59,8 @@ fn launch_row(r: &AnyRow) -> LaunchRow {
     }
 }
 
-const LAUNCH_COLS: &str = "mint, pool, config, creator, quote_mint, name, symbol, uri, preset, quote, \
+const LAUNCH_COLS: &str =
+    "mint, pool, config, creator, quote_mint, name, symbol, uri, preset, quote, \
                            created_slot, created_at, signature";
 
 /// A page of results, newest first.
@@ -322,10 +323,12 @@ impl Store {
                 continue;
             }
             // The launch whose migration made this pool, to tell the token from the quote.
-            let launch_row = sqlx::query("SELECT pool, mint, quote_mint FROM pools WHERE amm_pool = $1")
-                .bind(amm.address.to_string())
-                .fetch_optional(self.pool())
-                .await?;
+            let launch_row = sqlx::query(
+                "SELECT address AS pool, mint, quote_mint FROM pools WHERE amm_pool = $1",
+            )
+            .bind(amm.address.to_string())
+            .fetch_optional(self.pool())
+            .await?;
             let (launch_pool, mint, quote_mint) = match &launch_row {
                 Some(r) => (
                     r.get::<String, _>("pool"),

@@ -72,11 +72,7 @@ pub fn execution_price(
         return None;
     }
     let ten = U256::from(10u8);
-    let num = mul(
-        U256::from(quote),
-        ten.pow(U256::from(base_decimals)),
-    )
-    .ok()?;
+    let num = mul(U256::from(quote), ten.pow(U256::from(base_decimals))).ok()?;
     let den = mul(U256::from(base), ten.pow(U256::from(quote_decimals))).ok()?;
     ratio_to_decimal(num, den, frac_digits).ok()
 }

@@ -14,6 +14,7 @@ pub mod chain;
 pub mod grpc;
 pub mod pubsub;
 pub mod rpc;
+pub mod testkit;
 pub mod token;
 
 pub use chain::{Chain, ChainEvent, SharedChain, Stamped};

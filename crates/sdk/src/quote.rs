@@ -70,7 +70,11 @@ pub fn quote_exact_out(
     })?)
 }
 
-/// Progress to graduation in basis points.
+/// Progress to graduation in basis points (complete and migrated pools are at 10,000: their reserves
+/// have moved on, but the curve was sold out).
 pub fn progress_bps(config: &Config, pool: &Pool) -> u16 {
+    if pool.status != PoolStatus::Bonding {
+        return 10_000;
+    }
     with_market(config, |m| m.progress_bps(&pool.state()).unwrap_or(0))
 }

@@ -140,10 +140,7 @@ pub fn account_row(w: &AccountWrite) -> (&'static str, Row) {
                 ("sqrt_price", Val::num(p.sqrt_price)),
                 ("base_reserve", Val::num(p.base_reserve)),
                 ("quote_reserve", Val::num(p.quote_reserve)),
-                (
-                    "progress_bps",
-                    w.progress_bps.map_or(Val::Null, Val::int),
-                ),
+                ("progress_bps", w.progress_bps.map_or(Val::Null, Val::int)),
                 ("creator_fee_unclaimed", Val::num(p.creator_fee_unclaimed)),
                 ("partner_fee_unclaimed", Val::num(p.partner_fee_unclaimed)),
                 ("creator_fee_claimed", Val::num(p.creator_fee_claimed)),
@@ -445,10 +442,11 @@ async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
         vec![Val::int(slot)],
     )
     .await?;
-    let touched = sqlx::query("SELECT DISTINCT address, kind FROM account_versions WHERE slot = $1")
-        .bind(i64::try_from(slot).unwrap_or(i64::MAX))
-        .fetch_all(&mut *conn)
-        .await?;
+    let touched =
+        sqlx::query("SELECT DISTINCT address, kind FROM account_versions WHERE slot = $1")
+            .bind(i64::try_from(slot).unwrap_or(i64::MAX))
+            .fetch_all(&mut *conn)
+            .await?;
     exec(
         conn,
         "DELETE FROM account_versions WHERE slot = $1",

@@ -1,0 +1,238 @@
+//! A wallet's-eye toolkit for tests and examples that drive a running chain over JSON-RPC: funded
+//! keypairs, sending transactions, and the launchpad actions (launch, buy, sell, migrate, claims, AMM swaps)
+//! built with the SDK, as a wallet would.
+
+use anchor_lang::solana_program::instruction::Instruction;
+use curve::Preset;
+use sdk::launchpad_ix::{self as lix, CreateLaunchArgs, LaunchKeys, SwapArgs, SIDE_BUY, SIDE_SELL};
+use solana_keypair::Keypair;
+use solana_pubkey::Pubkey;
+use solana_rpc_client::nonblocking::rpc_client::RpcClient;
+use solana_signature::Signature;
+use solana_signer::Signer;
+use solana_transaction::Transaction;
+
+pub const SOL: u64 = 1_000_000_000;
+
+/// Signs with `signers` (the first pays) and waits for confirmation.
+pub async fn send(
+    rpc: &RpcClient,
+    ixs: &[Instruction],
+    signers: &[&Keypair],
+) -> anyhow::Result<Signature> {
+    let blockhash = rpc.get_latest_blockhash().await?;
+    let tx =
+        Transaction::new_signed_with_payer(ixs, Some(&signers[0].pubkey()), signers, blockhash);
+    Ok(rpc.send_and_confirm_transaction(&tx).await?)
+}
+
+/// A new keypair holding `lamports` from the faucet.
+pub async fn funded(rpc: &RpcClient, lamports: u64) -> anyhow::Result<Keypair> {
+    let k = Keypair::new();
+    let sig = rpc.request_airdrop(&k.pubkey(), lamports).await?;
+    anyhow::ensure!(
+        rpc.confirm_transaction(&sig).await?,
+        "airdrop not confirmed"
+    );
+    Ok(k)
+}
+
+pub fn wsol_account(owner: &Pubkey) -> Pubkey {
+    sdk::associated_token_address(owner, &sdk::ids::NATIVE_MINT, &sdk::ids::TOKEN_PROGRAM)
+}
+
+/// Creates `owner`'s wrapped-SOL account (if needed) and moves `lamports` into it.
+pub fn wrap_sol(owner: &Pubkey, lamports: u64) -> Vec<Instruction> {
+    let wsol = wsol_account(owner);
+    vec![
+        lix::create_ata_idempotent(
+            owner,
+            owner,
+            &sdk::ids::NATIVE_MINT,
+            &sdk::ids::TOKEN_PROGRAM,
+        ),
+        solana_system_interface::instruction::transfer(owner, &wsol, lamports),
+        anchor_spl::token::spl_token::instruction::sync_native(&sdk::ids::TOKEN_PROGRAM, &wsol)
+            .expect("sync_native builds"),
+    ]
+}
+
+/// Launches a `preset` token against SOL.
+pub async fn launch(
+    rpc: &RpcClient,
+    creator: &Keypair,
+    preset: Preset,
+    salt: u64,
+    symbol: &str,
+) -> anyhow::Result<(LaunchKeys, Signature)> {
+    let keys = LaunchKeys::derive(creator.pubkey(), salt, preset as u8, sdk::ids::NATIVE_MINT);
+    let args = CreateLaunchArgs {
+        name: format!("{symbol} Token"),
+        symbol: symbol.into(),
+        uri: format!("https://example.org/{symbol}.json"),
+        salt,
+    };
+    let sig = send(rpc, &[lix::create_launch(&keys, args)], &[creator]).await?;
+    Ok((keys, sig))
+}
+
+/// Buys with `lamports` of SOL (wrapped in the same transaction).
+pub async fn buy(
+    rpc: &RpcClient,
+    keys: &LaunchKeys,
+    buyer: &Keypair,
+    lamports: u64,
+) -> anyhow::Result<Signature> {
+    let mut ixs = wrap_sol(&buyer.pubkey(), lamports);
+    ixs.push(lix::create_ata_idempotent(
+        &buyer.pubkey(),
+        &buyer.pubkey(),
+        &keys.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    ));
+    ixs.push(lix::swap_with_ata(
+        keys,
+        &buyer.pubkey(),
+        SwapArgs {
+            side: SIDE_BUY,
+            amount_in: lamports,
+            min_amount_out: 1,
+        },
+    ));
+    send(rpc, &ixs, &[buyer]).await
+}
+
+/// Sells `tokens` base units for wrapped SOL.
+pub async fn sell(
+    rpc: &RpcClient,
+    keys: &LaunchKeys,
+    seller: &Keypair,
+    tokens: u64,
+) -> anyhow::Result<Signature> {
+    let ixs = [
+        lix::create_ata_idempotent(
+            &seller.pubkey(),
+            &seller.pubkey(),
+            &sdk::ids::NATIVE_MINT,
+            &sdk::ids::TOKEN_PROGRAM,
+        ),
+        lix::swap_with_ata(
+            keys,
+            &seller.pubkey(),
+            SwapArgs {
+                side: SIDE_SELL,
+                amount_in: tokens,
+                min_amount_out: 0,
+            },
+        ),
+    ];
+    send(rpc, &ixs, &[seller]).await
+}
+
+/// The token balance of `owner`'s associated account for `mint` (0 if it has none).
+pub async fn token_balance(
+    rpc: &RpcClient,
+    owner: &Pubkey,
+    mint: &Pubkey,
+    program: &Pubkey,
+) -> u64 {
+    let ata = sdk::associated_token_address(owner, mint, program);
+    match rpc.get_token_account_balance(&ata).await {
+        Ok(b) => b.amount.parse().unwrap_or(0),
+        Err(_) => 0,
+    }
+}
+
+/// Migrates a completed pool (permissionless).
+pub async fn migrate(
+    rpc: &RpcClient,
+    keys: &LaunchKeys,
+    migrator: &Keypair,
+    partner: &Pubkey,
+) -> anyhow::Result<Signature> {
+    send(
+        rpc,
+        &[lix::migrate(keys, &migrator.pubkey(), partner)],
+        &[migrator],
+    )
+    .await
+}
+
+/// Claims `claimer`'s bonding-phase trading fees (creator or partner) into its wrapped-SOL account.
+pub async fn claim_trading_fee(
+    rpc: &RpcClient,
+    keys: &LaunchKeys,
+    claimer: &Keypair,
+) -> anyhow::Result<Signature> {
+    let ixs = [
+        lix::create_ata_idempotent(
+            &claimer.pubkey(),
+            &claimer.pubkey(),
+            &sdk::ids::NATIVE_MINT,
+            &sdk::ids::TOKEN_PROGRAM,
+        ),
+        lix::claim_trading_fee(keys, &claimer.pubkey(), &wsol_account(&claimer.pubkey())),
+    ];
+    send(rpc, &ixs, &[claimer]).await
+}
+
+/// Claims `claimer`'s share of the migration surplus.
+pub async fn claim_surplus(
+    rpc: &RpcClient,
+    keys: &LaunchKeys,
+    claimer: &Keypair,
+) -> anyhow::Result<Signature> {
+    let ixs = [
+        lix::create_ata_idempotent(
+            &claimer.pubkey(),
+            &claimer.pubkey(),
+            &sdk::ids::NATIVE_MINT,
+            &sdk::ids::TOKEN_PROGRAM,
+        ),
+        lix::claim_surplus(keys, &claimer.pubkey(), &wsol_account(&claimer.pubkey())),
+    ];
+    send(rpc, &ixs, &[claimer]).await
+}
+
+/// Creates `owner`'s token accounts for both mints of the launch's AMM pool.
+fn amm_accounts(keys: &LaunchKeys, owner: &Pubkey) -> Vec<Instruction> {
+    let amm = keys.amm_keys();
+    vec![
+        lix::create_ata_idempotent(owner, owner, &amm.mint_a, &amm.token_program_a),
+        lix::create_ata_idempotent(owner, owner, &amm.mint_b, &amm.token_program_b),
+    ]
+}
+
+/// Claims the AMM fees earned by `claimer`'s locked position (`position`).
+pub async fn claim_locked_lp_fee(
+    rpc: &RpcClient,
+    keys: &LaunchKeys,
+    claimer: &Keypair,
+    position: &Pubkey,
+) -> anyhow::Result<Signature> {
+    let mut ixs = amm_accounts(keys, &claimer.pubkey());
+    ixs.push(lix::claim_locked_lp_fee(keys, &claimer.pubkey(), position));
+    send(rpc, &ixs, &[claimer]).await
+}
+
+/// Buys the token on the launch's AMM pool with `lamports` of SOL.
+pub async fn amm_buy(
+    rpc: &RpcClient,
+    keys: &LaunchKeys,
+    trader: &Keypair,
+    lamports: u64,
+) -> anyhow::Result<Signature> {
+    let amm = keys.amm_keys();
+    let mut ixs = wrap_sol(&trader.pubkey(), lamports);
+    ixs.extend(amm_accounts(keys, &trader.pubkey()));
+    ixs.push(sdk::amm_ix::swap(
+        &amm,
+        &trader.pubkey(),
+        sdk::amm_ix::AmmSwapArgs {
+            a_to_b: amm.mint_a == sdk::ids::NATIVE_MINT,
+            amount_in: lamports,
+            min_amount_out: 1,
+        },
+    ));
+    send(rpc, &ixs, &[trader]).await
+}

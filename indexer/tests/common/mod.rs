@@ -1,0 +1,431 @@
+//! Shared by the indexer's end-to-end tests: a localnet, a fresh database (PostgreSQL from DATABASE_URL,
+//! or a SQLite file), the indexer in-process or as its binary, a TCP proxy that can cut connections, and
+//! checks of the index against the chain.
+#![allow(dead_code)]
+
+use anchor_lang::prelude::Pubkey;
+use indexer::{Indexer, IndexerConfig, Store};
+use localnet::testkit::{self, SOL};
+use localnet::{Localnet, LocalnetConfig};
+use sdk::launchpad_ix::LaunchKeys;
+use solana_commitment_config::CommitmentConfig;
+use solana_keypair::Keypair;
+use solana_rpc_client::nonblocking::rpc_client::RpcClient;
+use solana_signer::Signer;
+use sqlx::Row;
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Db {
+    Postgres,
+    Sqlite,
+}
+
+/// A database for one test: a new PostgreSQL database on the server of DATABASE_URL (scripts/test starts
+/// one), or a new SQLite file.
+pub struct TestDb {
+    pub url: String,
+    _dir: Option<tempdir::Dir>,
+}
+
+mod tempdir {
+    pub struct Dir(pub std::path::PathBuf);
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+pub async fn fresh_db(kind: Db) -> TestDb {
+    let unique = format!(
+        "{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    );
+    match kind {
+        Db::Postgres => {
+            let admin = std::env::var("DATABASE_URL").expect(
+                "DATABASE_URL is not set: run the tests through scripts/test, which starts PostgreSQL",
+            );
+            sqlx::any::install_default_drivers();
+            let name = format!("idx_{unique}");
+            let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
+                .await
+                .expect("PostgreSQL reachable");
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&mut conn)
+                .await
+                .expect("create database");
+            let base = admin.rsplit_once('/').expect("URL with a database").0;
+            TestDb {
+                url: format!("{base}/{name}"),
+                _dir: None,
+            }
+        }
+        Db::Sqlite => {
+            let dir = std::env::temp_dir().join(format!("indexer-test-{unique}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            TestDb {
+                url: format!("sqlite://{}/index.db", dir.display()),
+                _dir: Some(tempdir::Dir(dir)),
+            }
+        }
+    }
+}
+
+pub async fn start_chain(keep_slots: u64) -> (Localnet, RpcClient) {
+    let net = Localnet::start(LocalnetConfig {
+        keep_slots,
+        ..LocalnetConfig::ephemeral()
+    })
+    .await
+    .expect("localnet starts");
+    let rpc = RpcClient::new_with_commitment(net.rpc_url(), CommitmentConfig::confirmed());
+    (net, rpc)
+}
+
+pub fn config(rpc_url: String, grpc_url: String, db: &TestDb) -> IndexerConfig {
+    IndexerConfig {
+        backoff_min_ms: 50,
+        backoff_max_ms: 1_000,
+        metrics_interval_secs: 0,
+        ..IndexerConfig::local(rpc_url, grpc_url, db.url.clone())
+    }
+}
+
+/// The indexer running as a task of this process.
+pub struct Running {
+    stop: watch::Sender<bool>,
+    handle: tokio::task::JoinHandle<()>,
+    pub metrics: Arc<indexer::Metrics>,
+}
+
+pub async fn spawn_indexer(cfg: IndexerConfig) -> Running {
+    let store = Store::open(&cfg.database_url)
+        .await
+        .expect("database opens");
+    let indexer = Indexer::new(cfg, store);
+    let metrics = indexer.metrics();
+    let (stop, rx) = watch::channel(false);
+    let handle = tokio::spawn(indexer.run(rx));
+    Running {
+        stop,
+        handle,
+        metrics,
+    }
+}
+
+impl Running {
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        let _ = tokio::time::timeout(Duration::from_secs(20), self.handle).await;
+    }
+}
+
+/// The indexer binary as a child process (killed with SIGKILL on drop).
+pub struct Child(pub tokio::process::Child);
+
+pub fn spawn_indexer_process(cfg: &IndexerConfig) -> Child {
+    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_indexer"))
+        .args([
+            "--rpc-url",
+            &cfg.rpc_url,
+            "--grpc-url",
+            &cfg.grpc_url,
+            "--database-url",
+            &cfg.database_url,
+            "--backoff-min-ms",
+            "50",
+            "--backoff-max-ms",
+            "1000",
+            "--metrics-interval-secs",
+            "0",
+        ])
+        .env("RUST_LOG", "warn")
+        .kill_on_drop(true)
+        .spawn()
+        .expect("indexer binary starts");
+    Child(child)
+}
+
+impl Child {
+    /// SIGKILL: no chance to flush anything.
+    pub async fn kill(mut self) {
+        self.0.kill().await.expect("kill");
+    }
+}
+
+/// A TCP proxy in front of a server that can cut every open connection and refuse new ones.
+pub struct Proxy {
+    pub addr: SocketAddr,
+    up: Arc<AtomicBool>,
+    generation: watch::Sender<u64>,
+}
+
+impl Proxy {
+    pub async fn start(upstream: SocketAddr) -> Proxy {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let up = Arc::new(AtomicBool::new(true));
+        let (generation, _) = watch::channel(0u64);
+        let (gen_tx, flag) = (generation.clone(), up.clone());
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut inbound, _)) = listener.accept().await else {
+                    return;
+                };
+                if !flag.load(Ordering::SeqCst) {
+                    drop(inbound);
+                    continue;
+                }
+                let mut cut = gen_tx.subscribe();
+                tokio::spawn(async move {
+                    let Ok(mut outbound) = tokio::net::TcpStream::connect(upstream).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
+                        _ = cut.changed() => {}
+                    }
+                });
+            }
+        });
+        Proxy {
+            addr,
+            up,
+            generation,
+        }
+    }
+
+    pub fn url(&self, scheme: &str) -> String {
+        format!("{scheme}://{}", self.addr)
+    }
+
+    /// Cuts every open connection.
+    pub fn sever(&self) {
+        self.generation.send_modify(|g| *g += 1);
+    }
+
+    /// Cuts every connection and refuses new ones until [`Proxy::restore`].
+    pub fn down(&self) {
+        self.up.store(false, Ordering::SeqCst);
+        self.sever();
+    }
+
+    pub fn restore(&self) {
+        self.up.store(true, Ordering::SeqCst);
+    }
+}
+
+/// What a test did on chain: the launch, every swap signature, and the wallets.
+pub struct Lifecycle {
+    pub keys: LaunchKeys,
+    pub creator: Keypair,
+    pub swaps: Vec<solana_signature::Signature>,
+    pub claims: Vec<solana_signature::Signature>,
+}
+
+/// A launch, trades by three wallets, graduation (with refund), migration, an AMM trade, and every claim
+/// kind by the creator and the partner.
+pub async fn full_lifecycle(net: &Localnet, rpc: &RpcClient, salt: u64) -> Lifecycle {
+    let creator = testkit::funded(rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(rpc, &creator, curve::Preset::Fair, salt, "IDX")
+        .await
+        .unwrap();
+    let mut swaps = Vec::new();
+    let wallets = [
+        testkit::funded(rpc, 30 * SOL).await.unwrap(),
+        testkit::funded(rpc, 30 * SOL).await.unwrap(),
+        testkit::funded(rpc, 30 * SOL).await.unwrap(),
+    ];
+    for (i, w) in wallets.iter().enumerate() {
+        swaps.push(
+            testkit::buy(rpc, &keys, w, (i as u64 + 1) * SOL / 2)
+                .await
+                .unwrap(),
+        );
+    }
+    let held = testkit::token_balance(
+        rpc,
+        &wallets[0].pubkey(),
+        &keys.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    )
+    .await;
+    swaps.push(
+        testkit::sell(rpc, &keys, &wallets[0], held / 3)
+            .await
+            .unwrap(),
+    );
+    // Crosses the threshold: partially filled, the rest refunded.
+    swaps.push(
+        testkit::buy(rpc, &keys, &wallets[1], 12 * SOL)
+            .await
+            .unwrap(),
+    );
+    testkit::migrate(rpc, &keys, &wallets[2], &net.partner.pubkey())
+        .await
+        .unwrap();
+    testkit::amm_buy(rpc, &keys, &wallets[2], SOL)
+        .await
+        .unwrap();
+    let mut claims = Vec::new();
+    claims.push(
+        testkit::claim_trading_fee(rpc, &keys, &creator)
+            .await
+            .unwrap(),
+    );
+    claims.push(
+        testkit::claim_trading_fee(rpc, &keys, &net.partner)
+            .await
+            .unwrap(),
+    );
+    claims.push(testkit::claim_surplus(rpc, &keys, &creator).await.unwrap());
+    claims.push(
+        testkit::claim_locked_lp_fee(rpc, &keys, &creator, &keys.creator_position())
+            .await
+            .unwrap(),
+    );
+    Lifecycle {
+        keys,
+        creator,
+        swaps,
+        claims,
+    }
+}
+
+/// Polls `check` until it returns true or `secs` pass.
+pub async fn eventually<F, Fut>(secs: u64, what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(secs) {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("timed out after {secs}s waiting for: {what}");
+}
+
+/// Account data of both programs on chain, per address (global settings excluded: not indexed).
+pub async fn chain_accounts(rpc: &RpcClient) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for program in [launchpad::ID, amm::ID] {
+        for (address, account) in rpc.get_program_accounts(&program).await.unwrap() {
+            if sdk::accounts::decode_account(&account.data)
+                .is_some_and(|a| matches!(a, sdk::accounts::LaunchpadAccount::Global(_)))
+            {
+                continue;
+            }
+            out.insert(address.to_string(), account.data);
+        }
+    }
+    out
+}
+
+/// Account data in the index, per address.
+pub async fn indexed_accounts(store: &Store) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for table in ["configs", "pools", "amm_pools", "amm_positions"] {
+        for row in sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT address, data FROM {table}"
+        )))
+        .fetch_all(store.pool())
+        .await
+        .unwrap()
+        {
+            out.insert(row.get::<String, _>(0), row.get::<Vec<u8>, _>(1));
+        }
+    }
+    out
+}
+
+/// Event rows of the index: (table, signature, ix_index, inner_index), with duplicates kept (there must be
+/// none).
+pub async fn indexed_events(store: &Store) -> Vec<(String, String, i64, i64)> {
+    let mut out = Vec::new();
+    for table in [
+        "trades",
+        "curve_completions",
+        "claims",
+        "migrations",
+        "amm_swaps",
+        "amm_liquidity",
+    ] {
+        for row in sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT signature, ix_index, inner_index FROM {table} ORDER BY signature, ix_index, inner_index"
+        )))
+        .fetch_all(store.pool())
+        .await
+        .unwrap()
+        {
+            out.push((table.to_string(), row.get(0), row.get(1), row.get(2)));
+        }
+    }
+    out
+}
+
+/// Signatures of the index's curve trades.
+pub async fn trade_signatures(store: &Store) -> Vec<String> {
+    sqlx::query("SELECT signature FROM trades ORDER BY signature")
+        .fetch_all(store.pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+/// Waits until the index holds exactly the chain's account state and every signature in `swaps` as a
+/// trade, then checks there are no other trades.
+pub async fn assert_caught_up(
+    rpc: &RpcClient,
+    store: &Store,
+    swaps: &[solana_signature::Signature],
+) {
+    let expected: BTreeSet<String> = swaps.iter().map(|s| s.to_string()).collect();
+    let mut last;
+    let start = Instant::now();
+    loop {
+        let chain = chain_accounts(rpc).await;
+        let index = indexed_accounts(store).await;
+        let trades = trade_signatures(store).await;
+        let seen: BTreeSet<String> = trades.iter().cloned().collect();
+        if chain == index && seen == expected && trades.len() == expected.len() {
+            return;
+        }
+        last = (chain, index, trades);
+        if start.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let (chain, index, trades) = last;
+    let differing: Vec<&String> = chain
+        .keys()
+        .chain(index.keys())
+        .filter(|k| chain.get(*k) != index.get(*k))
+        .collect();
+    panic!(
+        "index did not converge: {} accounts differ ({differing:?}); {} trades indexed, {} expected",
+        differing.len(),
+        trades.len(),
+        expected.len()
+    );
+}
+
+pub fn pubkey(s: &str) -> Pubkey {
+    s.parse().unwrap()
+}

@@ -1,0 +1,418 @@
+//! The indexer end to end: a localnet streaming over Yellowstone gRPC into PostgreSQL and SQLite. Each
+//! scenario runs on both databases.
+
+mod common;
+
+use common::*;
+use indexer::Store;
+use localnet::testkit::{self, SOL};
+use solana_signer::Signer;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+macro_rules! on_both_databases {
+    ($scenario:ident) => {
+        mod $scenario {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn postgres() {
+                super::$scenario(Db::Postgres).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn sqlite() {
+                super::$scenario(Db::Sqlite).await
+            }
+        }
+    };
+}
+
+on_both_databases!(a_whole_lifecycle_is_indexed_exactly);
+on_both_databases!(a_killed_indexer_restarts_without_loss_or_duplicates);
+on_both_databases!(a_dropped_grpc_connection_resumes_without_a_gap);
+on_both_databases!(a_database_outage_is_waited_out_without_skipping);
+on_both_databases!(an_empty_database_backfills_to_the_same_state);
+on_both_databases!(a_gap_the_server_cannot_replay_is_backfilled);
+
+async fn a_whole_lifecycle_is_indexed_exactly(db: Db) {
+    let (net, rpc) = start_chain(1_000).await;
+    let db = fresh_db(db).await;
+    let run = spawn_indexer(config(net.rpc_url(), net.grpc_url(), &db)).await;
+    let life = full_lifecycle(&net, &rpc, 1).await;
+    let store = Store::open(&db.url).await.unwrap();
+    assert_caught_up(&rpc, &store, &life.swaps).await;
+    let mint = life.keys.mint;
+
+    // The launch, from its transaction.
+    let launch = store.launch(&mint).await.unwrap().expect("launch indexed");
+    assert_eq!(launch.name, "IDX Token");
+    assert_eq!(launch.symbol, "IDX");
+    assert_eq!(launch.preset, "fair");
+    assert_eq!(launch.quote, "sol");
+    assert_eq!(launch.creator, life.creator.pubkey().to_string());
+    assert!(launch.signature.is_some());
+    assert_eq!(store.launches(10, 0).await.unwrap().total, 1);
+
+    // The curve after graduation and migration, exactly as on chain.
+    let curve = store.curve(&mint).await.unwrap().expect("curve indexed");
+    let on_chain = rpc.get_account(&life.keys.pool).await.unwrap();
+    let pool = sdk::accounts::decode_pool(&on_chain.data).unwrap();
+    assert_eq!(curve.pool, pool);
+    assert!(curve.migrated());
+    assert_eq!(curve.progress_bps(), 10_000);
+    assert_eq!(curve.final_fee_bps(), 100);
+
+    // Trades: every swap, exact amounts that add up to the pool's fee ledger and token flow.
+    let trades = store.trades(&mint, 100, 0).await.unwrap();
+    assert_eq!(trades.total, 5);
+    let last = &trades.items[0];
+    assert!(last.complete && last.refund > 0 && last.progress_bps == 10_000);
+    assert_eq!(last.quote_reserve, curve::QuoteAsset::Sol.threshold());
+    let creator_fees: u64 = trades.items.iter().map(|t| t.creator_fee).sum();
+    let partner_fees: u64 = trades.items.iter().map(|t| t.partner_fee).sum();
+    assert_eq!(
+        creator_fees,
+        pool.creator_fee_claimed + pool.creator_fee_unclaimed
+    );
+    assert_eq!(
+        partner_fees,
+        pool.partner_fee_claimed + pool.partner_fee_unclaimed
+    );
+    let sold: i128 = trades
+        .items
+        .iter()
+        .map(|t| {
+            if t.side == "buy" {
+                t.amount_out as i128
+            } else {
+                -(t.amount_in as i128)
+            }
+        })
+        .sum();
+    let sale_supply = curve.config.sale_supply as i128;
+    assert_eq!(sold, sale_supply);
+    assert!(trades.items.iter().all(|t| t.price.is_some()));
+
+    // Claims of every kind, the migration and the AMM trade.
+    let claims: Vec<(String, String, String)> =
+        sqlx::query_as("SELECT claimer, kind, amount FROM claims ORDER BY kind, claimer")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+    let creator = life.creator.pubkey().to_string();
+    let partner = net.partner.pubkey().to_string();
+    let kinds: Vec<(&str, &str)> = claims
+        .iter()
+        .map(|(w, k, _)| (w.as_str(), k.as_str()))
+        .collect();
+    assert_eq!(kinds.len(), 4);
+    assert!(kinds.contains(&(creator.as_str(), "trading")));
+    assert!(kinds.contains(&(partner.as_str(), "trading")));
+    assert!(kinds.contains(&(creator.as_str(), "surplus")));
+    assert!(kinds.contains(&(creator.as_str(), "locked-lp")));
+    let trading_claimed: u64 = claims
+        .iter()
+        .filter(|(_, k, _)| k == "trading")
+        .map(|(_, _, a)| a.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(
+        trading_claimed,
+        pool.creator_fee_claimed + pool.partner_fee_claimed
+    );
+    let migrated: (String, String) = sqlx::query_as("SELECT amm_pool, migrator FROM migrations")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(migrated.0, life.keys.amm_keys().pool.to_string());
+    let amm_swaps: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM amm_swaps")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(amm_swaps.0, 1);
+
+    // Unclaimed per wallet: the partner has not claimed its surplus or its locked-LP fees.
+    let unclaimed = store.unclaimed(&net.partner.pubkey()).await.unwrap();
+    let surplus = unclaimed
+        .iter()
+        .find(|u| u.kind == "surplus")
+        .expect("partner surplus");
+    assert_eq!(surplus.quote_amount, pool.partner_surplus_unclaimed);
+    let lp = unclaimed
+        .iter()
+        .find(|u| u.kind == "locked-lp")
+        .expect("partner locked-lp fees");
+    let amm_pool = sdk::accounts::decode_amm_pool(
+        &rpc.get_account(&life.keys.amm_keys().pool)
+            .await
+            .unwrap()
+            .data,
+    )
+    .unwrap();
+    let position = sdk::accounts::decode_position(
+        &rpc.get_account(&life.keys.partner_position(&net.partner.pubkey()))
+            .await
+            .unwrap()
+            .data,
+    )
+    .unwrap();
+    let (fa, fb) = sdk::amm_ix::claimable_fees(&amm_pool, &position).unwrap();
+    assert_eq!(lp.quote_amount + lp.base_amount, fa + fb);
+    assert!(lp.quote_amount > 0, "the AMM buy paid its fee in SOL");
+    // The creator claimed everything.
+    assert!(store
+        .unclaimed(&life.creator.pubkey())
+        .await
+        .unwrap()
+        .is_empty());
+    // The fee ledger view joins accruals and claims per wallet.
+    let ledger: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM fee_ledger WHERE wallet = $1")
+        .bind(creator.clone())
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(ledger.0, 5 + 1 + 3);
+
+    assert_eq!(run.metrics.snapshot().decode_failures, 0);
+    run.stop().await;
+    net.shutdown().await;
+}
+
+/// Buys and sells from two wallets in the background until stopped, recording every swap signature.
+struct Trader {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    swaps: Arc<Mutex<Vec<solana_signature::Signature>>>,
+    handle: tokio::task::JoinHandle<()>,
+}
+
+async fn start_trader(rpc_url: String, salt: u64) -> Trader {
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        rpc_url,
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Distribute, salt, "BG")
+        .await
+        .unwrap();
+    let wallets = [
+        testkit::funded(&rpc, 20 * SOL).await.unwrap(),
+        testkit::funded(&rpc, 20 * SOL).await.unwrap(),
+    ];
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swaps = Arc::new(Mutex::new(Vec::new()));
+    let (s, out) = (stop.clone(), swaps.clone());
+    let handle = tokio::spawn(async move {
+        let mut i = 0u64;
+        while !s.load(std::sync::atomic::Ordering::SeqCst) {
+            let w = &wallets[(i % 2) as usize];
+            let sig = if i % 3 == 2 {
+                let held = testkit::token_balance(
+                    &rpc,
+                    &w.pubkey(),
+                    &keys.mint,
+                    &sdk::ids::TOKEN_2022_PROGRAM,
+                )
+                .await;
+                testkit::sell(&rpc, &keys, w, held / 4).await
+            } else {
+                testkit::buy(&rpc, &keys, w, SOL / 20 + i).await
+            };
+            out.lock().unwrap().push(sig.expect("trade lands"));
+            i += 1;
+        }
+    });
+    Trader {
+        stop,
+        swaps,
+        handle,
+    }
+}
+
+impl Trader {
+    fn count(&self) -> usize {
+        self.swaps.lock().unwrap().len()
+    }
+
+    async fn wait_for(&self, n: usize) {
+        eventually(60, "background trades", || async { self.count() >= n }).await;
+    }
+
+    async fn finish(self) -> Vec<solana_signature::Signature> {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.handle.await.unwrap();
+        Arc::try_unwrap(self.swaps).unwrap().into_inner().unwrap()
+    }
+}
+
+async fn a_killed_indexer_restarts_without_loss_or_duplicates(db: Db) {
+    let (net, rpc) = start_chain(1_000).await;
+    let db = fresh_db(db).await;
+    let cfg = config(net.rpc_url(), net.grpc_url(), &db);
+    let store = Store::open(&db.url).await.unwrap();
+    let trader = start_trader(net.rpc_url(), 11).await;
+    for round in 0..2 {
+        let child = spawn_indexer_process(&cfg);
+        let before = trade_signatures(&store).await.len();
+        // Mid-stream: it has written some trades and more are arriving.
+        eventually(60, "the indexer to write trades", || async {
+            trade_signatures(&store).await.len() > before + 2
+        })
+        .await;
+        child.kill().await;
+        trader.wait_for(trader.count() + 3).await;
+        let _ = round;
+    }
+    let child = spawn_indexer_process(&cfg);
+    trader.wait_for(trader.count() + 2).await;
+    let swaps = trader.finish().await;
+    assert_caught_up(&rpc, &store, &swaps).await;
+    let events = indexed_events(&store).await;
+    let mut unique = events.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), events.len());
+    child.kill().await;
+    net.shutdown().await;
+}
+
+async fn a_dropped_grpc_connection_resumes_without_a_gap(db: Db) {
+    let (net, rpc) = start_chain(1_000).await;
+    let db = fresh_db(db).await;
+    let proxy = Proxy::start(net.grpc_addr).await;
+    let run = spawn_indexer(config(net.rpc_url(), proxy.url("http"), &db)).await;
+    let store = Store::open(&db.url).await.unwrap();
+    let trader = start_trader(net.rpc_url(), 12).await;
+    for _ in 0..3 {
+        trader.wait_for(trader.count() + 2).await;
+        proxy.sever();
+    }
+    // A longer outage: connections refused while trades continue.
+    proxy.down();
+    trader.wait_for(trader.count() + 3).await;
+    proxy.restore();
+    trader.wait_for(trader.count() + 2).await;
+    let swaps = trader.finish().await;
+    assert_caught_up(&rpc, &store, &swaps).await;
+    let m = run.metrics.snapshot();
+    assert!(m.reconnects >= 4, "reconnected after every cut: {m:?}");
+    assert_eq!(m.gaps, 0, "every reconnect resumed from the cursor");
+    run.stop().await;
+    net.shutdown().await;
+}
+
+async fn a_database_outage_is_waited_out_without_skipping(kind: Db) {
+    let (net, rpc) = start_chain(1_000).await;
+    let db = fresh_db(kind).await;
+    let store = Store::open(&db.url).await.unwrap();
+    let trader = start_trader(net.rpc_url(), 13).await;
+    match kind {
+        Db::Postgres => {
+            // The indexer reaches PostgreSQL through a proxy that goes down for a while.
+            let (_, rest) = db.url.split_once('@').unwrap();
+            let (hostport, name) = rest.split_once('/').unwrap();
+            let upstream = tokio::net::lookup_host(hostport)
+                .await
+                .unwrap()
+                .next()
+                .unwrap();
+            let proxy = Proxy::start(upstream).await;
+            let mut cfg = config(net.rpc_url(), net.grpc_url(), &db);
+            cfg.database_url = format!("postgres://postgres@{}/{name}", proxy.addr);
+            let run = spawn_indexer(cfg).await;
+            trader.wait_for(trader.count() + 2).await;
+            proxy.down();
+            trader.wait_for(trader.count() + 4).await;
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            proxy.restore();
+            trader.wait_for(trader.count() + 2).await;
+            let swaps = trader.finish().await;
+            assert_caught_up(&rpc, &store, &swaps).await;
+            assert!(run.metrics.snapshot().db_errors > 0);
+            run.stop().await;
+        }
+        Db::Sqlite => {
+            // Another process holds the write lock longer than the indexer's busy timeout.
+            let run = spawn_indexer(config(net.rpc_url(), net.grpc_url(), &db)).await;
+            trader.wait_for(trader.count() + 2).await;
+            let mut locker = <sqlx::AnyConnection as sqlx::Connection>::connect(&db.url)
+                .await
+                .unwrap();
+            sqlx::query("BEGIN EXCLUSIVE")
+                .execute(&mut locker)
+                .await
+                .unwrap();
+            trader.wait_for(trader.count() + 4).await;
+            tokio::time::sleep(Duration::from_secs(7)).await;
+            sqlx::query("ROLLBACK").execute(&mut locker).await.unwrap();
+            trader.wait_for(trader.count() + 2).await;
+            let swaps = trader.finish().await;
+            assert_caught_up(&rpc, &store, &swaps).await;
+            assert!(run.metrics.snapshot().db_errors > 0);
+            run.stop().await;
+        }
+    }
+    net.shutdown().await;
+}
+
+async fn an_empty_database_backfills_to_the_same_state(kind: Db) {
+    let (net, rpc) = start_chain(1_000).await;
+    let continuous = fresh_db(kind).await;
+    let run = spawn_indexer(config(net.rpc_url(), net.grpc_url(), &continuous)).await;
+    let life = full_lifecycle(&net, &rpc, 2).await;
+    let a = Store::open(&continuous.url).await.unwrap();
+    assert_caught_up(&rpc, &a, &life.swaps).await;
+    run.stop().await;
+
+    let empty = fresh_db(kind).await;
+    let late = spawn_indexer(config(net.rpc_url(), net.grpc_url(), &empty)).await;
+    let b = Store::open(&empty.url).await.unwrap();
+    assert_caught_up(&rpc, &b, &life.swaps).await;
+    assert!(late.metrics.snapshot().backfilled_accounts > 0);
+    assert_eq!(indexed_events(&a).await, indexed_events(&b).await);
+    assert_eq!(
+        a.launches(10, 0).await.unwrap().items.len(),
+        b.launches(10, 0).await.unwrap().items.len()
+    );
+    let la = serde_json::to_value(a.launches(10, 0).await.unwrap().items).unwrap();
+    let lb = serde_json::to_value(b.launches(10, 0).await.unwrap().items).unwrap();
+    assert_eq!(la, lb);
+    late.stop().await;
+    net.shutdown().await;
+}
+
+async fn a_gap_the_server_cannot_replay_is_backfilled(kind: Db) {
+    let (net, rpc) = start_chain(20).await;
+    let db = fresh_db(kind).await;
+    let cfg = config(net.rpc_url(), net.grpc_url(), &db);
+    let run = spawn_indexer(cfg.clone()).await;
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 3, "GAP")
+        .await
+        .unwrap();
+    let store = Store::open(&db.url).await.unwrap();
+    eventually(30, "the launch indexed", || async {
+        store.launch(&keys.mint).await.unwrap().is_some()
+    })
+    .await;
+    run.stop().await;
+    // While the indexer is away, trades land and the server forgets more slots than it keeps.
+    let buyer = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    testkit::buy(&rpc, &keys, &buyer, SOL).await.unwrap();
+    {
+        let mut chain = net.chain.lock().unwrap();
+        for _ in 0..60 {
+            chain.advance_slot().unwrap();
+        }
+    }
+    let run = spawn_indexer(cfg).await;
+    eventually(60, "account state after the gap", || async {
+        chain_accounts(&rpc).await == indexed_accounts(&store).await
+    })
+    .await;
+    assert_eq!(run.metrics.snapshot().gaps, 1);
+    // Streaming continues after the backfill.
+    let sig = testkit::buy(&rpc, &keys, &buyer, SOL).await.unwrap();
+    eventually(30, "a trade after the gap", || async {
+        trade_signatures(&store).await.contains(&sig.to_string())
+    })
+    .await;
+    run.stop().await;
+    net.shutdown().await;
+}
