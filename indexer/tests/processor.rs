@@ -1,0 +1,261 @@
+//! The process and store stages fed a generated stream (as a Yellowstone server would send it), on
+//! PostgreSQL and SQLite: dead forks at processed commitment roll back, settled versions are pruned, and
+//! malformed updates are counted without stopping anything.
+
+mod common;
+
+use anchor_lang::prelude::Pubkey;
+use anchor_lang::{AnchorSerialize, Discriminator};
+use common::*;
+use indexer::{Commitment, Metrics, Processor, Store};
+use localnet::testkit::{self, SOL};
+use sqlx::Row;
+use std::sync::Arc;
+use yellowstone_grpc_proto::prelude::{
+    subscribe_update::UpdateOneof, InnerInstruction, InnerInstructions, Message, SlotStatus,
+    SubscribeUpdate, SubscribeUpdateAccount, SubscribeUpdateAccountInfo, SubscribeUpdateSlot,
+    SubscribeUpdateTransaction, SubscribeUpdateTransactionInfo, Transaction, TransactionStatusMeta,
+};
+
+fn update(u: UpdateOneof) -> SubscribeUpdate {
+    SubscribeUpdate {
+        filters: vec!["programs".into()],
+        update_oneof: Some(u),
+        created_at: None,
+    }
+}
+
+fn account(address: &Pubkey, owner: &Pubkey, slot: u64, wv: u64, data: Vec<u8>) -> SubscribeUpdate {
+    update(UpdateOneof::Account(SubscribeUpdateAccount {
+        account: Some(SubscribeUpdateAccountInfo {
+            pubkey: address.to_bytes().to_vec(),
+            lamports: 1_000_000,
+            owner: owner.to_bytes().to_vec(),
+            executable: false,
+            rent_epoch: 0,
+            data,
+            write_version: wv,
+            txn_signature: None,
+        }),
+        slot,
+        is_startup: false,
+        ..Default::default()
+    }))
+}
+
+fn slot(slot: u64, status: SlotStatus) -> SubscribeUpdate {
+    update(UpdateOneof::Slot(SubscribeUpdateSlot {
+        slot,
+        parent: slot.checked_sub(1),
+        status: status as i32,
+        dead_error: (status == SlotStatus::SlotDead).then(|| "fork abandoned".into()),
+        ..Default::default()
+    }))
+}
+
+/// A successful transaction whose first instruction emitted `event_data` through a self-CPI to `program`.
+fn transaction(slot: u64, signature: u8, program: &Pubkey, event_data: Vec<u8>) -> SubscribeUpdate {
+    let payer = Pubkey::new_unique();
+    update(UpdateOneof::Transaction(SubscribeUpdateTransaction {
+        transaction: Some(SubscribeUpdateTransactionInfo {
+            signature: vec![signature; 64],
+            is_vote: false,
+            transaction: Some(Transaction {
+                signatures: vec![vec![signature; 64]],
+                message: Some(Message {
+                    account_keys: vec![payer.to_bytes().to_vec(), program.to_bytes().to_vec()],
+                    ..Default::default()
+                }),
+            }),
+            meta: Some(TransactionStatusMeta {
+                inner_instructions: vec![InnerInstructions {
+                    index: 0,
+                    instructions: vec![InnerInstruction {
+                        program_id_index: 1,
+                        accounts: vec![],
+                        data: event_data,
+                        stack_height: Some(2),
+                    }],
+                }],
+                ..Default::default()
+            }),
+            index: 0,
+        }),
+        slot,
+        ..Default::default()
+    }))
+}
+
+fn swap_event(pool: Pubkey, mint: Pubkey) -> Vec<u8> {
+    let e = sdk::events::EvtSwap {
+        pool,
+        mint,
+        trader: Pubkey::new_unique(),
+        side: 0,
+        amount_offered: SOL,
+        amount_in: SOL,
+        amount_out: 35_000_000_000_000,
+        min_amount_out: 1,
+        fee: 10_000_000,
+        creator_fee: 5_000_000,
+        partner_fee: 5_000_000,
+        refund: 0,
+        fee_bps: 100,
+        sqrt_price: 1 << 64,
+        base_reserve: 1,
+        quote_reserve: SOL,
+        progress_bps: 990,
+        creator_fee_unclaimed: 5_000_000,
+        partner_fee_unclaimed: 5_000_000,
+        complete: false,
+        timestamp: 1_700_000_000,
+    };
+    let mut data = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
+    data.extend_from_slice(sdk::events::EvtSwap::DISCRIMINATOR);
+    e.serialize(&mut data).unwrap();
+    data
+}
+
+async fn pool_data(store: &Store, address: &Pubkey) -> Option<Vec<u8>> {
+    sqlx::query("SELECT data FROM pools WHERE address = $1")
+        .bind(address.to_string())
+        .fetch_optional(store.pool())
+        .await
+        .unwrap()
+        .map(|r| r.get(0))
+}
+
+async fn count(store: &Store, sql: &'static str) -> i64 {
+    sqlx::query(sql)
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+        .get(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dead_slots_roll_back_on_postgres() {
+    dead_slots_roll_back(Db::Postgres).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dead_slots_roll_back_on_sqlite() {
+    dead_slots_roll_back(Db::Sqlite).await
+}
+
+async fn dead_slots_roll_back(kind: Db) {
+    // Two real versions of a pool: after the launch and after a buy.
+    let (net, rpc) = start_chain(1_000).await;
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 9, "FORK")
+        .await
+        .unwrap();
+    let before = rpc.get_account(&keys.pool).await.unwrap().data;
+    let buyer = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    testkit::buy(&rpc, &keys, &buyer, SOL).await.unwrap();
+    let after = rpc.get_account(&keys.pool).await.unwrap().data;
+    let config = rpc.get_account(&keys.config).await.unwrap().data;
+    net.shutdown().await;
+    assert_ne!(before, after);
+
+    let db = fresh_db(kind).await;
+    let store = Store::open(&db.url).await.unwrap();
+    let metrics = Arc::new(Metrics::default());
+    let mut p = Processor::new(store.clone(), metrics.clone(), Commitment::Processed, 1_000)
+        .await
+        .unwrap();
+    let lp = launchpad::ID;
+    let feed = [
+        account(&keys.config, &lp, 99, 1, config),
+        account(&keys.pool, &lp, 100, 2, before.clone()),
+        slot(100, SlotStatus::SlotProcessed),
+        account(&keys.pool, &lp, 101, 3, after.clone()),
+        transaction(101, 7, &lp, swap_event(keys.pool, keys.mint)),
+        slot(101, SlotStatus::SlotProcessed),
+    ];
+    for u in &feed {
+        if p.process(u).await.unwrap() {
+            p.flush().await.unwrap();
+        }
+    }
+    assert_eq!(pool_data(&store, &keys.pool).await, Some(after));
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 1);
+    assert_eq!(store.cursor("main").await.unwrap(), Some(101));
+
+    // Slot 101 dies: its trade goes and the pool returns to its slot-100 version.
+    assert!(p.process(&slot(101, SlotStatus::SlotDead)).await.unwrap());
+    p.flush().await.unwrap();
+    assert_eq!(pool_data(&store, &keys.pool).await, Some(before.clone()));
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 0);
+    assert_eq!(metrics.snapshot().dead_slots, 1);
+    let progress: Option<i64> = sqlx::query("SELECT progress_bps FROM pools")
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        progress,
+        Some(0),
+        "the rolled-back pool is re-derived with its config"
+    );
+
+    // Confirming slot 100 settles it: older versions of the same account are pruned, the newest stays.
+    p.process(&account(&keys.pool, &lp, 102, 4, before.clone()))
+        .await
+        .unwrap();
+    p.process(&slot(102, SlotStatus::SlotConfirmed))
+        .await
+        .unwrap();
+    p.process(&slot(102, SlotStatus::SlotProcessed))
+        .await
+        .unwrap();
+    p.flush().await.unwrap();
+    assert_eq!(
+        count(
+            &store,
+            "SELECT COUNT(*) FROM account_versions WHERE slot < 102 AND kind = 'pool'"
+        )
+        .await,
+        0
+    );
+
+    // An older write never replaces a newer one.
+    p.process(&account(&keys.pool, &lp, 50, 9, vec![0; 8]))
+        .await
+        .unwrap();
+    assert_eq!(
+        metrics.snapshot().decode_failures,
+        1,
+        "junk data is counted"
+    );
+    let junk_event = {
+        let mut d = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
+        d.extend_from_slice(&[9; 12]);
+        d
+    };
+    p.process(&transaction(103, 8, &lp, junk_event))
+        .await
+        .unwrap();
+    assert_eq!(
+        metrics.snapshot().decode_failures,
+        2,
+        "an undecodable event is counted"
+    );
+    let stale_but_valid = account(&keys.pool, &lp, 60, 1, rpc_less_stale(&before));
+    p.process(&stale_but_valid).await.unwrap();
+    p.process(&slot(103, SlotStatus::SlotProcessed))
+        .await
+        .unwrap();
+    p.flush().await.unwrap();
+    assert_eq!(pool_data(&store, &keys.pool).await, Some(before));
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 0);
+}
+
+/// A valid pool account that differs from `data` (a different sqrt price).
+fn rpc_less_stale(data: &[u8]) -> Vec<u8> {
+    let mut pool = sdk::accounts::decode_pool(data).unwrap();
+    pool.sqrt_price += 1;
+    let mut out = Vec::new();
+    anchor_lang::AccountSerialize::try_serialize(&pool, &mut out).unwrap();
+    out
+}
