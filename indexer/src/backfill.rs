@@ -78,7 +78,7 @@ pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
                 continue;
             };
             let config = configs.get(&pool.config);
-            changes.push(Change::Event(Event::Launch(Launch {
+            changes.push(Change::Event(Event::Launch(Box::new(Launch {
                 mint: pool.base_mint,
                 pool: *address,
                 config: pool.config,
@@ -99,7 +99,7 @@ pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
                 created_slot: slot,
                 created_at: pool.launch_timestamp,
                 signature: None,
-            })));
+            }))));
         }
     }
     Ok(Snapshot {

@@ -194,7 +194,7 @@ pub fn decode_transaction_update(
 
 fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Event {
     match event {
-        LaunchpadEvent::CreateLaunch(e) => Event::Launch(Launch {
+        LaunchpadEvent::CreateLaunch(e) => Event::Launch(Box::new(Launch {
             mint: e.mint,
             pool: e.pool,
             config: e.config,
@@ -213,7 +213,7 @@ fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Event {
             created_slot: key.slot,
             created_at: e.launch_timestamp,
             signature: Some(key.signature),
-        }),
+        })),
         LaunchpadEvent::Swap(e) => Event::Trade(Box::new(Trade {
             key,
             event: e,
@@ -239,4 +239,108 @@ pub fn trade_price(e: &sdk::events::EvtSwap, quote_decimals: u8) -> Option<Strin
         curve::constants::TOKEN_DECIMALS,
         12,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yellowstone_grpc_proto::prelude::{
+        InnerInstruction, InnerInstructions, Message, SubscribeUpdateTransactionInfo, Transaction,
+        TransactionError, TransactionStatusMeta,
+    };
+
+    fn tx(program: Pubkey, data: Vec<u8>, failed: bool) -> SubscribeUpdateTransaction {
+        SubscribeUpdateTransaction {
+            transaction: Some(SubscribeUpdateTransactionInfo {
+                signature: vec![1; 64],
+                transaction: Some(Transaction {
+                    signatures: vec![vec![1; 64]],
+                    message: Some(Message {
+                        account_keys: vec![vec![2; 32], program.to_bytes().to_vec()],
+                        ..Default::default()
+                    }),
+                }),
+                meta: Some(TransactionStatusMeta {
+                    err: failed.then(|| TransactionError { err: vec![1] }),
+                    inner_instructions: vec![InnerInstructions {
+                        index: 3,
+                        instructions: vec![InnerInstruction {
+                            program_id_index: 1,
+                            data,
+                            ..Default::default()
+                        }],
+                    }],
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }),
+            slot: 5,
+            ..Default::default()
+        }
+    }
+
+    fn claim_event() -> Vec<u8> {
+        use anchor_lang::{AnchorSerialize, Discriminator};
+        let e = sdk::events::EvtClaim {
+            pool: Pubkey::new_unique(),
+            mint: Pubkey::new_unique(),
+            claimer: Pubkey::new_unique(),
+            kind: 1,
+            amount: 7,
+            creator_fee_unclaimed: 0,
+            partner_fee_unclaimed: 0,
+            timestamp: 9,
+            base_amount: 0,
+        };
+        let mut d = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
+        d.extend_from_slice(sdk::events::EvtClaim::DISCRIMINATOR);
+        e.serialize(&mut d).unwrap();
+        d
+    }
+
+    #[test]
+    fn events_are_keyed_by_signature_and_instruction_position() {
+        let (events, errors) = decode_transaction_update(&tx(launchpad::ID, claim_event(), false));
+        assert!(errors.is_empty());
+        let [Event::Claim(key, e)] = events.as_slice() else {
+            panic!("one claim expected: {events:?}")
+        };
+        assert_eq!((key.ix_index, key.inner_index, key.slot), (3, 0, 5));
+        assert_eq!(key.signature, bs58::encode([1u8; 64]).into_string());
+        assert_eq!(e.amount, 7);
+    }
+
+    #[test]
+    fn failed_transactions_and_other_programs_carry_no_events() {
+        assert!(
+            decode_transaction_update(&tx(launchpad::ID, claim_event(), true))
+                .0
+                .is_empty()
+        );
+        let (events, errors) =
+            decode_transaction_update(&tx(Pubkey::new_unique(), claim_event(), false));
+        assert!(events.is_empty() && errors.is_empty());
+    }
+
+    #[test]
+    fn malformed_data_is_reported_not_fatal() {
+        let mut bad = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
+        bad.extend_from_slice(&[0; 4]);
+        let (events, errors) = decode_transaction_update(&tx(amm::ID, bad, false));
+        assert!(events.is_empty());
+        assert!(matches!(
+            errors.as_slice(),
+            [DecodeError::UnknownEvent { .. }]
+        ));
+        let v = Version {
+            slot: 1,
+            write_version: 1,
+        };
+        let a = Pubkey::new_unique();
+        assert!(decode_account_data(a, launchpad::ID, v, 1, &[1, 2, 3]).is_err());
+        assert!(matches!(
+            decode_account_data(a, launchpad::ID, v, 0, &[]),
+            Ok(Some(Change::Closed { .. }))
+        ));
+    }
 }

@@ -125,7 +125,7 @@ pub struct Trade {
 
 #[derive(Debug, Clone)]
 pub enum Event {
-    Launch(Launch),
+    Launch(Box<Launch>),
     Trade(Box<Trade>),
     CurveComplete(EventKey, sdk::events::EvtCurveComplete),
     Claim(EventKey, sdk::events::EvtClaim),

@@ -76,6 +76,27 @@ pub async fn launch(
     Ok((keys, sig))
 }
 
+/// The instructions of a buy with `lamports` of SOL (wrapped in the same transaction).
+pub fn buy_instructions(keys: &LaunchKeys, buyer: &Pubkey, lamports: u64) -> Vec<Instruction> {
+    let mut ixs = wrap_sol(buyer, lamports);
+    ixs.push(lix::create_ata_idempotent(
+        buyer,
+        buyer,
+        &keys.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    ));
+    ixs.push(lix::swap_with_ata(
+        keys,
+        buyer,
+        SwapArgs {
+            side: SIDE_BUY,
+            amount_in: lamports,
+            min_amount_out: 1,
+        },
+    ));
+    ixs
+}
+
 /// Buys with `lamports` of SOL (wrapped in the same transaction).
 pub async fn buy(
     rpc: &RpcClient,
@@ -83,22 +104,7 @@ pub async fn buy(
     buyer: &Keypair,
     lamports: u64,
 ) -> anyhow::Result<Signature> {
-    let mut ixs = wrap_sol(&buyer.pubkey(), lamports);
-    ixs.push(lix::create_ata_idempotent(
-        &buyer.pubkey(),
-        &buyer.pubkey(),
-        &keys.mint,
-        &sdk::ids::TOKEN_2022_PROGRAM,
-    ));
-    ixs.push(lix::swap_with_ata(
-        keys,
-        &buyer.pubkey(),
-        SwapArgs {
-            side: SIDE_BUY,
-            amount_in: lamports,
-            min_amount_out: 1,
-        },
-    ));
+    let ixs = buy_instructions(keys, &buyer.pubkey(), lamports);
     send(rpc, &ixs, &[buyer]).await
 }
 

@@ -8,10 +8,20 @@ use crate::model::Change;
 use anchor_lang::prelude::Pubkey;
 use futures::future::BoxFuture;
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::{AnyConnection, AnyPool, Connection, Row};
+use sqlx::{AnyConnection, AnyPool, Connection, Row as _};
 use std::time::Duration;
 
-pub use rows::Val;
+pub use rows::{bind, dialect, values_clause, Row, Val};
+
+/// The table and row a change writes (accounts and events; `None` for launches and fork bookkeeping).
+/// The benchmark uses it to time raw inserts of exactly the rows the pipeline writes.
+pub fn row_of(change: &Change) -> Option<(&'static str, Row)> {
+    match change {
+        Change::Account(w) => Some(write::account_row(w)),
+        Change::Event(e) => write::event_row(e),
+        _ => None,
+    }
+}
 
 /// The database kind behind a URL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,9 +155,7 @@ impl Store {
     ) -> Result<(), sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
         let mut tx = conn.begin().await?;
-        for change in changes {
-            write::change(&mut tx, change, keep_versions).await?;
-        }
+        write::changes(&mut tx, changes, keep_versions).await?;
         if let Some(slot) = cursor {
             write::cursor(&mut tx, MAIN_STREAM, slot).await?;
         }

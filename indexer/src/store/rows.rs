@@ -32,6 +32,17 @@ impl Val {
 
 pub type Row = Vec<(&'static str, Val)>;
 
+/// The statement in the connection's dialect: statements are written with PostgreSQL's `$n`
+/// placeholders, and SQLite gets its native `?n` (same numbering; SQLite treats `$n` as a named
+/// parameter, which binds more slowly).
+pub fn dialect(conn: &sqlx::AnyConnection, sql: &str) -> String {
+    if conn.backend_name().eq_ignore_ascii_case("sqlite") {
+        sql.replace('$', "?")
+    } else {
+        sql.to_string()
+    }
+}
+
 pub fn bind<'q>(mut q: Query<'q, Any, AnyArguments>, vals: &[Val]) -> Query<'q, Any, AnyArguments> {
     for v in vals {
         q = match v {
@@ -52,6 +63,25 @@ fn placeholders(n: usize) -> String {
         .join(", ")
 }
 
+/// `($1, …, $c), ($c+1, …), …` for `rows` rows of `cols` values.
+pub fn values_clause(cols: usize, rows: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            let row = (1..=cols)
+                .map(|c| format!("${}", r * cols + c))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("({row})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Most rows per multi-row statement: stays under SQLite's and PostgreSQL's bound-parameter limits.
+pub fn rows_per_statement(cols: usize) -> usize {
+    (30_000 / cols.max(1)).clamp(1, 500)
+}
+
 fn columns(row: &Row) -> String {
     row.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ")
 }
@@ -60,8 +90,8 @@ pub fn values(row: Row) -> Vec<Val> {
     row.into_iter().map(|(_, v)| v).collect()
 }
 
-/// An account upsert that only moves forward in `(slot, write_version)`.
-pub fn upsert_account_sql(table: &str, row: &Row) -> String {
+/// An account upsert of `n` rows (distinct addresses) that only moves forward in `(slot, write_version)`.
+pub fn upsert_accounts_sql(table: &str, row: &Row, n: usize) -> String {
     let updates = row
         .iter()
         .filter(|(c, _)| *c != "address")
@@ -69,11 +99,11 @@ pub fn upsert_account_sql(table: &str, row: &Row) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "INSERT INTO {table} ({}) VALUES ({}) ON CONFLICT (address) DO UPDATE SET {updates} \
+        "INSERT INTO {table} ({}) VALUES {} ON CONFLICT (address) DO UPDATE SET {updates} \
          WHERE excluded.slot > {table}.slot \
             OR (excluded.slot = {table}.slot AND excluded.write_version >= {table}.write_version)",
         columns(row),
-        placeholders(row.len())
+        values_clause(row.len(), n)
     )
 }
 
@@ -86,12 +116,12 @@ pub fn insert_sql(table: &str, row: &Row) -> String {
     )
 }
 
-/// An event insert that is a no-op when the event is already stored.
-pub fn insert_event_sql(table: &str, row: &Row) -> String {
+/// An insert of `n` event rows; rows already stored are skipped.
+pub fn insert_events_sql(table: &str, row: &Row, n: usize) -> String {
     format!(
-        "INSERT INTO {table} ({}) VALUES ({}) ON CONFLICT (signature, ix_index, inner_index) DO NOTHING",
+        "INSERT INTO {table} ({}) VALUES {} ON CONFLICT (signature, ix_index, inner_index) DO NOTHING",
         columns(row),
-        placeholders(row.len())
+        values_clause(row.len(), n)
     )
 }
 

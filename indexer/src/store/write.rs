@@ -7,13 +7,14 @@ use anchor_lang::prelude::Pubkey;
 use sdk::accounts::PoolStatus;
 use sdk::events::AmmEvent;
 use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+use std::collections::BTreeMap;
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
 /// Runs a statement. Statements are built from the code's own table and column names only; every value
 /// is bound.
 async fn exec(conn: &mut AnyConnection, sql: &str, vals: Vec<Val>) -> Result<()> {
-    bind(sqlx::query(AssertSqlSafe(sql.to_string())), &vals)
+    bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), &vals)
         .execute(conn)
         .await?;
     Ok(())
@@ -32,16 +33,88 @@ pub async fn cursor(conn: &mut AnyConnection, stream: &str, slot: u64) -> Result
     .await
 }
 
-pub async fn change(conn: &mut AnyConnection, change: &Change, keep_versions: bool) -> Result<()> {
-    match change {
-        Change::Account(w) => {
-            let (table, row) = account_row(w);
-            exec(conn, &upsert_account_sql(table, &row), values(row)).await?;
-            if keep_versions {
-                keep_version(conn, w).await?;
+/// Writes a batch. Account writes (the newest per address) and events go out as multi-row statements per
+/// table; launches, closures and fork bookkeeping are written in order between them.
+pub async fn changes(
+    conn: &mut AnyConnection,
+    changes: &[Change],
+    keep_versions: bool,
+) -> Result<()> {
+    let mut pending = Pending::default();
+    for c in changes {
+        match c {
+            Change::Account(w) => {
+                if keep_versions {
+                    keep_version(conn, w).await?;
+                }
+                pending.account(w);
             }
-            Ok(())
+            Change::Event(e) => match event_row(e) {
+                Some((table, row)) => pending.events.entry(table).or_default().push(row),
+                None => {
+                    pending.flush(conn).await?;
+                    event(conn, e).await?;
+                }
+            },
+            other => {
+                pending.flush(conn).await?;
+                change(conn, other).await?;
+            }
         }
+    }
+    pending.flush(conn).await
+}
+
+/// Rows waiting to be written together.
+#[derive(Default)]
+struct Pending<'a> {
+    accounts: BTreeMap<Pubkey, &'a AccountWrite>,
+    events: BTreeMap<&'static str, Vec<Row>>,
+}
+
+impl<'a> Pending<'a> {
+    /// Keeps the newest write of each account (the upsert would keep only it anyway, and one statement
+    /// must not touch a row twice).
+    fn account(&mut self, w: &'a AccountWrite) {
+        match self.accounts.get(&w.address) {
+            Some(old) if old.version > w.version => {}
+            _ => {
+                self.accounts.insert(w.address, w);
+            }
+        }
+    }
+
+    async fn flush(&mut self, conn: &mut AnyConnection) -> Result<()> {
+        let mut accounts: BTreeMap<&'static str, Vec<Row>> = BTreeMap::new();
+        for w in std::mem::take(&mut self.accounts).into_values() {
+            let (table, row) = account_row(w);
+            accounts.entry(table).or_default().push(row);
+        }
+        for (table, rows) in accounts {
+            for chunk in rows.chunks(rows_per_statement(rows[0].len())) {
+                let sql = upsert_accounts_sql(table, &chunk[0], chunk.len());
+                exec(conn, &sql, flat(chunk)).await?;
+            }
+        }
+        for (table, rows) in std::mem::take(&mut self.events) {
+            for chunk in rows.chunks(rows_per_statement(rows[0].len())) {
+                let sql = insert_events_sql(table, &chunk[0], chunk.len());
+                exec(conn, &sql, flat(chunk)).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn flat(rows: &[Row]) -> Vec<Val> {
+    rows.iter()
+        .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
+        .collect()
+}
+
+async fn change(conn: &mut AnyConnection, change: &Change) -> Result<()> {
+    match change {
+        Change::Account(_) | Change::Event(_) => Ok(()),
         Change::Closed { address, version } => {
             for kind in AccountKind::ALL {
                 let sql = format!(
@@ -62,7 +135,6 @@ pub async fn change(conn: &mut AnyConnection, change: &Change, keep_versions: bo
             }
             Ok(())
         }
-        Change::Event(e) => event(conn, e).await,
         Change::DeadSlot(slot) => roll_back(conn, *slot).await,
         Change::Settled(slot) => settle(conn, *slot).await,
     }
@@ -198,8 +270,19 @@ pub fn account_row(w: &AccountWrite) -> (&'static str, Row) {
 }
 
 async fn event(conn: &mut AnyConnection, e: &Event) -> Result<()> {
+    match (e, event_row(e)) {
+        (_, Some((table, row))) => {
+            exec(conn, &insert_events_sql(table, &row, 1), values(row)).await
+        }
+        (Event::Launch(l), None) => launch(conn, l).await,
+        _ => Ok(()),
+    }
+}
+
+/// The table and row of an event (launches, which merge with backfilled rows, are written apart).
+pub fn event_row(e: &Event) -> Option<(&'static str, Row)> {
     let (table, row) = match e {
-        Event::Launch(l) => return launch(conn, l).await,
+        Event::Launch(_) => return None,
         Event::Trade(t) => {
             let e = &t.event;
             let mut row = key_cols(&t.key);
@@ -277,7 +360,7 @@ async fn event(conn: &mut AnyConnection, e: &Event) -> Result<()> {
         }
         Event::Amm(k, e) => amm_event(k, e),
     };
-    exec(conn, &insert_event_sql(table, &row), values(row)).await
+    Some((table, row))
 }
 
 fn amm_event(k: &EventKey, e: &AmmEvent) -> (&'static str, Row) {

@@ -10,9 +10,8 @@ use solana_commitment_config::CommitmentConfig;
 use solana_keypair::Keypair;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use solana_signer::Signer;
-use solana_transaction::Transaction;
 
-pub const SOL: u64 = 1_000_000_000;
+pub use localnet::testkit::SOL;
 
 pub async fn start() -> (Localnet, RpcClient) {
     let net = Localnet::start(LocalnetConfig::ephemeral())
@@ -27,10 +26,7 @@ pub async fn send(
     ixs: &[Instruction],
     signers: &[&Keypair],
 ) -> solana_signature::Signature {
-    let blockhash = rpc.get_latest_blockhash().await.unwrap();
-    let tx =
-        Transaction::new_signed_with_payer(ixs, Some(&signers[0].pubkey()), signers, blockhash);
-    rpc.send_and_confirm_transaction(&tx)
+    localnet::testkit::send(rpc, ixs, signers)
         .await
         .expect("transaction lands")
 }
@@ -90,8 +86,7 @@ pub async fn launch_and_buy(
 }
 
 pub async fn funded(rpc: &RpcClient, lamports: u64) -> Keypair {
-    let k = Keypair::new();
-    let sig = rpc.request_airdrop(&k.pubkey(), lamports).await.unwrap();
-    assert!(rpc.confirm_transaction(&sig).await.unwrap());
-    k
+    localnet::testkit::funded(rpc, lamports)
+        .await
+        .expect("airdrop lands")
 }

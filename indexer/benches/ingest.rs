@@ -1,0 +1,400 @@
+//! Indexer benchmarks (`cargo bench -p indexer --bench ingest`; results in the README).
+//!
+//! 1. Ingest throughput: a generated stream of account updates and trade transactions, shaped as a
+//!    Yellowstone server sends them (per slot: transactions and account writes, then the slot status), fed
+//!    through decode -> process -> store, on SQLite and (with DATABASE_URL) PostgreSQL. In the same run the
+//!    same rows are written raw, one multi-row INSERT per table and slot, and the ratio is reported.
+//! 2. End-to-end latency: a buy confirmed on the localnet until its trade row is visible in the database,
+//!    with the indexer streaming over gRPC (p50, p99).
+
+use anchor_lang::prelude::Pubkey;
+use anchor_lang::{AnchorSerialize, Discriminator};
+use clap::Parser;
+use indexer::store::{row_of, Val};
+use indexer::{Commitment, IndexerConfig, Metrics, Processor, Store};
+use localnet::testkit::{self, SOL};
+use localnet::{Localnet, LocalnetConfig};
+use solana_commitment_config::CommitmentConfig;
+use solana_rpc_client::nonblocking::rpc_client::RpcClient;
+use solana_signer::Signer;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use yellowstone_grpc_proto::prelude::{
+    subscribe_update::UpdateOneof, InnerInstruction, InnerInstructions, Message, SlotStatus,
+    SubscribeUpdate, SubscribeUpdateAccount, SubscribeUpdateAccountInfo, SubscribeUpdateSlot,
+    SubscribeUpdateTransaction, SubscribeUpdateTransactionInfo, Transaction, TransactionStatusMeta,
+};
+
+#[derive(Parser, Debug)]
+struct Args {
+    /// Trades in the generated stream (each with its pool's account update).
+    #[arg(long, default_value_t = 20_000)]
+    trades: usize,
+    /// Trades per slot.
+    #[arg(long, default_value_t = 100)]
+    per_slot: usize,
+    /// Distinct pools the trades spread over.
+    #[arg(long, default_value_t = 200)]
+    pools: usize,
+    /// Buys timed end to end.
+    #[arg(long, default_value_t = 200)]
+    samples: usize,
+    /// Cargo passes `--bench`.
+    #[arg(long, hide = true)]
+    bench: bool,
+}
+
+fn update(u: UpdateOneof) -> SubscribeUpdate {
+    SubscribeUpdate {
+        filters: vec!["programs".into()],
+        update_oneof: Some(u),
+        created_at: None,
+    }
+}
+
+fn generate(args: &Args, config: (Pubkey, Vec<u8>), pool_data: &[u8]) -> Vec<SubscribeUpdate> {
+    let template = sdk::accounts::decode_pool(pool_data).expect("pool decodes");
+    let pools: Vec<(Pubkey, sdk::accounts::Pool)> = (0..args.pools)
+        .map(|_| {
+            let mut p = template.clone();
+            p.base_mint = Pubkey::new_unique();
+            (Pubkey::new_unique(), p)
+        })
+        .collect();
+    let account = |address: &Pubkey, slot: u64, wv: u64, data: Vec<u8>| {
+        update(UpdateOneof::Account(SubscribeUpdateAccount {
+            account: Some(SubscribeUpdateAccountInfo {
+                pubkey: address.to_bytes().to_vec(),
+                lamports: 1_000_000,
+                owner: launchpad::ID.to_bytes().to_vec(),
+                data,
+                write_version: wv,
+                ..Default::default()
+            }),
+            slot,
+            ..Default::default()
+        }))
+    };
+    let mut out = vec![account(&config.0, 1, 0, config.1)];
+    let mut slot = 10u64;
+    for i in 0..args.trades {
+        let (address, pool) = &pools[i % pools.len()];
+        let mut pool = pool.clone();
+        pool.sqrt_price = pool.sqrt_price.saturating_add(i as u128);
+        pool.quote_reserve = i as u64;
+        let mut data = Vec::new();
+        anchor_lang::AccountSerialize::try_serialize(&pool, &mut data).unwrap();
+        let event = sdk::events::EvtSwap {
+            pool: *address,
+            mint: pool.base_mint,
+            trader: Pubkey::new_unique(),
+            side: (i % 2) as u8,
+            amount_offered: 1_000_000 + i as u64,
+            amount_in: 1_000_000 + i as u64,
+            amount_out: 35_000_000 + i as u64,
+            min_amount_out: 1,
+            fee: 10_000,
+            creator_fee: 5_000,
+            partner_fee: 5_000,
+            refund: 0,
+            fee_bps: 100,
+            sqrt_price: pool.sqrt_price,
+            base_reserve: pool.base_reserve,
+            quote_reserve: pool.quote_reserve,
+            progress_bps: 100,
+            creator_fee_unclaimed: 5_000,
+            partner_fee_unclaimed: 5_000,
+            complete: false,
+            timestamp: 1_700_000_000 + i as i64,
+        };
+        let mut ix = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
+        ix.extend_from_slice(sdk::events::EvtSwap::DISCRIMINATOR);
+        event.serialize(&mut ix).unwrap();
+        let mut signature = [0u8; 64];
+        signature[..8].copy_from_slice(&(i as u64).to_le_bytes());
+        out.push(update(UpdateOneof::Transaction(
+            SubscribeUpdateTransaction {
+                transaction: Some(SubscribeUpdateTransactionInfo {
+                    signature: signature.to_vec(),
+                    transaction: Some(Transaction {
+                        signatures: vec![signature.to_vec()],
+                        message: Some(Message {
+                            account_keys: vec![
+                                Pubkey::new_unique().to_bytes().to_vec(),
+                                launchpad::ID.to_bytes().to_vec(),
+                            ],
+                            ..Default::default()
+                        }),
+                    }),
+                    meta: Some(TransactionStatusMeta {
+                        inner_instructions: vec![InnerInstructions {
+                            index: 0,
+                            instructions: vec![InnerInstruction {
+                                program_id_index: 1,
+                                data: ix,
+                                ..Default::default()
+                            }],
+                        }],
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                }),
+                slot,
+                ..Default::default()
+            },
+        )));
+        out.push(account(address, slot, i as u64 + 1, data));
+        if (i + 1) % args.per_slot == 0 || i + 1 == args.trades {
+            out.push(update(UpdateOneof::Slot(SubscribeUpdateSlot {
+                slot,
+                status: SlotStatus::SlotConfirmed as i32,
+                ..Default::default()
+            })));
+            slot += 1;
+        }
+    }
+    out
+}
+
+async fn fresh_url(backend: &str, tag: &str) -> String {
+    match backend {
+        "postgres" => {
+            let admin = std::env::var("DATABASE_URL").unwrap();
+            sqlx::any::install_default_drivers();
+            let name = format!("bench_{tag}_{}", std::process::id());
+            let mut c = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
+                .await
+                .unwrap();
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {name}"
+            )))
+            .execute(&mut c)
+            .await;
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&mut c)
+                .await
+                .unwrap();
+            format!("{}/{name}", admin.rsplit_once('/').unwrap().0)
+        }
+        _ => {
+            let dir =
+                std::env::temp_dir().join(format!("indexer-bench-{tag}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            format!("sqlite://{}/index.db", dir.display())
+        }
+    }
+}
+
+/// Feeds the stream through the pipeline; returns (updates, seconds).
+async fn pipeline(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
+    let store = Store::open(url).await.unwrap();
+    let metrics = Arc::new(Metrics::default());
+    let mut p = Processor::new(store.clone(), metrics.clone(), Commitment::Confirmed, 1_000)
+        .await
+        .unwrap();
+    let start = Instant::now();
+    for u in stream {
+        if p.process(u).await.unwrap() {
+            p.flush().await.unwrap();
+        }
+    }
+    p.flush().await.unwrap();
+    let secs = start.elapsed().as_secs_f64();
+    let s = metrics.snapshot();
+    assert_eq!(s.decode_failures, 0);
+    store.close().await;
+    (s.account_updates + s.events, secs)
+}
+
+/// Writes the same rows raw: per slot, one transaction with one multi-row INSERT per table.
+async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
+    let store = Store::open(url).await.unwrap();
+    let mut slots: Vec<BTreeMap<&'static str, Vec<indexer::store::Row>>> = vec![BTreeMap::new()];
+    let mut rows = 0u64;
+    for u in stream {
+        let changes = match &u.update_oneof {
+            Some(UpdateOneof::Account(a)) => indexer::decode::decode_account_update(a)
+                .unwrap()
+                .into_iter()
+                .collect::<Vec<_>>(),
+            Some(UpdateOneof::Transaction(t)) => indexer::decode::decode_transaction_update(t)
+                .0
+                .into_iter()
+                .map(indexer::model::Change::Event)
+                .collect(),
+            Some(UpdateOneof::Slot(_)) => {
+                slots.push(BTreeMap::new());
+                continue;
+            }
+            _ => continue,
+        };
+        for c in changes {
+            if let Some((table, row)) = row_of(&c) {
+                rows += 1;
+                slots
+                    .last_mut()
+                    .unwrap()
+                    .entry(table)
+                    .or_default()
+                    .push(row);
+            }
+        }
+    }
+    let start = Instant::now();
+    for slot in &slots {
+        let mut tx = store.pool().begin().await.unwrap();
+        for (table, rows) in slot {
+            // Within a slot an account can be written twice; keep the last write (an upsert would).
+            let rows: Vec<&indexer::store::Row> = if *table == "pools" || *table == "configs" {
+                let mut last = BTreeMap::new();
+                for r in rows {
+                    if let Val::Text(a) = &r[0].1 {
+                        last.insert(a.clone(), r);
+                    }
+                }
+                last.into_values().collect()
+            } else {
+                rows.iter().collect()
+            };
+            for chunk in rows.chunks(500) {
+                let cols: Vec<&str> = chunk[0].iter().map(|(c, _)| *c).collect();
+                let conflict = if *table == "pools" || *table == "configs" {
+                    " ON CONFLICT (address) DO NOTHING"
+                } else {
+                    ""
+                };
+                let sql = format!(
+                    "INSERT INTO {table} ({}) VALUES {}{conflict}",
+                    cols.join(", "),
+                    indexer::store::values_clause(cols.len(), chunk.len())
+                );
+                let vals: Vec<Val> = chunk
+                    .iter()
+                    .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
+                    .collect();
+                let sql = indexer::store::dialect(&tx, &sql);
+                indexer::store::bind(sqlx::query(sqlx::AssertSqlSafe(sql)), &vals)
+                    .execute(&mut *tx)
+                    .await
+                    .unwrap();
+            }
+        }
+        tx.commit().await.unwrap();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    store.close().await;
+    (rows, secs)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+async fn latency(
+    net: &Localnet,
+    rpc: &RpcClient,
+    backend: &str,
+    samples: usize,
+) -> (Duration, Duration) {
+    let url = fresh_url(backend, "latency").await;
+    let store = Store::open(&url).await.unwrap();
+    let indexer = indexer::Indexer::new(
+        IndexerConfig {
+            metrics_interval_secs: 0,
+            batch_wait_ms: 5,
+            ..IndexerConfig::local(net.rpc_url(), net.grpc_url(), url.clone())
+        },
+        store.clone(),
+    );
+    let (stop, rx) = tokio::sync::watch::channel(false);
+    let task = tokio::spawn(indexer.run(rx));
+    let creator = testkit::funded(rpc, 5 * SOL).await.unwrap();
+    let salt = if backend == "postgres" { 2 } else { 1 };
+    let (keys, _) = testkit::launch(rpc, &creator, curve::Preset::Fair, salt, "LAT")
+        .await
+        .unwrap();
+    let buyer = testkit::funded(rpc, 10 * SOL).await.unwrap();
+    let mut times = Vec::new();
+    for i in 0..samples {
+        // Timed from the submission: the client's own confirmation polling would add its poll interval,
+        // while the indexer learns of the confirmed slot from the stream.
+        let ixs = testkit::buy_instructions(&keys, &buyer.pubkey(), SOL / 1000 + i as u64);
+        let blockhash = rpc.get_latest_blockhash().await.unwrap();
+        let tx = solana_transaction::Transaction::new_signed_with_payer(
+            &ixs,
+            Some(&buyer.pubkey()),
+            &[&buyer],
+            blockhash,
+        );
+        let submitted = Instant::now();
+        let sig = rpc.send_transaction(&tx).await.unwrap();
+        loop {
+            let found = sqlx::query("SELECT 1 FROM trades WHERE signature = $1")
+                .bind(sig.to_string())
+                .fetch_optional(store.pool())
+                .await
+                .unwrap();
+            if found.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_micros(500)).await;
+        }
+        times.push(submitted.elapsed());
+    }
+    let _ = stop.send(true);
+    let _ = task.await;
+    times.sort();
+    (percentile(&times, 0.5), percentile(&times, 0.99))
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let args = Args::parse();
+    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
+    let rpc = RpcClient::new_with_commitment(net.rpc_url(), CommitmentConfig::confirmed());
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 0, "GEN")
+        .await
+        .unwrap();
+    let pool = rpc.get_account(&keys.pool).await.unwrap().data;
+    let config = rpc.get_account(&keys.config).await.unwrap().data;
+    let stream = generate(&args, (keys.config, config), &pool);
+    let mut backends = vec!["sqlite"];
+    if std::env::var("DATABASE_URL").is_ok() {
+        backends.push("postgres");
+    } else {
+        eprintln!("DATABASE_URL not set: PostgreSQL skipped");
+    }
+    println!(
+        "ingest: {} trades + {} account updates over {} pools, {} trades per slot\n",
+        args.trades, args.trades, args.pools, args.per_slot
+    );
+    println!(
+        "| database | pipeline (updates/s) | raw multi-row INSERT (rows/s) | pipeline / raw |"
+    );
+    println!("|---|---|---|---|");
+    for b in &backends {
+        let (n, secs) = pipeline(&fresh_url(b, "pipeline").await, &stream).await;
+        let (rows, raw_secs) = raw(&fresh_url(b, "raw").await, &stream).await;
+        let (rate, raw_rate) = (n as f64 / secs, rows as f64 / raw_secs);
+        println!(
+            "| {b} | {rate:.0} | {raw_rate:.0} | {:.2} |",
+            rate / raw_rate
+        );
+    }
+    println!("\n| database | submitted -> confirmed -> row visible p50 | p99 | samples |");
+    println!("|---|---|---|---|");
+    for b in &backends {
+        let (p50, p99) = latency(&net, &rpc, b, args.samples).await;
+        println!(
+            "| {b} | {:.1} ms | {:.1} ms | {} |",
+            p50.as_secs_f64() * 1e3,
+            p99.as_secs_f64() * 1e3,
+            args.samples
+        );
+    }
+    net.shutdown().await;
+}
