@@ -1,0 +1,118 @@
+//! The one error type of every endpoint: `{ "error": { "message", "code" } }` with a documented status.
+//!
+//! | status | codes |
+//! |---|---|
+//! | 400 | `MISSING_PARAMS`, `INVALID_PARAMS`, `INVALID_ADDRESS`, `INVALID_JSON`, `SAME_TOKEN`, `SECRET_MATERIAL` |
+//! | 404 | `NOT_FOUND` (unknown token, pool or route) |
+//! | 413 | `PAYLOAD_TOO_LARGE` |
+//! | 429 | `RATE_LIMITED` (with `Retry-After`) |
+//! | 500 | `INTERNAL` |
+//! | 503 | `UNAVAILABLE` (the index or an upstream is unreachable) |
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    /// Seconds, for 429.
+    pub retry_after: Option<u64>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorDetail {
+    /// What went wrong, for a human.
+    pub message: String,
+    /// A stable machine-readable code.
+    pub code: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    pub fn missing(field: &str) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "MISSING_PARAMS",
+            format!("`{field}` is required"),
+        )
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "INVALID_PARAMS", message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "NOT_FOUND", message)
+    }
+
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, "UNAVAILABLE", message)
+    }
+
+    pub fn rate_limited(retry_after: u64) -> Self {
+        ApiError {
+            retry_after: Some(retry_after),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "RATE_LIMITED",
+                format!("too many requests; retry after {retry_after} s"),
+            )
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        tracing::warn!("index query failed: {e}");
+        ApiError::unavailable("the index is unavailable; retry shortly")
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: ErrorDetail {
+                message: self.message,
+                code: self.code.to_string(),
+            },
+        };
+        let mut response = (self.status, axum::Json(body)).into_response();
+        if let Some(s) = self.retry_after {
+            if let Ok(v) = HeaderValue::from_str(&s.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, v);
+            }
+        }
+        response
+    }
+}
+
+/// A Solana address from a request field.
+pub fn address(field: &str, value: Option<&str>) -> Result<anchor_lang::prelude::Pubkey, ApiError> {
+    let value = value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| ApiError::missing(field))?;
+    value.parse().map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ADDRESS",
+            format!("`{field}` is not a valid Solana address"),
+        )
+    })
+}

@@ -1,0 +1,171 @@
+//! The launchpad's REST API: thin axum handlers per area (`routes/`) over the index (`indexer::read`), the
+//! SDK and the chain. Errors are [`error::ApiError`]; `/openapi.json` is generated from the handlers.
+
+pub mod config;
+pub mod error;
+pub mod routes;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use config::ApiConfig;
+use indexer::{Metrics, Store};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+use tower_governor::governor::GovernorConfigBuilder;
+use tower_governor::key_extractor::KeyExtractor;
+use tower_governor::{GovernorError, GovernorLayer};
+use utoipa::OpenApi;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub config: Arc<ApiConfig>,
+    /// The indexer's metrics, when it runs in this process.
+    pub indexer: Option<Arc<Metrics>>,
+}
+
+impl AppState {
+    /// Unix seconds now.
+    pub fn now(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64)
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Launchpad API",
+        description = "Public, keyless, non-custodial: quotes and unsigned transactions; the wallet signs. \
+                       Errors are `{ \"error\": { \"message\", \"code\" } }`."
+    ),
+    paths(
+        routes::health::health,
+        routes::launchpad::curve,
+        routes::launchpad::launches,
+        routes::launchpad::fees,
+    ),
+    tags(
+        (name = "launchpad", description = "Bonding-curve launches"),
+        (name = "service", description = "Health and documentation"),
+    )
+)]
+pub struct ApiDoc;
+
+async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
+
+/// Rate-limit key: the caller's `X-Client-Id`, else its IP address.
+#[derive(Clone, Copy, Debug)]
+struct ClientKey;
+
+impl KeyExtractor for ClientKey {
+    type Key = String;
+
+    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
+        if let Some(id) = req
+            .headers()
+            .get("x-client-id")
+            .and_then(|v| v.to_str().ok())
+            .filter(|v| !v.is_empty() && v.len() <= 128)
+        {
+            return Ok(format!("id:{id}"));
+        }
+        Ok(req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or_else(|| "ip:unknown".into(), |c| format!("ip:{}", c.0.ip())))
+    }
+}
+
+fn governor_error(e: GovernorError) -> Response {
+    match e {
+        GovernorError::TooManyRequests { wait_time, .. } => {
+            error::ApiError::rate_limited(wait_time.max(1)).into_response()
+        }
+        other => error::ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL",
+            format!("rate limiter: {other}"),
+        )
+        .into_response(),
+    }
+}
+
+/// One log line per request with the caller's identification headers (never bodies).
+async fn request_log(req: Request, next: Next) -> Response {
+    let (client_id, client_name, client_source) = {
+        let header = |name: &str| {
+            req.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(|v| v.chars().take(64).collect::<String>())
+                .unwrap_or_default()
+        };
+        (
+            header("x-client-id"),
+            header("x-client-name"),
+            header("x-client-source"),
+        )
+    };
+    let (method, path) = (req.method().clone(), req.uri().path().to_string());
+    let start = Instant::now();
+    let response = next.run(req).await;
+    tracing::info!(
+        %method, %path, status = response.status().as_u16(),
+        ms = start.elapsed().as_secs_f64() * 1e3,
+        client_id, client_name, client_source,
+        "request"
+    );
+    response
+}
+
+async fn not_found() -> error::ApiError {
+    error::ApiError::not_found("no such endpoint")
+}
+
+/// The whole service. Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
+/// clients without `X-Client-Id` are rate-limited by address.
+pub fn router(state: AppState) -> Router {
+    let per_ms = (1000 / state.config.rate_limit_per_second.max(1)).max(1) as u64;
+    let governor = GovernorConfigBuilder::default()
+        .per_millisecond(per_ms)
+        .burst_size(state.config.rate_limit_burst.max(1))
+        .key_extractor(ClientKey)
+        .finish()
+        .expect("rate limits are positive");
+    let limits = GovernorLayer::new(governor).error_handler(governor_error);
+    Router::new()
+        .route("/health", get(routes::health::health))
+        .route("/openapi.json", get(openapi))
+        .route("/launchpad/curve/{mint}", get(routes::launchpad::curve))
+        .route("/launchpad/launches", get(routes::launchpad::launches))
+        .route("/launchpad/fees", get(routes::launchpad::fees))
+        .fallback(not_found)
+        .layer(limits)
+        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        .layer(axum::middleware::from_fn(request_log))
+        .with_state(state)
+}
+
+/// Serves `router` on `listener` until `shutdown` resolves.
+pub async fn serve(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    axum::serve(
+        listener,
+        router(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,292 @@
+//! Launchpad reads: `GET /launchpad/curve/{mint}`, `GET /launchpad/launches`, `GET /launchpad/fees`.
+
+use crate::error::{address, ApiError};
+use crate::AppState;
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use sdk::accounts::PoolStatus;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+/// The bonding curve of a launched token, as of the index's latest slot.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CurveResponse {
+    pub mint: String,
+    pub pool: String,
+    pub config: String,
+    pub creator: String,
+    /// `fair`, `shield` or `distribute`.
+    pub preset: String,
+    /// `sol` or `usdc`.
+    pub quote: String,
+    pub quote_mint: String,
+    /// `bonding`, `complete` (graduated, migration pending) or `migrated`.
+    pub status: String,
+    /// Progress to graduation in basis points (10000 = graduated).
+    pub progress_bps: u16,
+    /// Progress as a percentage with two decimals, e.g. `"42.17"`.
+    pub progress: String,
+    /// Quote raised so far, base units.
+    pub quote_raised: String,
+    /// Quote raised at which the curve graduates, base units (10 SOL or 750 USDC).
+    pub graduation_threshold: String,
+    /// The fee a swap pays now, basis points.
+    pub current_fee_bps: u16,
+    /// The fee once any decay is over, basis points.
+    pub final_fee_bps: u16,
+    pub migrated: bool,
+    /// Spot price in whole quote per whole token.
+    pub price: String,
+    /// The Q64.64 square-root price the program stores.
+    pub sqrt_price: String,
+    pub base_reserve: String,
+    pub quote_reserve: String,
+    /// The AMM pool the curve migrated into (null before migration).
+    pub amm_pool: Option<String>,
+    /// Unix seconds.
+    pub launched_at: i64,
+    /// The slot of the pool state shown.
+    pub slot: u64,
+}
+
+#[utoipa::path(
+    get,
+    path = "/launchpad/curve/{mint}",
+    params(("mint" = String, Path, description = "The token's mint address")),
+    responses(
+        (status = 200, body = CurveResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS"),
+        (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: no launch with this mint"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the index is unreachable"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn curve(
+    State(state): State<AppState>,
+    Path(mint): Path<String>,
+) -> Result<Json<CurveResponse>, ApiError> {
+    let mint = address("mint", Some(&mint))?;
+    let c = state
+        .store
+        .curve(&mint)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no launch with mint {mint}")))?;
+    let now = state.now();
+    let threshold = c.config.threshold;
+    let graduated = c.pool.status != PoolStatus::Bonding;
+    let progress_bps = c.progress_bps();
+    Ok(Json(CurveResponse {
+        mint: mint.to_string(),
+        pool: c.address.to_string(),
+        config: c.pool.config.to_string(),
+        creator: c.pool.creator.to_string(),
+        preset: curve::Preset::from_u8(c.config.preset)
+            .map_or("unknown", |p| p.name())
+            .into(),
+        quote: curve::QuoteAsset::from_u8(c.config.quote)
+            .map_or("unknown", |q| q.name())
+            .into(),
+        quote_mint: c.pool.quote_mint.to_string(),
+        status: match c.pool.status {
+            PoolStatus::Bonding => "bonding",
+            PoolStatus::Complete => "complete",
+            PoolStatus::Migrated => "migrated",
+        }
+        .into(),
+        progress_bps,
+        progress: format!("{}.{:02}", progress_bps / 100, progress_bps % 100),
+        // At graduation the quote reserve is exactly the threshold; migration then moves it to the AMM.
+        quote_raised: if graduated {
+            threshold
+        } else {
+            c.pool.quote_reserve
+        }
+        .to_string(),
+        graduation_threshold: threshold.to_string(),
+        current_fee_bps: c.current_fee_bps(now),
+        final_fee_bps: c.final_fee_bps(),
+        migrated: c.migrated(),
+        price: c.price(),
+        sqrt_price: c.pool.sqrt_price.to_string(),
+        base_reserve: c.pool.base_reserve.to_string(),
+        quote_reserve: c.pool.quote_reserve.to_string(),
+        amm_pool: (c.pool.amm_pool != anchor_lang::prelude::Pubkey::default())
+            .then(|| c.pool.amm_pool.to_string()),
+        launched_at: c.pool.launch_timestamp,
+        slot: c.slot,
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Paging {
+    /// 1 to 100; default 20.
+    pub limit: Option<String>,
+    /// Default 0.
+    pub offset: Option<String>,
+}
+
+impl Paging {
+    pub fn parse(&self) -> Result<(u32, u64), ApiError> {
+        let limit = match self.limit.as_deref() {
+            None => 20,
+            Some(l) => l
+                .parse::<u32>()
+                .ok()
+                .filter(|l| (1..=100).contains(l))
+                .ok_or_else(|| ApiError::invalid("`limit` must be an integer from 1 to 100"))?,
+        };
+        let offset = match self.offset.as_deref() {
+            None => 0,
+            Some(o) => o
+                .parse::<u64>()
+                .ok()
+                .filter(|o| *o <= i64::MAX as u64)
+                .ok_or_else(|| ApiError::invalid("`offset` must be a non-negative integer"))?,
+        };
+        Ok((limit, offset))
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchEntry {
+    pub mint: String,
+    pub pool: String,
+    pub config: String,
+    pub creator: String,
+    pub quote_mint: String,
+    pub name: String,
+    pub symbol: String,
+    pub uri: String,
+    pub preset: String,
+    pub quote: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    pub created_slot: u64,
+    /// The creating transaction (null when the indexer backfilled the launch from account state).
+    pub signature: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchesResponse {
+    /// Newest first.
+    pub launches: Vec<LaunchEntry>,
+    pub total: u64,
+    pub limit: u32,
+    pub offset: u64,
+}
+
+#[utoipa::path(
+    get,
+    path = "/launchpad/launches",
+    params(Paging),
+    responses(
+        (status = 200, body = LaunchesResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_PARAMS"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn launches(
+    State(state): State<AppState>,
+    Query(paging): Query<Paging>,
+) -> Result<Json<LaunchesResponse>, ApiError> {
+    let (limit, offset) = paging.parse()?;
+    let page = state.store.launches(limit, offset).await?;
+    Ok(Json(LaunchesResponse {
+        launches: page
+            .items
+            .into_iter()
+            .map(|l| LaunchEntry {
+                mint: l.mint,
+                pool: l.pool,
+                config: l.config,
+                creator: l.creator,
+                quote_mint: l.quote_mint,
+                name: l.name,
+                symbol: l.symbol,
+                uri: l.uri,
+                preset: l.preset,
+                quote: l.quote,
+                created_at: l.created_at,
+                created_slot: l.created_slot,
+                signature: l.signature,
+            })
+            .collect(),
+        total: page.total,
+        limit,
+        offset,
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FeesQuery {
+    /// The wallet (a launch's creator, or the partner).
+    pub creator: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeeEntry {
+    pub pool: String,
+    pub mint: String,
+    /// `trading`, `surplus` or `locked-lp`: the `kind` to send to `POST /launchpad/claim`.
+    pub kind: String,
+    /// `creator` or `partner`.
+    pub role: String,
+    pub quote_mint: String,
+    /// Claimable quote, base units.
+    pub quote_amount: String,
+    /// Claimable tokens, base units (locked-LP fees are paid in both tokens of the AMM pool).
+    pub base_amount: String,
+    pub amm_pool: Option<String>,
+    pub position: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeesResponse {
+    pub creator: String,
+    /// One entry per pool and kind with something to claim.
+    pub fees: Vec<FeeEntry>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/launchpad/fees",
+    params(FeesQuery),
+    responses(
+        (status = 200, body = FeesResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS or INVALID_ADDRESS"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn fees(
+    State(state): State<AppState>,
+    Query(q): Query<FeesQuery>,
+) -> Result<Json<FeesResponse>, ApiError> {
+    let wallet = address("creator", q.creator.as_deref())?;
+    let fees = state.store.unclaimed(&wallet).await?;
+    Ok(Json(FeesResponse {
+        creator: wallet.to_string(),
+        fees: fees
+            .into_iter()
+            .map(|u| FeeEntry {
+                pool: u.pool,
+                mint: u.mint,
+                kind: u.kind.into(),
+                role: u.role.into(),
+                quote_mint: u.quote_mint,
+                quote_amount: u.quote_amount.to_string(),
+                base_amount: u.base_amount.to_string(),
+                amm_pool: u.amm_pool,
+                position: u.position,
+            })
+            .collect(),
+    }))
+}

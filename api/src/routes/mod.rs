@@ -1,0 +1,4 @@
+//! One module per area of the spec.
+
+pub mod health;
+pub mod launchpad;
