@@ -1,14 +1,16 @@
 //! The launchpad's REST API: thin axum handlers per area (`routes/`) over the index (`indexer::read`), the
 //! SDK and the chain. Errors are [`error::ApiError`]; `/openapi.json` is generated from the handlers.
 
+pub mod body;
 pub mod config;
 pub mod error;
 pub mod routes;
+pub mod solana;
 
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use config::ApiConfig;
 use indexer::{Metrics, Store};
@@ -25,6 +27,8 @@ use utoipa::OpenApi;
 pub struct AppState {
     pub store: Store,
     pub config: Arc<ApiConfig>,
+    /// The Solana RPC node transactions are built against and relayed to.
+    pub rpc: Arc<solana_rpc_client::nonblocking::rpc_client::RpcClient>,
     /// The indexer's metrics, when it runs in this process.
     pub indexer: Option<Arc<Metrics>>,
 }
@@ -50,9 +54,15 @@ impl AppState {
         routes::launchpad::curve,
         routes::launchpad::launches,
         routes::launchpad::fees,
+        routes::launch::prepare,
+        routes::launch::metadata,
+        routes::launch::record,
+        routes::claim::claim,
+        routes::submit::submit,
     ),
     tags(
         (name = "launchpad", description = "Bonding-curve launches"),
+        (name = "swap", description = "Swaps and transaction relay"),
         (name = "service", description = "Health and documentation"),
     )
 )]
@@ -148,6 +158,11 @@ pub fn router(state: AppState) -> Router {
         .route("/launchpad/curve/{mint}", get(routes::launchpad::curve))
         .route("/launchpad/launches", get(routes::launchpad::launches))
         .route("/launchpad/fees", get(routes::launchpad::fees))
+        .route("/launchpad/prepare", post(routes::launch::prepare))
+        .route("/launchpad/metadata/{file}", get(routes::launch::metadata))
+        .route("/launchpad/record", post(routes::launch::record))
+        .route("/launchpad/claim", post(routes::claim::claim))
+        .route("/swap/submit-solana", post(routes::submit::submit))
         .fallback(not_found)
         .layer(limits)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))

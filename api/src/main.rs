@@ -50,6 +50,13 @@ fn shutdown_signal(tx: watch::Sender<bool>) {
     });
 }
 
+fn rpc_client(url: &str) -> solana_rpc_client::nonblocking::rpc_client::RpcClient {
+    solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        url.to_string(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    )
+}
+
 async fn stopped(mut rx: watch::Receiver<bool>) {
     let _ = rx.wait_for(|s| *s).await;
 }
@@ -73,6 +80,7 @@ async fn main() -> anyhow::Result<()> {
                 with_indexer,
             } = *args;
             let store = Store::open(&indexer.database_url).await?;
+            let rpc_url = indexer.rpc_url.clone();
             let metrics = if with_indexer {
                 let ix = Indexer::new(indexer, store.clone());
                 let m = ix.metrics();
@@ -86,6 +94,7 @@ async fn main() -> anyhow::Result<()> {
             let state = AppState {
                 store,
                 config: Arc::new(api),
+                rpc: Arc::new(rpc_client(&rpc_url)),
                 indexer: metrics,
             };
             api::serve(state, listener, stopped(rx)).await
@@ -135,6 +144,7 @@ async fn dev(
     let state = AppState {
         store,
         config: Arc::new(api_config),
+        rpc: Arc::new(rpc_client(&net.rpc_url())),
         indexer: Some(metrics),
     };
     api::serve(state, listener, stopped(rx)).await?;

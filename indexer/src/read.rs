@@ -223,6 +223,64 @@ impl Store {
         }))
     }
 
+    /// The curve of a launchpad pool, by the pool's address.
+    pub async fn curve_by_pool(&self, pool: &Pubkey) -> Result<Option<CurveState>> {
+        let row = sqlx::query("SELECT mint FROM pools WHERE address = $1")
+            .bind(pool.to_string())
+            .fetch_optional(self.pool())
+            .await?;
+        match row {
+            Some(r) => self.curve(&key(&r, "mint")).await,
+            None => Ok(None),
+        }
+    }
+
+    /// The config of `preset` against `quote` (names as in `curve::Preset` and `curve::QuoteAsset`).
+    pub async fn config_for(&self, preset: &str, quote: &str) -> Result<Option<(Pubkey, Config)>> {
+        let row = sqlx::query("SELECT address, data FROM configs WHERE preset = $1 AND quote = $2")
+            .bind(preset.to_string())
+            .bind(quote.to_string())
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.and_then(|r| {
+            Some((
+                key(&r, "address"),
+                sdk::accounts::decode_config(&r.get::<Vec<u8>, _>("data"))?,
+            ))
+        }))
+    }
+
+    /// Launches whose deploy was recorded through the API (the discovery listing), most recent first.
+    pub async fn listed_launches(&self, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
+        let cols = LAUNCH_COLS
+            .split(", ")
+            .map(|c| format!("l.{}", c.trim()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {cols} FROM launches l JOIN launch_metadata m ON m.mint = l.mint \
+             WHERE m.recorded_at IS NOT NULL \
+             ORDER BY l.created_at DESC, l.created_slot DESC, l.mint LIMIT $1 OFFSET $2"
+        )))
+        .bind(i64::from(limit))
+        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .fetch_all(self.pool())
+        .await?;
+        let total: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM launches l JOIN launch_metadata m ON m.mint = l.mint \
+             WHERE m.recorded_at IS NOT NULL",
+        )
+        .fetch_one(self.pool())
+        .await?
+        .get(0);
+        Ok(Page {
+            items: rows.iter().map(launch_row).collect(),
+            total: total.max(0) as u64,
+            limit,
+            offset,
+        })
+    }
+
     pub async fn amm_pool(&self, address: &Pubkey) -> Result<Option<AmmPoolState>> {
         let row = sqlx::query("SELECT address, slot, data FROM amm_pools WHERE address = $1")
             .bind(address.to_string())

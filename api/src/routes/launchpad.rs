@@ -172,7 +172,7 @@ pub struct LaunchEntry {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LaunchesResponse {
-    /// Newest first.
+    /// Launches recorded through `POST /launchpad/record`, newest first.
     pub launches: Vec<LaunchEntry>,
     pub total: u64,
     pub limit: u32,
@@ -195,7 +195,7 @@ pub async fn launches(
     Query(paging): Query<Paging>,
 ) -> Result<Json<LaunchesResponse>, ApiError> {
     let (limit, offset) = paging.parse()?;
-    let page = state.store.launches(limit, offset).await?;
+    let page = state.store.listed_launches(limit, offset).await?;
     Ok(Json(LaunchesResponse {
         launches: page
             .items

@@ -1,4 +1,7 @@
 //! One module per area of the spec.
 
+pub mod claim;
 pub mod health;
+pub mod launch;
 pub mod launchpad;
+pub mod submit;

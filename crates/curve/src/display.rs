@@ -96,3 +96,49 @@ mod tests {
         assert_eq!(execution_price(1, 9, 0, 6, 2), None);
     }
 }
+
+/// A decimal amount in whole units (`"1.5"`) as base units with `decimals` decimals; `None` when it is not
+/// a plain non-negative decimal, has more fractional digits than `decimals`, or overflows u64.
+pub fn parse_decimal(s: &str, decimals: u8) -> Option<u64> {
+    let s = s.trim();
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.chars().all(|c| c.is_ascii_digit())
+        || !frac.chars().all(|c| c.is_ascii_digit())
+        || frac.len() > decimals as usize
+    {
+        return None;
+    }
+    let scale = 10u64.checked_pow(decimals as u32)?;
+    let whole = if int.is_empty() {
+        0
+    } else {
+        int.parse::<u64>().ok()?
+    };
+    let frac_units = if frac.is_empty() {
+        0
+    } else {
+        let pad = 10u64.checked_pow((decimals as usize - frac.len()) as u32)?;
+        frac.parse::<u64>().ok()?.checked_mul(pad)?
+    };
+    whole.checked_mul(scale)?.checked_add(frac_units)
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::parse_decimal;
+
+    #[test]
+    fn decimals_parse_exactly() {
+        assert_eq!(parse_decimal("1.5", 9), Some(1_500_000_000));
+        assert_eq!(parse_decimal("0.000001", 6), Some(1));
+        assert_eq!(parse_decimal("750", 6), Some(750_000_000));
+        assert_eq!(parse_decimal(".5", 1), Some(5));
+        assert_eq!(parse_decimal("0.0000001", 6), None);
+        assert_eq!(parse_decimal("-1", 6), None);
+        assert_eq!(parse_decimal("1e3", 6), None);
+        assert_eq!(parse_decimal("", 6), None);
+        assert_eq!(parse_decimal(".", 6), None);
+        assert_eq!(parse_decimal("18446744073709551616", 0), None);
+    }
+}

@@ -37,25 +37,7 @@ pub async fn funded(rpc: &RpcClient, lamports: u64) -> anyhow::Result<Keypair> {
     Ok(k)
 }
 
-pub fn wsol_account(owner: &Pubkey) -> Pubkey {
-    sdk::associated_token_address(owner, &sdk::ids::NATIVE_MINT, &sdk::ids::TOKEN_PROGRAM)
-}
-
-/// Creates `owner`'s wrapped-SOL account (if needed) and moves `lamports` into it.
-pub fn wrap_sol(owner: &Pubkey, lamports: u64) -> Vec<Instruction> {
-    let wsol = wsol_account(owner);
-    vec![
-        lix::create_ata_idempotent(
-            owner,
-            owner,
-            &sdk::ids::NATIVE_MINT,
-            &sdk::ids::TOKEN_PROGRAM,
-        ),
-        solana_system_interface::instruction::transfer(owner, &wsol, lamports),
-        anchor_spl::token::spl_token::instruction::sync_native(&sdk::ids::TOKEN_PROGRAM, &wsol)
-            .expect("sync_native builds"),
-    ]
-}
+pub use sdk::launchpad_ix::{wrap_sol, wsol_account};
 
 /// Launches a `preset` token against SOL.
 pub async fn launch(

@@ -325,3 +325,19 @@ pub fn claim_locked_lp_fee(keys: &LaunchKeys, claimer: &Pubkey, position: &Pubke
         ix::ClaimLockedLpFee {},
     )
 }
+
+/// `owner`'s wrapped-SOL associated token account.
+pub fn wsol_account(owner: &Pubkey) -> Pubkey {
+    crate::associated_token_address(owner, &ids::NATIVE_MINT, &ids::TOKEN_PROGRAM)
+}
+
+/// Creates `owner`'s wrapped-SOL account if needed and moves `lamports` into it (a buy in SOL pays from it).
+pub fn wrap_sol(owner: &Pubkey, lamports: u64) -> Vec<Instruction> {
+    let wsol = wsol_account(owner);
+    vec![
+        create_ata_idempotent(owner, owner, &ids::NATIVE_MINT, &ids::TOKEN_PROGRAM),
+        solana_system_interface::instruction::transfer(owner, &wsol, lamports),
+        anchor_spl::token::spl_token::instruction::sync_native(&ids::TOKEN_PROGRAM, &wsol)
+            .expect("sync_native of a valid account builds"),
+    ]
+}

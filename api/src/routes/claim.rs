@@ -1,0 +1,140 @@
+//! `POST /launchpad/claim`: an unsigned transaction that pays a creator's or the partner's fees.
+
+use crate::body::ApiJson;
+use crate::error::{address, ApiError};
+use crate::AppState;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use sdk::launchpad_ix::{self as lix, LaunchKeys};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimRequest {
+    /// The claiming wallet: the launch's creator, or the partner.
+    pub creator: String,
+    /// The launchpad pool.
+    pub pool: String,
+    /// `trading`, `surplus` or `locked-lp`.
+    pub kind: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimResponse {
+    /// Base64 of an unsigned v0 transaction for the wallet to sign and post to `/swap/submit-solana`.
+    pub solana_transaction: String,
+    pub kind: String,
+    /// `creator` or `partner`.
+    pub role: String,
+    pub pool: String,
+    /// What the claim pays as of the index's latest state, base units.
+    pub quote_amount: String,
+    pub base_amount: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/launchpad/claim",
+    request_body = ClaimRequest,
+    responses(
+        (status = 200, body = ClaimResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_ADDRESS, INVALID_KIND"),
+        (status = 403, body = crate::error::ErrorBody, description = "NOT_ENTITLED: the wallet is neither the creator nor the partner"),
+        (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: unknown pool"),
+        (status = 409, body = crate::error::ErrorBody, description = "NOTHING_TO_CLAIM"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn claim(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<ClaimRequest>,
+) -> Result<Json<ClaimResponse>, ApiError> {
+    let wallet = address("creator", Some(&req.creator))?;
+    let pool = address("pool", Some(&req.pool))?;
+    let kind = match req.kind.as_str() {
+        k @ ("trading" | "surplus" | "locked-lp") => k,
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "INVALID_KIND",
+                "`kind` must be `trading`, `surplus` or `locked-lp`",
+            ))
+        }
+    };
+    let curve = state
+        .store
+        .curve_by_pool(&pool)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no launchpad pool {pool}")))?;
+    let partner = curve.config.partner;
+    if wallet != curve.pool.creator && wallet != partner {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "NOT_ENTITLED",
+            "only the launch's creator or the partner can claim from this pool",
+        ));
+    }
+    let owed = state
+        .store
+        .unclaimed(&wallet)
+        .await?
+        .into_iter()
+        .find(|u| u.pool == pool.to_string() && u.kind == kind)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "NOTHING_TO_CLAIM",
+                format!("{wallet} has no {kind} fees to claim from this pool"),
+            )
+        })?;
+    let keys = LaunchKeys::new(
+        curve.pool.creator,
+        curve.pool.config,
+        curve.pool.quote_mint,
+        curve.pool.base_mint,
+    );
+    let quote_account =
+        sdk::associated_token_address(&wallet, &keys.quote_mint, &keys.quote_token_program);
+    let quote_ata = lix::create_ata_idempotent(
+        &wallet,
+        &wallet,
+        &keys.quote_mint,
+        &keys.quote_token_program,
+    );
+    let ixs = match kind {
+        "trading" => vec![
+            quote_ata,
+            lix::claim_trading_fee(&keys, &wallet, &quote_account),
+        ],
+        "surplus" => vec![
+            quote_ata,
+            lix::claim_surplus(&keys, &wallet, &quote_account),
+        ],
+        _ => {
+            let amm = keys.amm_keys();
+            let position = if owed.role == "creator" {
+                keys.creator_position()
+            } else {
+                keys.partner_position(&partner)
+            };
+            vec![
+                lix::create_ata_idempotent(&wallet, &wallet, &amm.mint_a, &amm.token_program_a),
+                lix::create_ata_idempotent(&wallet, &wallet, &amm.mint_b, &amm.token_program_b),
+                lix::claim_locked_lp_fee(&keys, &wallet, &position),
+            ]
+        }
+    };
+    let tx = crate::solana::unsigned_transaction(&state.rpc, &wallet, &ixs).await?;
+    Ok(Json(ClaimResponse {
+        solana_transaction: tx,
+        kind: kind.into(),
+        role: owed.role.into(),
+        pool: pool.to_string(),
+        quote_amount: owed.quote_amount.to_string(),
+        base_amount: owed.base_amount.to_string(),
+    }))
+}

@@ -1,0 +1,480 @@
+//! Launching: `POST /launchpad/prepare`, `GET /launchpad/metadata/{mint}.json`, `POST /launchpad/record`.
+//!
+//! The mint is the program's PDA `["mint", creator, salt]` with a salt the service picks, so the creator's
+//! signature is the only one the launch needs: the service holds no keys.
+
+use crate::body::ApiJson;
+use crate::error::{address, ApiError};
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use curve::{Preset, QuoteAsset};
+use sdk::launchpad_ix::{self as lix, CreateLaunchArgs, LaunchKeys, SwapArgs, SIDE_BUY};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use utoipa::ToSchema;
+
+/// The total supply every launch mints, in whole tokens.
+pub const TOTAL_SUPPLY: &str = "1000000000";
+/// Slippage allowed on the first buy of a launch, basis points.
+pub const FIRST_BUY_SLIPPAGE_BPS: u64 = 100;
+
+/// A launch (prepare; also the base of record).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchRequest {
+    /// `solana`.
+    pub chain_key: String,
+    /// `bonding-curve`.
+    pub launch_type: String,
+    /// `fair`, `shield` or `distribute`.
+    pub curve_preset: String,
+    /// `sol` or `usdc`.
+    pub quote: String,
+    /// 1 to 32 characters, no control characters.
+    pub name: String,
+    /// 1 to 10 uppercase letters or digits.
+    pub symbol: String,
+    /// Up to 1000 characters; served in the metadata JSON.
+    #[serde(default)]
+    pub description: String,
+    /// Whole tokens: `1000000000`.
+    pub total_supply: String,
+    /// The creator's wallet: the only signer.
+    pub creator: String,
+    /// Optional first buy in whole quote tokens (`"0.5"` SOL), in the same transaction.
+    #[serde(default)]
+    pub first_buy_amount: Option<String>,
+}
+
+/// A launch request that passed validation.
+pub struct Launch {
+    pub preset: Preset,
+    pub quote: QuoteAsset,
+    pub creator: anchor_lang::prelude::Pubkey,
+    pub first_buy: Option<u64>,
+}
+
+fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, code, message)
+}
+
+impl LaunchRequest {
+    pub fn validate(&self) -> Result<Launch, ApiError> {
+        if self.chain_key != "solana" {
+            return Err(bad("INVALID_CHAIN", "launches are on `solana` only"));
+        }
+        if self.launch_type != "bonding-curve" {
+            return Err(bad(
+                "INVALID_LAUNCH_TYPE",
+                "`launchType` must be `bonding-curve`",
+            ));
+        }
+        let preset = Preset::from_name(&self.curve_preset).ok_or_else(|| {
+            bad(
+                "INVALID_PRESET",
+                "`curvePreset` must be `fair`, `shield` or `distribute`",
+            )
+        })?;
+        let quote = QuoteAsset::from_name(&self.quote)
+            .ok_or_else(|| bad("INVALID_QUOTE", "`quote` must be `sol` or `usdc`"))?;
+        let chars = self.name.chars().count();
+        if chars == 0 || chars > 32 || self.name.chars().any(char::is_control) {
+            return Err(bad(
+                "INVALID_NAME",
+                "`name` must be 1 to 32 characters without control characters",
+            ));
+        }
+        if self.symbol.is_empty()
+            || self.symbol.len() > 10
+            || !self
+                .symbol
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        {
+            return Err(bad(
+                "INVALID_SYMBOL",
+                "`symbol` must be 1 to 10 uppercase letters or digits",
+            ));
+        }
+        if self.description.chars().count() > 1000 {
+            return Err(bad(
+                "INVALID_DESCRIPTION",
+                "`description` is at most 1000 characters",
+            ));
+        }
+        if self.total_supply.replace([',', '_'], "") != TOTAL_SUPPLY {
+            return Err(bad(
+                "INVALID_SUPPLY",
+                "`totalSupply` must be 1000000000: every launch mints one billion tokens",
+            ));
+        }
+        let creator = address("creator", Some(&self.creator))?;
+        let first_buy = match self.first_buy_amount.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(a) => Some(
+                curve::display::parse_decimal(a, quote.decimals())
+                    .filter(|v| *v > 0)
+                    .ok_or_else(|| {
+                        bad(
+                            "INVALID_AMOUNT",
+                            format!(
+                                "`firstBuyAmount` must be a positive decimal in whole {} with at most {} decimals",
+                                quote.name().to_uppercase(),
+                                quote.decimals()
+                            ),
+                        )
+                    })?,
+            ),
+        };
+        Ok(Launch {
+            preset,
+            quote,
+            creator,
+            first_buy,
+        })
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PrepareResponse {
+    /// Base64 of an unsigned v0 transaction: the creator signs it and posts it to `/swap/submit-solana`.
+    pub solana_transaction: String,
+    pub mint: String,
+    pub pool: String,
+    pub config: String,
+    pub quote_mint: String,
+    /// Where the token's metadata JSON is served (send it back at record).
+    #[serde(rename = "metadataURI")]
+    pub metadata_uri: String,
+    /// The mint's salt (`["mint", creator, salt]`).
+    pub salt: String,
+    /// Least tokens the first buy accepts (base units), when there is one.
+    pub first_buy_min_tokens: Option<String>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/launchpad/prepare",
+    request_body = LaunchRequest,
+    responses(
+        (status = 200, body = PrepareResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_JSON, INVALID_CHAIN, INVALID_LAUNCH_TYPE, INVALID_PRESET, INVALID_QUOTE, INVALID_NAME, INVALID_SYMBOL, INVALID_DESCRIPTION, INVALID_SUPPLY, INVALID_ADDRESS, INVALID_AMOUNT, SECRET_MATERIAL"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the index or the RPC node"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn prepare(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+    ApiJson(req): ApiJson<LaunchRequest>,
+) -> Result<Json<PrepareResponse>, ApiError> {
+    let launch = req.validate()?;
+    let (config_address, config) = state
+        .store
+        .config_for(launch.preset.name(), launch.quote.name())
+        .await?
+        .ok_or_else(|| {
+            ApiError::unavailable(format!(
+                "the {} / {} config is not indexed yet",
+                launch.preset.name(),
+                launch.quote.name()
+            ))
+        })?;
+    let salt: u64 = rand::random();
+    let mint = sdk::pda::mint(&launch.creator, salt);
+    let keys = LaunchKeys::new(launch.creator, config_address, config.quote_mint, mint);
+    let uri = format!(
+        "{}/launchpad/metadata/{mint}.json",
+        state.config.base_url().trim_end_matches('/')
+    );
+    let mut ixs = vec![lix::create_launch(
+        &keys,
+        CreateLaunchArgs {
+            name: req.name.clone(),
+            symbol: req.symbol.clone(),
+            uri: uri.clone(),
+            salt,
+        },
+    )];
+    let mut first_buy_min_tokens = None;
+    if let Some(amount) = launch.first_buy {
+        let segments = config.curve_segments();
+        let market = config.market(&segments);
+        let start = market
+            .initial_state()
+            .map_err(|e| ApiError::unavailable(format!("the config's curve: {e:?}")))?;
+        let quote = market
+            .swap_exact_in(
+                &start,
+                curve::Side::Buy,
+                amount,
+                config.fee_schedule().fee_bps_at(0),
+            )
+            .map_err(|e| {
+                bad(
+                    "INVALID_AMOUNT",
+                    format!("the first buy cannot fill: {e:?}"),
+                )
+            })?;
+        let min_out = quote
+            .amount_out
+            .saturating_mul(10_000 - FIRST_BUY_SLIPPAGE_BPS)
+            / 10_000;
+        first_buy_min_tokens = Some(min_out.to_string());
+        let creator = launch.creator;
+        if launch.quote == QuoteAsset::Sol {
+            ixs.extend(lix::wrap_sol(&creator, amount));
+        }
+        ixs.push(lix::create_ata_idempotent(
+            &creator,
+            &creator,
+            &mint,
+            &sdk::ids::TOKEN_2022_PROGRAM,
+        ));
+        ixs.push(lix::swap_with_ata(
+            &keys,
+            &creator,
+            SwapArgs {
+                side: SIDE_BUY,
+                amount_in: amount,
+                min_amount_out: min_out,
+            },
+        ));
+    }
+    let tx = crate::solana::unsigned_transaction(&state.rpc, &launch.creator, &ixs).await?;
+    let client_id = headers
+        .get("x-client-id")
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.chars().take(128).collect::<String>());
+    sqlx::query(
+        "INSERT INTO launch_metadata (mint, creator, name, symbol, description, preset, quote, salt, uri, \
+         prepared_at, client_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(mint.to_string())
+    .bind(launch.creator.to_string())
+    .bind(req.name.clone())
+    .bind(req.symbol.clone())
+    .bind(req.description.clone())
+    .bind(launch.preset.name())
+    .bind(launch.quote.name())
+    .bind(salt.to_string())
+    .bind(uri.clone())
+    .bind(state.now())
+    .bind(client_id)
+    .execute(state.store.pool())
+    .await?;
+    Ok(Json(PrepareResponse {
+        solana_transaction: tx,
+        mint: mint.to_string(),
+        pool: keys.pool.to_string(),
+        config: config_address.to_string(),
+        quote_mint: config.quote_mint.to_string(),
+        metadata_uri: uri,
+        salt: salt.to_string(),
+        first_buy_min_tokens,
+    }))
+}
+
+/// The token metadata JSON a launch's URI points to.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenMetadata {
+    pub name: String,
+    pub symbol: String,
+    pub description: String,
+}
+
+#[utoipa::path(
+    get,
+    path = "/launchpad/metadata/{file}",
+    params(("file" = String, Path, description = "`<mint>.json`")),
+    responses(
+        (status = 200, body = TokenMetadata),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS"),
+        (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn metadata(
+    State(state): State<AppState>,
+    Path(file): Path<String>,
+) -> Result<Json<TokenMetadata>, ApiError> {
+    let mint = address("mint", Some(file.strip_suffix(".json").unwrap_or(&file)))?;
+    let row = sqlx::query("SELECT name, symbol, description FROM launch_metadata WHERE mint = $1")
+        .bind(mint.to_string())
+        .fetch_optional(state.store.pool())
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no metadata for {mint}")))?;
+    Ok(Json(TokenMetadata {
+        name: row.get(0),
+        symbol: row.get(1),
+        description: row.get(2),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordRequest {
+    #[serde(flatten)]
+    pub launch: LaunchRequest,
+    /// The mint (from prepare).
+    pub token_address: String,
+    /// The signature of the confirmed launch transaction.
+    pub deploy_tx_hash: String,
+    /// From prepare.
+    #[serde(rename = "metadataURI")]
+    pub metadata_uri: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordResponse {
+    pub mint: String,
+    pub pool: String,
+    pub deploy_tx_hash: String,
+    /// The token is on the discovery listing (`GET /launchpad/launches`).
+    pub listed: bool,
+    /// Unix seconds of the first record.
+    pub recorded_at: i64,
+}
+
+#[utoipa::path(
+    post,
+    path = "/launchpad/record",
+    request_body = RecordRequest,
+    responses(
+        (status = 200, body = RecordResponse, description = "Recorded (idempotent: the same record answers the same)"),
+        (status = 400, body = crate::error::ErrorBody, description = "validation codes of prepare, INVALID_SIGNATURE, TX_MISMATCH"),
+        (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: not prepared by this service"),
+        (status = 409, body = crate::error::ErrorBody, description = "NOT_CONFIRMED (retry once confirmed) or ALREADY_RECORDED (with another transaction)"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn record(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<RecordRequest>,
+) -> Result<Json<RecordResponse>, ApiError> {
+    let launch = req.launch.validate()?;
+    let mint = address("tokenAddress", Some(&req.token_address))?;
+    let signature: solana_signature::Signature =
+        req.deploy_tx_hash.trim().parse().map_err(|_| {
+            bad(
+                "INVALID_SIGNATURE",
+                "`deployTxHash` is not a transaction signature",
+            )
+        })?;
+    let row = sqlx::query(
+        "SELECT creator, uri, deploy_signature, recorded_at FROM launch_metadata WHERE mint = $1",
+    )
+    .bind(mint.to_string())
+    .fetch_optional(state.store.pool())
+    .await?
+    .ok_or_else(|| ApiError::not_found(format!("{mint} was not prepared by this service")))?;
+    let (creator, uri): (String, String) = (row.get(0), row.get(1));
+    if creator != launch.creator.to_string() || uri != req.metadata_uri {
+        return Err(bad(
+            "TX_MISMATCH",
+            "`creator` or `metadataURI` differ from what prepare returned for this mint",
+        ));
+    }
+    let pool = sdk::pda::pool(&mint);
+    if let (Some(sig), Some(at)) = (
+        row.get::<Option<String>, _>(2),
+        row.get::<Option<i64>, _>(3),
+    ) {
+        if sig == signature.to_string() {
+            return Ok(Json(RecordResponse {
+                mint: mint.to_string(),
+                pool: pool.to_string(),
+                deploy_tx_hash: sig,
+                listed: true,
+                recorded_at: at,
+            }));
+        }
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "ALREADY_RECORDED",
+            format!("{mint} was recorded with transaction {sig}"),
+        ));
+    }
+    // The transaction must be confirmed, successful, signed by the creator, and have created this mint's pool.
+    let status = state
+        .rpc
+        .get_signature_statuses(&[signature])
+        .await
+        .map_err(|_| ApiError::unavailable("the Solana RPC node is unreachable"))?
+        .value
+        .into_iter()
+        .next()
+        .flatten();
+    match status {
+        Some(s) if s.err.is_some() => {
+            return Err(bad("TX_FAILED", "the deploy transaction failed on chain"))
+        }
+        Some(s)
+            if s.satisfies_commitment(solana_commitment_config::CommitmentConfig::confirmed()) => {}
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "NOT_CONFIRMED",
+                "the deploy transaction is not confirmed yet; retry shortly",
+            ))
+        }
+    }
+    let tx = state
+        .rpc
+        .get_transaction_with_config(
+            &signature,
+            solana_rpc_client_api::config::RpcTransactionConfig {
+                encoding: Some(
+                    solana_transaction_status_client_types::UiTransactionEncoding::Base64,
+                ),
+                commitment: Some(solana_commitment_config::CommitmentConfig::confirmed()),
+                max_supported_transaction_version: Some(0),
+            },
+        )
+        .await
+        .map_err(|e| {
+            tracing::warn!("getTransaction {signature}: {e}");
+            ApiError::unavailable("the deploy transaction cannot be read")
+        })?;
+    let decoded = tx
+        .transaction
+        .transaction
+        .decode()
+        .ok_or_else(|| ApiError::unavailable("the deploy transaction cannot be decoded"))?;
+    let keys = decoded.message.static_account_keys();
+    let signer_ok = keys.first() == Some(&launch.creator);
+    let mint_ok = keys.contains(&mint);
+    let pool_ok = match state.rpc.get_account(&pool).await {
+        Ok(a) => sdk::accounts::decode_pool(&a.data)
+            .is_some_and(|p| p.base_mint == mint && p.creator == launch.creator),
+        Err(_) => false,
+    };
+    if !(signer_ok && mint_ok && pool_ok) {
+        return Err(bad(
+            "TX_MISMATCH",
+            "the transaction did not launch this mint for this creator",
+        ));
+    }
+    let now = state.now();
+    sqlx::query(
+        "UPDATE launch_metadata SET deploy_signature = $1, recorded_at = $2 \
+         WHERE mint = $3 AND deploy_signature IS NULL",
+    )
+    .bind(signature.to_string())
+    .bind(now)
+    .bind(mint.to_string())
+    .execute(state.store.pool())
+    .await?;
+    Ok(Json(RecordResponse {
+        mint: mint.to_string(),
+        pool: pool.to_string(),
+        deploy_tx_hash: signature.to_string(),
+        listed: true,
+        recorded_at: now,
+    }))
+}

@@ -1,0 +1,91 @@
+//! `POST /swap/submit-solana`: relays a wallet-signed transaction and reports whether it confirmed.
+
+use crate::body::ApiJson;
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+use utoipa::ToSchema;
+
+/// How long the relay waits for confirmation before answering `confirmed: false`.
+pub const CONFIRM_WAIT: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubmitRequest {
+    /// Base64 of the signed, serialized transaction.
+    pub signed_transaction: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubmitResponse {
+    pub signature: String,
+    /// Confirmed within 30 s (false: still pending; poll the signature or re-build if the blockhash expired).
+    pub confirmed: bool,
+}
+
+fn submit_failed(code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
+}
+
+#[utoipa::path(
+    post,
+    path = "/swap/submit-solana",
+    request_body = SubmitRequest,
+    responses(
+        (status = 200, body = SubmitResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_PARAMS, NOT_SIGNED, BAD_SIGNATURE"),
+        (status = 503, body = crate::error::ErrorBody, description = "SOLANA_SUBMIT_FAILED, or more specific: SOLANA_BLOCKHASH_EXPIRED, SOLANA_SIMULATION_FAILED, SOLANA_TRANSACTION_FAILED"),
+    ),
+    tag = "swap"
+)]
+pub async fn submit(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<SubmitRequest>,
+) -> Result<Json<SubmitResponse>, ApiError> {
+    let tx = crate::solana::signed_transaction(&req.signed_transaction)?;
+    let signature = state.rpc.send_transaction(&tx).await.map_err(|e| {
+        let text = e.to_string();
+        if text.contains("Blockhash not found") || text.contains("BlockhashNotFound") {
+            submit_failed(
+                "SOLANA_BLOCKHASH_EXPIRED",
+                "the transaction's blockhash expired: build it again and sign promptly",
+            )
+        } else if text.contains("simulation failed") || text.contains("Simulation failed") {
+            submit_failed(
+                "SOLANA_SIMULATION_FAILED",
+                format!("the transaction fails: {text}"),
+            )
+        } else {
+            submit_failed("SOLANA_SUBMIT_FAILED", format!("sending failed: {text}"))
+        }
+    })?;
+    let start = Instant::now();
+    while start.elapsed() < CONFIRM_WAIT {
+        if let Ok(r) = state.rpc.get_signature_statuses(&[signature]).await {
+            if let Some(Some(s)) = r.value.first() {
+                if let Some(err) = &s.err {
+                    return Err(submit_failed(
+                        "SOLANA_TRANSACTION_FAILED",
+                        format!("transaction {signature} failed: {err}"),
+                    ));
+                }
+                if s.satisfies_commitment(solana_commitment_config::CommitmentConfig::confirmed()) {
+                    return Ok(Json(SubmitResponse {
+                        signature: signature.to_string(),
+                        confirmed: true,
+                    }));
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    Ok(Json(SubmitResponse {
+        signature: signature.to_string(),
+        confirmed: false,
+    }))
+}

@@ -1,0 +1,74 @@
+//! Building unsigned transactions for wallets, and relaying signed ones.
+
+use crate::error::ApiError;
+use anchor_lang::solana_program::instruction::Instruction;
+use axum::http::StatusCode;
+use base64::Engine;
+use solana_message::{v0, VersionedMessage};
+use solana_pubkey::Pubkey;
+use solana_rpc_client::nonblocking::rpc_client::RpcClient;
+use solana_signature::Signature;
+use solana_transaction::versioned::VersionedTransaction;
+
+/// Compute units requested by transactions the API builds (launch with metadata and a first buy, migration).
+pub const COMPUTE_UNIT_LIMIT: u32 = 600_000;
+
+/// An unsigned v0 transaction paid by `payer` with a fresh blockhash, base64-encoded for the wallet.
+pub async fn unsigned_transaction(
+    rpc: &RpcClient,
+    payer: &Pubkey,
+    instructions: &[Instruction],
+) -> Result<String, ApiError> {
+    let mut ixs = vec![
+        solana_compute_budget_interface::ComputeBudgetInstruction::set_compute_unit_limit(
+            COMPUTE_UNIT_LIMIT,
+        ),
+    ];
+    ixs.extend_from_slice(instructions);
+    let blockhash = rpc.get_latest_blockhash().await.map_err(|e| {
+        tracing::warn!("getLatestBlockhash: {e}");
+        ApiError::unavailable("the Solana RPC node is unreachable")
+    })?;
+    let message = v0::Message::try_compile(payer, &ixs, &[], blockhash)
+        .map_err(|e| ApiError::invalid(format!("the transaction cannot be built: {e}")))?;
+    let message = VersionedMessage::V0(message);
+    let signers = message.header().num_required_signatures as usize;
+    let tx = VersionedTransaction {
+        signatures: vec![Signature::default(); signers],
+        message,
+    };
+    let bytes = bincode::serialize(&tx)
+        .map_err(|e| ApiError::invalid(format!("the transaction cannot be serialized: {e}")))?;
+    if bytes.len() > 1232 {
+        return Err(ApiError::invalid(
+            "the transaction exceeds Solana's 1232-byte packet limit",
+        ));
+    }
+    Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+}
+
+/// A signed transaction from its base64 form, checked to carry every required signature.
+pub fn signed_transaction(b64: &str) -> Result<VersionedTransaction, ApiError> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64.trim())
+        .map_err(|_| ApiError::invalid("`signedTransaction` is not base64"))?;
+    let tx: VersionedTransaction = bincode::deserialize(&bytes).map_err(|_| {
+        ApiError::invalid("`signedTransaction` is not a serialized Solana transaction")
+    })?;
+    let required = tx.message.header().num_required_signatures as usize;
+    if tx.signatures.len() != required || tx.signatures.iter().any(|s| *s == Signature::default()) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "NOT_SIGNED",
+            "the transaction is missing signatures: sign it with the wallet first",
+        ));
+    }
+    if !tx.verify_with_results().iter().all(|ok| *ok) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "BAD_SIGNATURE",
+            "a signature does not match the transaction",
+        ));
+    }
+    Ok(tx)
+}

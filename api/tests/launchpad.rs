@@ -1,0 +1,447 @@
+//! The launchpad endpoints through real HTTP against a running stack (localnet, indexer over gRPC,
+//! API), on SQLite and PostgreSQL: happy paths, errors in the spec's format, the OpenAPI document, and a
+//! request flood answered with 429 while other clients are served.
+
+use api::config::ApiConfig;
+use api::AppState;
+use indexer::{Indexer, IndexerConfig, Store};
+use localnet::testkit::{self, SOL};
+use localnet::{Localnet, LocalnetConfig};
+use serde_json::Value;
+use solana_signer::Signer;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+struct Stack {
+    net: Localnet,
+    base: String,
+    stop: watch::Sender<bool>,
+}
+
+async fn database(postgres: bool) -> String {
+    let unique = format!(
+        "{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    );
+    if postgres {
+        let admin = std::env::var("DATABASE_URL")
+            .expect("DATABASE_URL is not set: run the tests through scripts/test");
+        sqlx::any::install_default_drivers();
+        let mut c = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
+            .await
+            .unwrap();
+        let name = format!("api_{unique}");
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut c)
+            .await
+            .unwrap();
+        format!("{}/{name}", admin.rsplit_once('/').unwrap().0)
+    } else {
+        let dir = std::env::temp_dir().join(format!("api-test-{unique}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        format!("sqlite://{}/index.db", dir.display())
+    }
+}
+
+async fn stack(postgres: bool, rate_limit_burst: u32) -> Stack {
+    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
+    let db = database(postgres).await;
+    let store = Store::open(&db).await.unwrap();
+    let (stop, rx) = watch::channel(false);
+    let ix = Indexer::new(
+        IndexerConfig {
+            metrics_interval_secs: 0,
+            ..IndexerConfig::local(net.rpc_url(), net.grpc_url(), db)
+        },
+        store.clone(),
+    );
+    let metrics = ix.metrics();
+    tokio::spawn(ix.run(rx.clone()));
+    // Ready once the indexer has the configs (its backfill at start).
+    let start = Instant::now();
+    while store.config_for("shield", "sol").await.unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "configs never indexed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = AppState {
+        store,
+        rpc: Arc::new(
+            solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+                net.rpc_url(),
+                solana_commitment_config::CommitmentConfig::confirmed(),
+            ),
+        ),
+        config: Arc::new(ApiConfig {
+            rate_limit_burst,
+            rate_limit_per_second: 5,
+            ..ApiConfig::local(addr)
+        }),
+        indexer: Some(metrics),
+    };
+    let mut stopped = rx.clone();
+    tokio::spawn(api::serve(state, listener, async move {
+        let _ = stopped.wait_for(|s| *s).await;
+    }));
+    Stack {
+        net,
+        base: format!("http://{addr}"),
+        stop,
+    }
+}
+
+async fn get(http: &reqwest::Client, url: &str) -> (u16, Value) {
+    let r = http.get(url).send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+async fn post(http: &reqwest::Client, url: &str, body: &Value) -> (u16, Value) {
+    let r = http.post(url).json(body).send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+/// Signs a base64 unsigned transaction from the API as a wallet would, returning base64.
+fn sign(unsigned: &str, signer: &solana_keypair::Keypair) -> String {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let tx: solana_transaction::versioned::VersionedTransaction =
+        bincode::deserialize(&b64.decode(unsigned).unwrap()).unwrap();
+    let signed =
+        solana_transaction::versioned::VersionedTransaction::try_new(tx.message, &[signer])
+            .unwrap();
+    b64.encode(bincode::serialize(&signed).unwrap())
+}
+
+fn assert_error(body: &Value, code: &str) {
+    assert_eq!(body["error"]["code"], code, "{body}");
+    assert!(body["error"]["message"]
+        .as_str()
+        .is_some_and(|m| !m.is_empty()));
+}
+
+async fn reads(postgres: bool) {
+    let s = stack(postgres, 1_000).await;
+    let http = reqwest::Client::new();
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        s.net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let launch = serde_json::json!({
+        "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "shield", "quote": "sol",
+        "name": "Read Token", "symbol": "READ", "description": "through the API",
+        "totalSupply": "1000000000", "creator": creator.pubkey().to_string(), "firstBuyAmount": "0.25",
+    });
+    let (status, prepared) = post(&http, &format!("{}/launchpad/prepare", s.base), &launch).await;
+    assert_eq!(status, 200, "{prepared}");
+    let mint: anchor_lang::prelude::Pubkey = prepared["mint"].as_str().unwrap().parse().unwrap();
+    let keys = sdk::launchpad_ix::LaunchKeys::new(
+        creator.pubkey(),
+        prepared["config"].as_str().unwrap().parse().unwrap(),
+        sdk::ids::NATIVE_MINT,
+        mint,
+    );
+    assert_eq!(prepared["pool"], keys.pool.to_string());
+    let (status, meta) = get(&http, prepared["metadataURI"].as_str().unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(meta["symbol"], "READ");
+    let signed = sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
+    let (status, submitted) = post(
+        &http,
+        &format!("{}/swap/submit-solana", s.base),
+        &serde_json::json!({ "signedTransaction": signed }),
+    )
+    .await;
+    assert_eq!(status, 200, "{submitted}");
+    assert_eq!(submitted["confirmed"], true);
+    let mut record = launch.clone();
+    record["tokenAddress"] = prepared["mint"].clone();
+    record["deployTxHash"] = submitted["signature"].clone();
+    record["metadataURI"] = prepared["metadataURI"].clone();
+    let (status, recorded) = post(&http, &format!("{}/launchpad/record", s.base), &record).await;
+    assert_eq!(status, 200, "{recorded}");
+    assert_eq!(recorded["listed"], true);
+    // Idempotent.
+    let (status, again) = post(&http, &format!("{}/launchpad/record", s.base), &record).await;
+    assert_eq!(status, 200);
+    assert_eq!(again["recordedAt"], recorded["recordedAt"]);
+    let mut wrong = record.clone();
+    wrong["creator"] = serde_json::json!(anchor_lang::prelude::Pubkey::new_unique().to_string());
+    let (status, body) = post(&http, &format!("{}/launchpad/record", s.base), &wrong).await;
+    assert_eq!(status, 400);
+    assert_error(&body, "TX_MISMATCH");
+    let buyer = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    testkit::buy(&rpc, &keys, &buyer, SOL).await.unwrap();
+    let pool =
+        sdk::accounts::decode_pool(&rpc.get_account(&keys.pool).await.unwrap().data).unwrap();
+
+    // The curve, once the index has the buy.
+    let url = format!("{}/launchpad/curve/{}", s.base, keys.mint);
+    let start = Instant::now();
+    let curve = loop {
+        let (status, body) = get(&http, &url).await;
+        if status == 200
+            && body["quoteReserve"].as_str() == Some(pool.quote_reserve.to_string().as_str())
+        {
+            break body;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "curve never indexed: {status} {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(curve["preset"], "shield");
+    assert_eq!(curve["quote"], "sol");
+    assert_eq!(curve["status"], "bonding");
+    assert_eq!(curve["migrated"], false);
+    assert_eq!(curve["quoteRaised"], pool.quote_reserve.to_string());
+    assert!(
+        pool.quote_reserve > SOL / 2,
+        "the first buy and the buy both landed (after the shield fee)"
+    );
+    assert_eq!(curve["graduationThreshold"], "10000000000");
+    assert_eq!(curve["finalFeeBps"], 100);
+    let fee = curve["currentFeeBps"].as_u64().unwrap();
+    assert!(
+        (100..=5000).contains(&fee),
+        "the shield fee decays from 50%: {fee}"
+    );
+    assert!(curve["progressBps"].as_u64().unwrap() > 0);
+    assert!(curve["ammPool"].is_null());
+
+    let start = Instant::now();
+    let list = loop {
+        let (status, list) = get(&http, &format!("{}/launchpad/launches?limit=5", s.base)).await;
+        assert_eq!(status, 200);
+        if list["total"] == 1 || start.elapsed() > Duration::from_secs(30) {
+            break list;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(list["total"], 1);
+    assert_eq!(list["launches"][0]["mint"], keys.mint.to_string());
+    assert_eq!(list["launches"][0]["symbol"], "READ");
+
+    let (status, fees) = get(
+        &http,
+        &format!("{}/launchpad/fees?creator={}", s.base, creator.pubkey()),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(fees["fees"][0]["kind"], "trading");
+    assert_eq!(fees["fees"][0]["role"], "creator");
+    assert_eq!(
+        fees["fees"][0]["quoteAmount"],
+        pool.creator_fee_unclaimed.to_string()
+    );
+
+    // The creator claims its trading fees through the API; nobody else can, and nothing is left after.
+    let claim = serde_json::json!({"creator": creator.pubkey().to_string(), "pool": keys.pool.to_string(), "kind": "trading"});
+    let (status, claimed) = post(&http, &format!("{}/launchpad/claim", s.base), &claim).await;
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(
+        claimed["quoteAmount"],
+        pool.creator_fee_unclaimed.to_string()
+    );
+    let signed = sign(claimed["solanaTransaction"].as_str().unwrap(), &creator);
+    let (status, submitted) = post(
+        &http,
+        &format!("{}/swap/submit-solana", s.base),
+        &serde_json::json!({ "signedTransaction": signed }),
+    )
+    .await;
+    assert_eq!(status, 200, "{submitted}");
+    let after =
+        sdk::accounts::decode_pool(&rpc.get_account(&keys.pool).await.unwrap().data).unwrap();
+    assert_eq!(after.creator_fee_unclaimed, 0);
+    assert_eq!(after.creator_fee_claimed, pool.creator_fee_unclaimed);
+    let claim_errors = [
+        (
+            serde_json::json!({"creator": buyer.pubkey().to_string(), "pool": keys.pool.to_string(), "kind": "trading"}),
+            403,
+            "NOT_ENTITLED",
+        ),
+        (
+            serde_json::json!({"creator": creator.pubkey().to_string(), "pool": keys.pool.to_string(), "kind": "surplus"}),
+            409,
+            "NOTHING_TO_CLAIM",
+        ),
+        (
+            serde_json::json!({"creator": creator.pubkey().to_string(), "pool": keys.pool.to_string(), "kind": "bonus"}),
+            400,
+            "INVALID_KIND",
+        ),
+        (
+            serde_json::json!({"creator": creator.pubkey().to_string(), "pool": "nope", "kind": "trading"}),
+            400,
+            "INVALID_ADDRESS",
+        ),
+        (
+            serde_json::json!({"creator": creator.pubkey().to_string(), "kind": "trading"}),
+            400,
+            "MISSING_PARAMS",
+        ),
+    ];
+    for (body, want, code) in claim_errors {
+        let (status, resp) = post(&http, &format!("{}/launchpad/claim", s.base), &body).await;
+        assert_eq!(status, want, "{body}: {resp}");
+        assert_error(&resp, code);
+    }
+
+    // Bad launches are refused before anything is built.
+    let bad_launches = [
+        ("name", serde_json::json!("x".repeat(33)), "INVALID_NAME"),
+        ("symbol", serde_json::json!("lower"), "INVALID_SYMBOL"),
+        ("curvePreset", serde_json::json!("moon"), "INVALID_PRESET"),
+        ("quote", serde_json::json!("eth"), "INVALID_QUOTE"),
+        ("totalSupply", serde_json::json!("5"), "INVALID_SUPPLY"),
+        (
+            "creator",
+            serde_json::json!("not-a-wallet"),
+            "INVALID_ADDRESS",
+        ),
+        ("firstBuyAmount", serde_json::json!("-1"), "INVALID_AMOUNT"),
+        ("name", serde_json::json!(7), "INVALID_PARAMS"),
+    ];
+    for (field, value, code) in bad_launches {
+        let mut body = launch.clone();
+        body[field] = value;
+        let (status, resp) = post(&http, &format!("{}/launchpad/prepare", s.base), &body).await;
+        assert_eq!(status, 400, "{field}: {resp}");
+        assert_error(&resp, code);
+    }
+    let mut missing = launch.clone();
+    missing.as_object_mut().unwrap().remove("symbol");
+    let (status, resp) = post(&http, &format!("{}/launchpad/prepare", s.base), &missing).await;
+    assert_eq!(status, 400);
+    assert_error(&resp, "MISSING_PARAMS");
+    let mut secret = launch.clone();
+    secret["privateKey"] = serde_json::json!("whatever");
+    let (status, resp) = post(&http, &format!("{}/launchpad/prepare", s.base), &secret).await;
+    assert_eq!(status, 400);
+    assert_error(&resp, "SECRET_MATERIAL");
+    let r = http
+        .post(format!("{}/launchpad/prepare", s.base))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    assert_error(&r.json::<Value>().await.unwrap(), "INVALID_JSON");
+    let r = http
+        .post(format!("{}/launchpad/prepare", s.base))
+        .header("content-type", "application/json")
+        .body(format!("{{\"name\": \"{}\"}}", "a".repeat(100_000)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+    assert_error(&r.json::<Value>().await.unwrap(), "PAYLOAD_TOO_LARGE");
+    let (status, resp) = post(
+        &http,
+        &format!("{}/swap/submit-solana", s.base),
+        &serde_json::json!({ "signedTransaction": prepared["solanaTransaction"] }),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_error(&resp, "NOT_SIGNED");
+
+    // Errors, in the spec's format.
+    let cases = [
+        ("/launchpad/curve/not-an-address", 400, "INVALID_ADDRESS"),
+        (
+            "/launchpad/curve/11111111111111111111111111111111",
+            404,
+            "NOT_FOUND",
+        ),
+        ("/launchpad/fees", 400, "MISSING_PARAMS"),
+        ("/launchpad/fees?creator=xyz", 400, "INVALID_ADDRESS"),
+        ("/launchpad/launches?limit=0", 400, "INVALID_PARAMS"),
+        ("/launchpad/launches?limit=abc", 400, "INVALID_PARAMS"),
+        ("/launchpad/launches?offset=-1", 400, "INVALID_PARAMS"),
+        ("/no/such/endpoint", 404, "NOT_FOUND"),
+    ];
+    for (path, want, code) in cases {
+        let (status, body) = get(&http, &format!("{}{path}", s.base)).await;
+        assert_eq!(status, want, "{path}: {body}");
+        assert_error(&body, code);
+    }
+
+    // The OpenAPI document, generated from the handlers.
+    let (status, doc) = get(&http, &format!("{}/openapi.json", s.base)).await;
+    assert_eq!(status, 200);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
+    assert!(doc["paths"]["/launchpad/curve/{mint}"]["get"].is_object());
+    let (status, health) = get(&http, &format!("{}/health", s.base)).await;
+    assert_eq!(status, 200);
+    assert_eq!(health["status"], "ok");
+
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn launchpad_reads_on_sqlite() {
+    reads(false).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn launchpad_reads_on_postgres() {
+    reads(true).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_flood_is_answered_with_429_and_other_clients_are_served() {
+    let s = stack(false, 10).await;
+    let http = reqwest::Client::new();
+    let url = format!("{}/launchpad/launches", s.base);
+    let mut limited = None;
+    for _ in 0..50 {
+        let r = http
+            .get(&url)
+            .header("X-Client-Id", "flooder")
+            .send()
+            .await
+            .unwrap();
+        if r.status().as_u16() == 429 {
+            let retry = r.headers().get("retry-after").cloned();
+            limited = Some((retry, r.json::<Value>().await.unwrap()));
+            break;
+        }
+        assert_eq!(r.status().as_u16(), 200);
+    }
+    let (retry, body) = limited.expect("the flood is limited");
+    assert!(retry.is_some(), "429 carries Retry-After");
+    assert_error(&body, "RATE_LIMITED");
+    // Another client is unaffected, and the flooder is served again after backing off.
+    let r = http
+        .get(&url)
+        .header("X-Client-Id", "polite")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    let r = http
+        .get(&url)
+        .header("X-Client-Id", "flooder")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
