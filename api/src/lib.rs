@@ -59,6 +59,11 @@ impl AppState {
         routes::launch::record,
         routes::claim::claim,
         routes::submit::submit,
+        routes::catalog::chains,
+        routes::catalog::tokens,
+        routes::swap::quote,
+        routes::swap::build,
+        routes::swap::record,
     ),
     tags(
         (name = "launchpad", description = "Bonding-curve launches"),
@@ -163,6 +168,11 @@ pub fn router(state: AppState) -> Router {
         .route("/launchpad/record", post(routes::launch::record))
         .route("/launchpad/claim", post(routes::claim::claim))
         .route("/swap/submit-solana", post(routes::submit::submit))
+        .route("/swap/chains", get(routes::catalog::chains))
+        .route("/swap/tokens", get(routes::catalog::tokens))
+        .route("/swap/quote", post(routes::swap::quote))
+        .route("/swap/build", post(routes::swap::build))
+        .route("/swap/record", post(routes::swap::record))
         .fallback(not_found)
         .layer(limits)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))

@@ -72,3 +72,46 @@ pub fn signed_transaction(b64: &str) -> Result<VersionedTransaction, ApiError> {
     }
     Ok(tx)
 }
+
+/// Simulates a built transaction (signatures not checked, blockhash replaced) and refuses it when it would
+/// fail; returns the compute units it used.
+pub async fn simulate(rpc: &RpcClient, b64: &str) -> Result<Option<u64>, ApiError> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .map_err(|e| ApiError::invalid(format!("build: {e}")))?;
+    let tx: VersionedTransaction =
+        bincode::deserialize(&bytes).map_err(|e| ApiError::invalid(format!("build: {e}")))?;
+    let result = rpc
+        .simulate_transaction_with_config(
+            &tx,
+            solana_rpc_client_api::config::RpcSimulateTransactionConfig {
+                sig_verify: false,
+                replace_recent_blockhash: true,
+                commitment: Some(solana_commitment_config::CommitmentConfig::confirmed()),
+                ..Default::default()
+            },
+        )
+        .await
+        .map_err(|e| {
+            tracing::warn!("simulateTransaction: {e}");
+            ApiError::unavailable("the Solana RPC node could not simulate the transaction")
+        })?
+        .value;
+    if let Some(err) = result.err {
+        let logs = result.logs.unwrap_or_default();
+        let tail: Vec<&String> = logs.iter().rev().take(4).collect();
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "SIMULATION_FAILED",
+            format!(
+                "the transaction would fail ({err}); last logs: {}",
+                tail.into_iter()
+                    .rev()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ),
+        ));
+    }
+    Ok(result.units_consumed)
+}

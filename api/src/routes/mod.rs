@@ -1,7 +1,9 @@
 //! One module per area of the spec.
 
+pub mod catalog;
 pub mod claim;
 pub mod health;
 pub mod launch;
 pub mod launchpad;
 pub mod submit;
+pub mod swap;

@@ -1,0 +1,129 @@
+//! Shared by the API's HTTP tests: a running stack (localnet, indexer over gRPC into a fresh database, API on a
+//! free port), HTTP helpers, and signing as a wallet would.
+#![allow(dead_code)]
+
+use api::config::ApiConfig;
+use api::AppState;
+use indexer::{Indexer, IndexerConfig, Store};
+use localnet::{Localnet, LocalnetConfig};
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+pub struct Stack {
+    pub net: Localnet,
+    pub base: String,
+    pub stop: watch::Sender<bool>,
+}
+
+pub async fn database(postgres: bool) -> String {
+    let unique = format!(
+        "{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    );
+    if postgres {
+        let admin = std::env::var("DATABASE_URL")
+            .expect("DATABASE_URL is not set: run the tests through scripts/test");
+        sqlx::any::install_default_drivers();
+        let mut c = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
+            .await
+            .unwrap();
+        let name = format!("api_{unique}");
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut c)
+            .await
+            .unwrap();
+        format!("{}/{name}", admin.rsplit_once('/').unwrap().0)
+    } else {
+        let dir = std::env::temp_dir().join(format!("api-test-{unique}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        format!("sqlite://{}/index.db", dir.display())
+    }
+}
+
+pub async fn stack(postgres: bool, rate_limit_burst: u32) -> Stack {
+    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
+    let db = database(postgres).await;
+    let store = Store::open(&db).await.unwrap();
+    let (stop, rx) = watch::channel(false);
+    let ix = Indexer::new(
+        IndexerConfig {
+            metrics_interval_secs: 0,
+            ..IndexerConfig::local(net.rpc_url(), net.grpc_url(), db)
+        },
+        store.clone(),
+    );
+    let metrics = ix.metrics();
+    tokio::spawn(ix.run(rx.clone()));
+    // Ready once the indexer has the configs (its backfill at start).
+    let start = Instant::now();
+    while store.config_for("shield", "sol").await.unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "configs never indexed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = AppState {
+        store,
+        rpc: Arc::new(
+            solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+                net.rpc_url(),
+                solana_commitment_config::CommitmentConfig::confirmed(),
+            ),
+        ),
+        config: Arc::new(ApiConfig {
+            rate_limit_burst,
+            rate_limit_per_second: 5,
+            ..ApiConfig::local(addr)
+        }),
+        indexer: Some(metrics),
+    };
+    let mut stopped = rx.clone();
+    tokio::spawn(api::serve(state, listener, async move {
+        let _ = stopped.wait_for(|s| *s).await;
+    }));
+    Stack {
+        net,
+        base: format!("http://{addr}"),
+        stop,
+    }
+}
+
+pub async fn get(http: &reqwest::Client, url: &str) -> (u16, Value) {
+    let r = http.get(url).send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+pub async fn post(http: &reqwest::Client, url: &str, body: &Value) -> (u16, Value) {
+    let r = http.post(url).json(body).send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+/// Signs a base64 unsigned transaction from the API as a wallet would, returning base64.
+pub fn sign(unsigned: &str, signer: &solana_keypair::Keypair) -> String {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let tx: solana_transaction::versioned::VersionedTransaction =
+        bincode::deserialize(&b64.decode(unsigned).unwrap()).unwrap();
+    let signed =
+        solana_transaction::versioned::VersionedTransaction::try_new(tx.message, &[signer])
+            .unwrap();
+    b64.encode(bincode::serialize(&signed).unwrap())
+}
+
+pub fn assert_error(body: &Value, code: &str) {
+    assert_eq!(body["error"]["code"], code, "{body}");
+    assert!(body["error"]["message"]
+        .as_str()
+        .is_some_and(|m| !m.is_empty()));
+}

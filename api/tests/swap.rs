@@ -1,0 +1,256 @@
+//! Solana swaps through the API against a running stack: the catalog, quotes from the curve and, after the
+//! buy that graduates and migrates in one transaction, from the AMM; builds simulated before they are
+//! returned; submit and record; and the spec's errors.
+
+mod common;
+
+use common::*;
+use localnet::testkit::{self, SOL};
+use serde_json::{json, Value};
+use solana_signer::Signer;
+use std::time::{Duration, Instant};
+
+async fn swap(
+    http: &reqwest::Client,
+    base: &str,
+    request: Value,
+    wallet: &solana_keypair::Keypair,
+) -> (Value, Value) {
+    let (status, quote) = post(http, &format!("{base}/swap/quote"), &request).await;
+    assert_eq!(status, 200, "{quote}");
+    let build = json!({
+        "request": request,
+        "route": quote["best"]["route"],
+        "minAmountOut": quote["best"]["minAmountOut"],
+    });
+    let (status, built) = post(http, &format!("{base}/swap/build"), &build).await;
+    assert_eq!(status, 200, "{built}");
+    let signed = sign(built["solanaTransaction"].as_str().unwrap(), wallet);
+    let (status, sent) = post(
+        http,
+        &format!("{base}/swap/submit-solana"),
+        &json!({ "signedTransaction": signed }),
+    )
+    .await;
+    assert_eq!(status, 200, "{sent}");
+    assert_eq!(sent["confirmed"], true);
+    (quote, json!({ "built": built, "sent": sent }))
+}
+
+async fn eventually_dex(http: &reqwest::Client, base: &str, request: &Value, dex: &str) {
+    let start = Instant::now();
+    loop {
+        let (status, q) = post(http, &format!("{base}/swap/quote"), request).await;
+        if status == 200 && q["best"]["dexId"] == dex {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "never routed via {dex}: {q}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn swaps(postgres: bool) {
+    let s = stack(postgres, 1_000).await;
+    let base = s.base.clone();
+    let http = reqwest::Client::new();
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        s.net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 21, "SWAP")
+        .await
+        .unwrap();
+    let trader = testkit::funded(&rpc, 40 * SOL).await.unwrap();
+    let sol = sdk::ids::NATIVE_MINT.to_string();
+    let mint = keys.mint.to_string();
+
+    let (status, chains) = get(&http, &format!("{base}/swap/chains")).await;
+    assert_eq!(status, 200);
+    assert_eq!(chains["chains"][0]["chainKey"], "solana");
+    let start = Instant::now();
+    loop {
+        let (_, tokens) = get(&http, &format!("{base}/swap/tokens?chainKey=solana&q=swap")).await;
+        if tokens["tokens"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["address"] == mint))
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "token never in the catalog"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // A curve buy in human units.
+    let buy = json!({
+        "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amount": "0.5", "amountUnit": "human",
+        "slippageBps": 100, "taker": trader.pubkey().to_string(),
+    });
+    let (quote, done) = swap(&http, &base, buy.clone(), &trader).await;
+    assert_eq!(quote["best"]["dexId"], "launchpad-solana");
+    assert_eq!(quote["best"]["amountIn"], "500000000");
+    assert!(
+        quote["best"]["estimatedGas"]["computeUnits"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    assert_eq!(quote["feeBps"], 0);
+    let held = testkit::token_balance(
+        &rpc,
+        &trader.pubkey(),
+        &keys.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    )
+    .await;
+    assert_eq!(
+        held.to_string(),
+        quote["best"]["amountOut"].as_str().unwrap(),
+        "exact as quoted"
+    );
+    let tx_hash = done["sent"]["signature"].as_str().unwrap().to_string();
+    let record = json!({
+        "chainKey": "solana", "dexId": "launchpad-solana", "tokenIn": sol, "tokenOut": mint,
+        "amountIn": "500000000", "amountOut": quote["best"]["amountOut"], "protocolFee": "0", "feeBps": 0,
+        "txHash": tx_hash, "address": trader.pubkey().to_string(), "status": "confirmed", "source": "agent",
+        "clientId": "test",
+    });
+    let (status, first) = post(&http, &format!("{base}/swap/record"), &record).await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["duplicate"], false);
+    let (status, again) = post(&http, &format!("{base}/swap/record"), &record).await;
+    assert_eq!(status, 200);
+    assert_eq!(again["duplicate"], true);
+
+    // A build that would fail is refused: more out than the curve gives.
+    let (_, q) = post(&http, &format!("{base}/swap/quote"), &buy).await;
+    let greedy = json!({ "request": buy, "route": q["best"]["route"], "minAmountOut": "999999999999999999" });
+    let (status, body) = post(&http, &format!("{base}/swap/build"), &greedy).await;
+    assert_eq!(status, 422, "{body}");
+    assert_error(&body, "SIMULATION_FAILED");
+
+    // The buy that crosses the threshold also migrates, in the same transaction.
+    let big = json!({
+        "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amountIn": (12 * SOL).to_string(),
+        "taker": trader.pubkey().to_string(),
+    });
+    let (quote, done) = swap(&http, &base, big, &trader).await;
+    assert!(
+        quote["best"]["refund"]
+            .as_str()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            > 0
+    );
+    assert_eq!(done["built"]["migrates"], true);
+    let pool =
+        sdk::accounts::decode_pool(&rpc.get_account(&keys.pool).await.unwrap().data).unwrap();
+    assert_eq!(pool.status, sdk::accounts::PoolStatus::Migrated);
+
+    // Later swaps route through the AMM, both ways.
+    let amm_buy = json!({
+        "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amountIn": SOL.to_string(),
+        "taker": trader.pubkey().to_string(),
+    });
+    eventually_dex(&http, &base, &amm_buy, "launchpad-amm-solana").await;
+    swap(&http, &base, amm_buy, &trader).await;
+    let held = testkit::token_balance(
+        &rpc,
+        &trader.pubkey(),
+        &keys.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    )
+    .await;
+    let amm_sell = json!({
+        "chainKey": "solana", "tokenIn": mint, "tokenOut": sol, "amountIn": (held / 2).to_string(),
+        "taker": trader.pubkey().to_string(),
+    });
+    let before = rpc.get_balance(&trader.pubkey()).await.unwrap();
+    let (quote, _) = swap(&http, &base, amm_sell, &trader).await;
+    let after = rpc.get_balance(&trader.pubkey()).await.unwrap();
+    let out: u64 = quote["best"]["amountOut"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        after > before && after - before <= out,
+        "the sale is paid in SOL (unwrapped)"
+    );
+
+    // Errors.
+    let cases = [
+        (
+            json!({"chainKey": "solana", "tokenIn": sol, "tokenOut": sol, "amountIn": "1"}),
+            400,
+            "SAME_TOKEN",
+        ),
+        (
+            json!({"chainKey": "solana", "tokenIn": sol, "tokenOut": mint}),
+            400,
+            "MISSING_PARAMS",
+        ),
+        (
+            json!({"tokenIn": sol, "tokenOut": mint, "amountIn": "1"}),
+            400,
+            "MISSING_PARAMS",
+        ),
+        (
+            json!({"chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amount": "1", "amountUnit": "wei"}),
+            400,
+            "INVALID_PARAMS",
+        ),
+        (
+            json!({"chainKey": "solana", "tokenIn": sol, "tokenOut": "bad", "amountIn": "1"}),
+            400,
+            "INVALID_ADDRESS",
+        ),
+        (
+            json!({"chainKey": "solana", "tokenIn": sol, "tokenOut": anchor_lang::prelude::Pubkey::new_unique().to_string(), "amountIn": "1000"}),
+            404,
+            "NO_ROUTE",
+        ),
+        (
+            json!({"chainKey": "dogechain", "tokenIn": sol, "tokenOut": mint, "amountIn": "1"}),
+            400,
+            "UNSUPPORTED_CHAIN",
+        ),
+        (
+            json!({"chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amountIn": "-5"}),
+            400,
+            "INVALID_PARAMS",
+        ),
+    ];
+    for (body, want, code) in cases {
+        let (status, resp) = post(&http, &format!("{base}/swap/quote"), &body).await;
+        assert_eq!(status, want, "{body}: {resp}");
+        assert_error(&resp, code);
+    }
+    let (status, resp) = post(
+        &http,
+        &format!("{base}/swap/build"),
+        &json!({"request": buy, "route": {"venue": "moon"}, "minAmountOut": "1"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_error(&resp, "INVALID_ROUTE");
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn solana_swaps_on_sqlite() {
+    swaps(false).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn solana_swaps_on_postgres() {
+    swaps(true).await
+}
