@@ -4,8 +4,10 @@
 pub mod body;
 pub mod config;
 pub mod error;
+pub mod keeper;
 pub mod routes;
 pub mod solana;
+pub mod walkthrough;
 
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
 use axum::middleware::Next;

@@ -40,6 +40,10 @@ struct ServeArgs {
     /// Also run the indexer in this process.
     #[arg(long, env = "WITH_INDEXER")]
     with_indexer: bool,
+    /// The operator's keypair file (Solana CLI format): runs the keeper, which migrates pools completed by
+    /// other clients. The key is the operator's own, never a user's.
+    #[arg(long, env = "KEEPER_KEYPAIR")]
+    keeper_keypair: Option<std::path::PathBuf>,
 }
 
 fn shutdown_signal(tx: watch::Sender<bool>) {
@@ -78,6 +82,7 @@ async fn main() -> anyhow::Result<()> {
                 api,
                 indexer,
                 with_indexer,
+                keeper_keypair,
             } = *args;
             let store = Store::open(&indexer.database_url).await?;
             let rpc_url = indexer.rpc_url.clone();
@@ -91,10 +96,22 @@ async fn main() -> anyhow::Result<()> {
             };
             let listener = tokio::net::TcpListener::bind(api.addr).await?;
             tracing::info!("API on {}", api.base_url());
+            let rpc = Arc::new(rpc_client(&rpc_url));
+            if let Some(path) = keeper_keypair {
+                let operator = solana_keypair::read_keypair_file(&path).map_err(|e| {
+                    anyhow::anyhow!("reading the keeper keypair {}: {e}", path.display())
+                })?;
+                tokio::spawn(api::keeper::run(
+                    store.clone(),
+                    rpc.clone(),
+                    operator,
+                    rx.clone(),
+                ));
+            }
             let state = AppState {
                 store,
                 config: Arc::new(api),
-                rpc: Arc::new(rpc_client(&rpc_url)),
+                rpc,
                 indexer: metrics,
             };
             api::serve(state, listener, stopped(rx)).await
@@ -141,10 +158,18 @@ async fn dev(
         wallet.pubkey(),
         wallet_path.display()
     );
+    let rpc = Arc::new(rpc_client(&net.rpc_url()));
+    let keeper = localnet::testkit::funded(&rpc, 100 * localnet::testkit::SOL).await?;
+    tokio::spawn(api::keeper::run(
+        store.clone(),
+        rpc.clone(),
+        keeper,
+        rx.clone(),
+    ));
     let state = AppState {
         store,
         config: Arc::new(api_config),
-        rpc: Arc::new(rpc_client(&net.rpc_url())),
+        rpc,
         indexer: Some(metrics),
     };
     api::serve(state, listener, stopped(rx)).await?;

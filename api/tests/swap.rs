@@ -254,3 +254,63 @@ async fn solana_swaps_on_sqlite() {
 async fn solana_swaps_on_postgres() {
     swaps(true).await
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_walkthrough_launches_graduates_migrates_and_claims() {
+    let s = stack(false, 1_000).await;
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        s.net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let wallet = testkit::funded(&rpc, 30 * SOL).await.unwrap();
+    let report = api::walkthrough::run(&s.base, wallet).await.unwrap();
+    assert!(report.migrated);
+    assert!(report.buys.len() >= 3);
+    let kinds: Vec<&str> = report.claims.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(kinds, ["trading", "surplus", "locked-lp"]);
+    assert!(report.claims.iter().all(|c| c.2 != "0" || c.3 != "0"));
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_keeper_migrates_a_curve_completed_by_another_client() {
+    let s = stack(false, 1_000).await;
+    let rpc = std::sync::Arc::new(
+        solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+            s.net.rpc_url(),
+            solana_commitment_config::CommitmentConfig::confirmed(),
+        ),
+    );
+    let operator = testkit::funded(&rpc, 10 * SOL).await.unwrap();
+    let store = indexer::Store::open(&s.db).await.unwrap();
+    tokio::spawn(api::keeper::run(
+        store,
+        rpc.clone(),
+        operator,
+        s.stop.subscribe(),
+    ));
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 77, "KEEP")
+        .await
+        .unwrap();
+    let whale = testkit::funded(&rpc, 20 * SOL).await.unwrap();
+    // A client that buys to completion without appending `migrate`.
+    testkit::buy(&rpc, &keys, &whale, 12 * SOL).await.unwrap();
+    let http = reqwest::Client::new();
+    let start = Instant::now();
+    loop {
+        let (_, curve) = get(&http, &format!("{}/launchpad/curve/{}", s.base, keys.mint)).await;
+        if curve["migrated"] == true {
+            assert!(curve["ammPool"].is_string());
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the keeper never migrated: {curve}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}

@@ -235,6 +235,20 @@ impl Store {
         }
     }
 
+    /// Pools whose curve completed and that wait for `migrate`.
+    pub async fn completed_pools(&self) -> Result<Vec<CurveState>> {
+        let rows = sqlx::query("SELECT mint FROM pools WHERE status = 'complete' ORDER BY address")
+            .fetch_all(self.pool())
+            .await?;
+        let mut out = Vec::new();
+        for r in rows {
+            if let Some(c) = self.curve(&key(&r, "mint")).await? {
+                out.push(c);
+            }
+        }
+        Ok(out)
+    }
+
     /// The config of `preset` against `quote` (names as in `curve::Preset` and `curve::QuoteAsset`).
     pub async fn config_for(&self, preset: &str, quote: &str) -> Result<Option<(Pubkey, Config)>> {
         let row = sqlx::query("SELECT address, data FROM configs WHERE preset = $1 AND quote = $2")

@@ -15,6 +15,8 @@ pub struct Stack {
     pub net: Localnet,
     pub base: String,
     pub stop: watch::Sender<bool>,
+    /// The index database's URL.
+    pub db: String,
 }
 
 pub async fn database(postgres: bool) -> String {
@@ -50,6 +52,7 @@ pub async fn stack(postgres: bool, rate_limit_burst: u32) -> Stack {
     let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
     let db = database(postgres).await;
     let store = Store::open(&db).await.unwrap();
+    let db_url = db.clone();
     let (stop, rx) = watch::channel(false);
     let ix = Indexer::new(
         IndexerConfig {
@@ -94,6 +97,7 @@ pub async fn stack(postgres: bool, rate_limit_burst: u32) -> Stack {
         net,
         base: format!("http://{addr}"),
         stop,
+        db: db_url,
     }
 }
 
