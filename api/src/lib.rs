@@ -148,6 +148,14 @@ async fn not_found() -> error::ApiError {
     error::ApiError::not_found("no such endpoint")
 }
 
+async fn method_not_allowed() -> error::ApiError {
+    error::ApiError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        "METHOD_NOT_ALLOWED",
+        "this endpoint does not take that method",
+    )
+}
+
 /// The whole service. Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
 /// clients without `X-Client-Id` are rate-limited by address.
 pub fn router(state: AppState) -> Router {
@@ -176,6 +184,7 @@ pub fn router(state: AppState) -> Router {
         .route("/swap/build", post(routes::swap::build))
         .route("/swap/record", post(routes::swap::record))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(limits)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(axum::middleware::from_fn(request_log))

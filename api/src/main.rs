@@ -24,8 +24,8 @@ enum Command {
         /// Where the dev database and wallet go (wiped at start: the chain is new every run).
         #[arg(long, default_value = ".dev")]
         dir: std::path::PathBuf,
-        #[arg(long = "listen", default_value = "127.0.0.1:8080")]
-        addr: std::net::SocketAddr,
+        #[command(flatten)]
+        api: ApiConfig,
     },
     /// The API over an existing index (and, with --with-indexer, the indexer in the same process).
     Serve(Box<ServeArgs>),
@@ -76,7 +76,7 @@ async fn main() -> anyhow::Result<()> {
     let (stop, rx) = watch::channel(false);
     shutdown_signal(stop);
     match Cli::parse().command {
-        Command::Dev { dir, addr } => dev(dir, addr, rx).await,
+        Command::Dev { dir, api } => dev(dir, api, rx).await,
         Command::Serve(args) => {
             let ServeArgs {
                 api,
@@ -121,7 +121,7 @@ async fn main() -> anyhow::Result<()> {
 
 async fn dev(
     dir: std::path::PathBuf,
-    addr: std::net::SocketAddr,
+    api_config: ApiConfig,
     rx: watch::Receiver<bool>,
 ) -> anyhow::Result<()> {
     let _ = std::fs::remove_dir_all(&dir);
@@ -146,8 +146,7 @@ async fn dev(
     );
     let metrics = ix.metrics();
     let indexer = tokio::spawn(ix.run(rx.clone()));
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    let api_config = ApiConfig::local(addr);
+    let listener = tokio::net::TcpListener::bind(api_config.addr).await?;
     println!(
         "\nlaunchpad dev stack\n  API           {}\n  OpenAPI       {}/openapi.json\n  JSON-RPC      {}\n  \
          Yellowstone   {}\n  database      {db_url}\n  dev wallet    {} (1000 SOL; keypair in {})\n",
