@@ -19,6 +19,13 @@ pub struct ApiConfig {
     /// Requests a client may send at once before the sustained rate applies.
     #[arg(long, env = "RATE_LIMIT_BURST", default_value_t = 40)]
     pub rate_limit_burst: u32,
+    /// Jupiter's Swap API (v1) base URL; empty disables the Jupiter adapter.
+    #[arg(
+        long,
+        env = "JUPITER_BASE_URL",
+        default_value = "https://lite-api.jup.ag/swap/v1"
+    )]
+    pub jupiter_base_url: String,
     /// Largest request body, bytes.
     #[arg(long, env = "MAX_BODY_BYTES", default_value_t = 65_536)]
     pub max_body_bytes: usize,
@@ -32,6 +39,8 @@ impl ApiConfig {
             platform_fee_bps: 0,
             rate_limit_per_second: 20,
             rate_limit_burst: 40,
+            // A local stack cannot reach Jupiter; its own pools route everything launched on it.
+            jupiter_base_url: String::new(),
             max_body_bytes: 65_536,
         }
     }

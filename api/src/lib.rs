@@ -1,6 +1,7 @@
 //! The launchpad's REST API: thin axum handlers per area (`routes/`) over the index (`indexer::read`), the
 //! SDK and the chain. Errors are [`error::ApiError`]; `/openapi.json` is generated from the handlers.
 
+pub mod aggregators;
 pub mod body;
 pub mod config;
 pub mod error;
@@ -33,9 +34,28 @@ pub struct AppState {
     pub rpc: Arc<solana_rpc_client::nonblocking::rpc_client::RpcClient>,
     /// The indexer's metrics, when it runs in this process.
     pub indexer: Option<Arc<Metrics>>,
+    /// The Jupiter adapter, when configured.
+    pub jupiter: Option<aggregators::jupiter::Jupiter>,
 }
 
 impl AppState {
+    pub fn new(
+        store: Store,
+        config: ApiConfig,
+        rpc: Arc<solana_rpc_client::nonblocking::rpc_client::RpcClient>,
+        indexer: Option<Arc<Metrics>>,
+    ) -> AppState {
+        let jupiter = (!config.jupiter_base_url.is_empty())
+            .then(|| aggregators::jupiter::Jupiter::new(&config.jupiter_base_url));
+        AppState {
+            store,
+            config: Arc::new(config),
+            rpc,
+            indexer,
+            jupiter,
+        }
+    }
+
     /// Unix seconds now.
     pub fn now(&self) -> i64 {
         std::time::SystemTime::now()

@@ -108,12 +108,7 @@ async fn main() -> anyhow::Result<()> {
                     rx.clone(),
                 ));
             }
-            let state = AppState {
-                store,
-                config: Arc::new(api),
-                rpc,
-                indexer: metrics,
-            };
+            let state = AppState::new(store, api, rpc, metrics);
             api::serve(state, listener, stopped(rx)).await
         }
     }
@@ -165,12 +160,7 @@ async fn dev(
         keeper,
         rx.clone(),
     ));
-    let state = AppState {
-        store,
-        config: Arc::new(api_config),
-        rpc,
-        indexer: Some(metrics),
-    };
+    let state = AppState::new(store, api_config, rpc, Some(metrics));
     api::serve(state, listener, stopped(rx)).await?;
     let _ = indexer.await;
     net.shutdown().await;

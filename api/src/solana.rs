@@ -25,11 +25,52 @@ pub async fn unsigned_transaction(
         ),
     ];
     ixs.extend_from_slice(instructions);
+    compile(rpc, payer, &ixs, &[]).await
+}
+
+/// An unsigned v0 transaction of exactly `instructions` (they bring their own compute budget), using the
+/// address lookup tables `tables` (read from chain).
+pub async fn unsigned_transaction_with_tables(
+    rpc: &RpcClient,
+    payer: &Pubkey,
+    instructions: &[Instruction],
+    tables: &[Pubkey],
+) -> Result<String, ApiError> {
+    let mut accounts = Vec::new();
+    if !tables.is_empty() {
+        let found = rpc
+            .get_multiple_accounts(tables)
+            .await
+            .map_err(|_| ApiError::unavailable("the Solana RPC node is unreachable"))?;
+        for (key, account) in tables.iter().zip(found) {
+            let account = account.ok_or_else(|| {
+                ApiError::unavailable(format!("address lookup table {key} not found"))
+            })?;
+            let table =
+                solana_address_lookup_table_interface::state::AddressLookupTable::deserialize(
+                    &account.data,
+                )
+                .map_err(|e| ApiError::unavailable(format!("address lookup table {key}: {e}")))?;
+            accounts.push(solana_message::AddressLookupTableAccount {
+                key: *key,
+                addresses: table.addresses.to_vec(),
+            });
+        }
+    }
+    compile(rpc, payer, instructions, &accounts).await
+}
+
+async fn compile(
+    rpc: &RpcClient,
+    payer: &Pubkey,
+    ixs: &[Instruction],
+    tables: &[solana_message::AddressLookupTableAccount],
+) -> Result<String, ApiError> {
     let blockhash = rpc.get_latest_blockhash().await.map_err(|e| {
         tracing::warn!("getLatestBlockhash: {e}");
         ApiError::unavailable("the Solana RPC node is unreachable")
     })?;
-    let message = v0::Message::try_compile(payer, &ixs, &[], blockhash)
+    let message = v0::Message::try_compile(payer, ixs, tables, blockhash)
         .map_err(|e| ApiError::invalid(format!("the transaction cannot be built: {e}")))?;
     let message = VersionedMessage::V0(message);
     let signers = message.header().num_required_signatures as usize;

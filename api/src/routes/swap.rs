@@ -319,6 +319,92 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     }
 }
 
+fn jupiter_entry(
+    state: &AppState,
+    pair: &Pair,
+    q: crate::aggregators::jupiter::JupiterQuote,
+) -> RouteEntry {
+    RouteEntry {
+        dex_id: "jupiter-solana".into(),
+        amount_in: pair.amount_in.to_string(),
+        amount_out: q.out_amount.to_string(),
+        // Jupiter's own minimum at the requested slippage (its swap enforces it).
+        min_amount_out: q.min_out.to_string(),
+        spender: None,
+        route: serde_json::json!({
+            "venue": "jupiter",
+            "amountIn": pair.amount_in.to_string(),
+            "expiresAt": state.now() + QUOTE_TTL_SECS,
+            "labels": q.labels,
+            "quoteResponse": q.response,
+        }),
+        pool_fee: Fee {
+            bps: 0,
+            amount: "0".into(),
+            token: pair.token_in.to_string(),
+        },
+        platform_fee: Fee {
+            bps: 0,
+            amount: "0".into(),
+            token: pair.token_in.to_string(),
+        },
+        estimated_gas: Gas {
+            compute_units: 300_000,
+            lamports: 5_000,
+        },
+        refund: "0".into(),
+    }
+}
+
+/// Builds a Jupiter route: its instructions, in a v0 transaction with its lookup tables, simulated.
+async fn build_jupiter(
+    state: &AppState,
+    pair: &Pair,
+    taker: &Pubkey,
+    route: &Value,
+) -> Result<Json<BuildResponse>, ApiError> {
+    let jupiter = state.jupiter.as_ref().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ROUTE",
+            "Jupiter routes are not enabled on this service",
+        )
+    })?;
+    let expires = route["expiresAt"].as_i64().unwrap_or(0);
+    if expires < state.now() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "QUOTE_EXPIRED",
+            "the quote is older than 60 s: quote again",
+        ));
+    }
+    let quote = &route["quoteResponse"];
+    if route["amountIn"].as_str() != Some(pair.amount_in.to_string().as_str())
+        || quote["inputMint"].as_str() != Some(pair.token_in.to_string().as_str())
+        || quote["outputMint"].as_str() != Some(pair.token_out.to_string().as_str())
+    {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_ROUTE",
+            "`route` was quoted for another pair or amount",
+        ));
+    }
+    let built = jupiter.swap_instructions(quote, taker).await?;
+    let tx = crate::solana::unsigned_transaction_with_tables(
+        &state.rpc,
+        taker,
+        &built.instructions,
+        &built.lookup_tables,
+    )
+    .await?;
+    let units = crate::solana::simulate(&state.rpc, &tx).await?;
+    Ok(Json(BuildResponse {
+        solana_transaction: tx,
+        simulated_units: units,
+        migrates: false,
+    }))
+}
+
 #[utoipa::path(
     post,
     path = "/swap/quote",
@@ -337,6 +423,23 @@ pub async fn quote(
 ) -> Result<Json<QuoteResponse>, ApiError> {
     let pair = validate(&state, &req).await?;
     let mut quotes = own_routes(&state, &pair).await?;
+    if let Some(jupiter) = &state.jupiter {
+        match jupiter
+            .quote(
+                &pair.token_in,
+                &pair.token_out,
+                pair.amount_in,
+                pair.slippage_bps,
+            )
+            .await
+        {
+            Ok(Some(q)) => quotes.push(jupiter_entry(&state, &pair, q)),
+            Ok(None) => {}
+            // Our own pools still answer when the aggregator is down; alone, its failure is the answer.
+            Err(e) if quotes.is_empty() => return Err(e),
+            Err(e) => tracing::warn!("jupiter quote skipped: {}", e.message),
+        }
+    }
     quotes.sort_by_key(|q| std::cmp::Reverse(q.amount_out.parse::<u64>().unwrap_or(0)));
     let best = quotes
         .first()
@@ -397,6 +500,9 @@ pub async fn build(
         .parse()
         .map_err(|_| ApiError::invalid("`minAmountOut` must be an integer in base units"))?;
     let route_value = req.route.get("route").cloned().unwrap_or(req.route.clone());
+    if route_value["venue"] == "jupiter" {
+        return build_jupiter(&state, &pair, &taker, &route_value).await;
+    }
     let route: OwnRoute = serde_json::from_value(route_value).map_err(|_| {
         ApiError::new(
             StatusCode::BAD_REQUEST,

@@ -49,6 +49,11 @@ pub async fn database(postgres: bool) -> String {
 }
 
 pub async fn stack(postgres: bool, rate_limit_burst: u32) -> Stack {
+    stack_with(postgres, rate_limit_burst, "").await
+}
+
+/// A stack whose API uses a Jupiter adapter at `jupiter` (empty: none).
+pub async fn stack_with(postgres: bool, rate_limit_burst: u32, jupiter: &str) -> Stack {
     let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
     let db = database(postgres).await;
     let store = Store::open(&db).await.unwrap();
@@ -74,21 +79,22 @@ pub async fn stack(postgres: bool, rate_limit_burst: u32) -> Stack {
     }
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let state = AppState {
+    let state = AppState::new(
         store,
-        rpc: Arc::new(
+        ApiConfig {
+            rate_limit_burst,
+            rate_limit_per_second: 5,
+            jupiter_base_url: jupiter.to_string(),
+            ..ApiConfig::local(addr)
+        },
+        Arc::new(
             solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
                 net.rpc_url(),
                 solana_commitment_config::CommitmentConfig::confirmed(),
             ),
         ),
-        config: Arc::new(ApiConfig {
-            rate_limit_burst,
-            rate_limit_per_second: 5,
-            ..ApiConfig::local(addr)
-        }),
-        indexer: Some(metrics),
-    };
+        Some(metrics),
+    );
     let mut stopped = rx.clone();
     tokio::spawn(api::serve(state, listener, async move {
         let _ = stopped.wait_for(|s| *s).await;
