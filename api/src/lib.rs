@@ -10,12 +10,14 @@ pub mod routes;
 pub mod solana;
 pub mod walkthrough;
 
+use anchor_lang::prelude::Pubkey;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use config::ApiConfig;
+use indexer::read::CurveState;
 use indexer::{Metrics, Store};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -36,7 +38,13 @@ pub struct AppState {
     pub indexer: Option<Arc<Metrics>>,
     /// The Jupiter adapter, when configured.
     pub jupiter: Option<aggregators::jupiter::Jupiter>,
+    /// Curves read from the index, by mint and the in-process indexer's batch count (so a new batch
+    /// invalidates them at once), each kept at most [`CURVE_CACHE_TTL`].
+    pub curves: moka::future::Cache<(Pubkey, u64), Option<Arc<CurveState>>>,
 }
+
+/// The longest a curve read is served from memory (well under a slot).
+pub const CURVE_CACHE_TTL: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl AppState {
     pub fn new(
@@ -53,7 +61,27 @@ impl AppState {
             rpc,
             indexer,
             jupiter,
+            curves: moka::future::Cache::builder()
+                .max_capacity(100_000)
+                .time_to_live(CURVE_CACHE_TTL)
+                .build(),
         }
+    }
+
+    /// The curve of `mint` as of the index's latest batch.
+    pub async fn curve(&self, mint: &Pubkey) -> Result<Option<Arc<CurveState>>, sqlx::Error> {
+        let generation = self.indexer.as_ref().map_or(0, |m| {
+            m.committed_batches
+                .load(std::sync::atomic::Ordering::Relaxed)
+        });
+        let store = self.store.clone();
+        let mint = *mint;
+        self.curves
+            .try_get_with((mint, generation), async move {
+                store.curve(&mint).await.map(|c| c.map(Arc::new))
+            })
+            .await
+            .map_err(|e| sqlx::Error::Protocol(e.to_string()))
     }
 
     /// Unix seconds now.

@@ -68,7 +68,6 @@ pub async fn curve(
 ) -> Result<Json<CurveResponse>, ApiError> {
     let mint = address("mint", Some(&mint))?;
     let c = state
-        .store
         .curve(&mint)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no launch with mint {mint}")))?;

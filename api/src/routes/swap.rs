@@ -205,9 +205,9 @@ fn min_out(amount: u64, slippage_bps: u16) -> u64 {
 
 async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, ApiError> {
     // One side must be a launched token and the other its quote token.
-    let (mint, side) = if let Some(c) = state.store.curve(&pair.token_out).await? {
+    let (mint, side) = if let Some(c) = state.curve(&pair.token_out).await? {
         (c, SIDE_BUY)
-    } else if let Some(c) = state.store.curve(&pair.token_in).await? {
+    } else if let Some(c) = state.curve(&pair.token_in).await? {
         (c, SIDE_SELL)
     } else {
         return Ok(vec![]);
