@@ -161,21 +161,10 @@ async fn fresh_url(backend: &str, tag: &str) -> String {
     match backend {
         "postgres" => {
             let admin = std::env::var("DATABASE_URL").unwrap();
-            sqlx::any::install_default_drivers();
             let name = format!("bench_{tag}_{}", std::process::id());
-            let mut c = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
+            indexer::store::create_postgres_database(&admin, &name)
                 .await
-                .unwrap();
-            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
-                "DROP DATABASE IF EXISTS {name}"
-            )))
-            .execute(&mut c)
-            .await;
-            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-                .execute(&mut c)
-                .await
-                .unwrap();
-            format!("{}/{name}", admin.rsplit_once('/').unwrap().0)
+                .unwrap()
         }
         _ => {
             let dir =

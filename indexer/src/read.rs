@@ -23,7 +23,9 @@ fn slot_col(row: &AnyRow, col: &str) -> u64 {
     row.get::<i64, _>(col).max(0) as u64
 }
 
+/// A launch as indexed (also the API's launch-list entry).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LaunchRow {
     pub mint: String,
@@ -34,10 +36,14 @@ pub struct LaunchRow {
     pub name: String,
     pub symbol: String,
     pub uri: String,
+    /// `fair`, `shield` or `distribute`.
     pub preset: String,
+    /// `sol` or `usdc`.
     pub quote: String,
     pub created_slot: u64,
+    /// Unix seconds.
     pub created_at: i64,
+    /// The creating transaction (null when the indexer backfilled the launch from account state).
     pub signature: Option<String>,
 }
 
@@ -174,18 +180,40 @@ pub struct TradeRow {
 impl Store {
     /// Launches, most recent first.
     pub async fn launches(&self, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
+        self.launch_page("", limit, offset).await
+    }
+
+    /// Launches whose deploy was recorded through the API (the discovery listing), most recent first.
+    pub async fn listed_launches(&self, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
+        self.launch_page(
+            "JOIN launch_metadata m ON m.mint = l.mint WHERE m.recorded_at IS NOT NULL",
+            limit,
+            offset,
+        )
+        .await
+    }
+
+    /// A page of launches narrowed by `filter` (a join and/or `WHERE` over `launches l`, from this module).
+    async fn launch_page(&self, filter: &str, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
+        let cols = LAUNCH_COLS
+            .split(", ")
+            .map(|c| format!("l.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {LAUNCH_COLS} FROM launches ORDER BY created_at DESC, created_slot DESC, mint \
-             LIMIT $1 OFFSET $2"
+            "SELECT {cols} FROM launches l {filter} \
+             ORDER BY l.created_at DESC, l.created_slot DESC, l.mint LIMIT $1 OFFSET $2"
         )))
         .bind(i64::from(limit))
         .bind(i64::try_from(offset).unwrap_or(i64::MAX))
         .fetch_all(self.pool())
         .await?;
-        let total: i64 = sqlx::query("SELECT COUNT(*) FROM launches")
-            .fetch_one(self.pool())
-            .await?
-            .get(0);
+        let total: i64 = sqlx::query(AssertSqlSafe(format!(
+            "SELECT COUNT(*) FROM launches l {filter}"
+        )))
+        .fetch_one(self.pool())
+        .await?
+        .get(0);
         Ok(Page {
             items: rows.iter().map(launch_row).collect(),
             total: total.max(0) as u64,
@@ -262,37 +290,6 @@ impl Store {
                 sdk::accounts::decode_config(&r.get::<Vec<u8>, _>("data"))?,
             ))
         }))
-    }
-
-    /// Launches whose deploy was recorded through the API (the discovery listing), most recent first.
-    pub async fn listed_launches(&self, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
-        let cols = LAUNCH_COLS
-            .split(", ")
-            .map(|c| format!("l.{}", c.trim()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {cols} FROM launches l JOIN launch_metadata m ON m.mint = l.mint \
-             WHERE m.recorded_at IS NOT NULL \
-             ORDER BY l.created_at DESC, l.created_slot DESC, l.mint LIMIT $1 OFFSET $2"
-        )))
-        .bind(i64::from(limit))
-        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
-        .fetch_all(self.pool())
-        .await?;
-        let total: i64 = sqlx::query(
-            "SELECT COUNT(*) FROM launches l JOIN launch_metadata m ON m.mint = l.mint \
-             WHERE m.recorded_at IS NOT NULL",
-        )
-        .fetch_one(self.pool())
-        .await?
-        .get(0);
-        Ok(Page {
-            items: rows.iter().map(launch_row).collect(),
-            total: total.max(0) as u64,
-            limit,
-            offset,
-        })
     }
 
     pub async fn amm_pool(&self, address: &Pubkey) -> Result<Option<AmmPoolState>> {

@@ -84,6 +84,25 @@ pub struct TokensResponse {
     pub tokens: Vec<Token>,
 }
 
+/// The decimals of a catalog token, found directly (the quote path must not list the whole catalog).
+pub async fn catalog_decimals(
+    state: &AppState,
+    mint: &anchor_lang::prelude::Pubkey,
+) -> Result<Option<u8>, ApiError> {
+    if *mint == sdk::ids::NATIVE_MINT {
+        return Ok(Some(9));
+    }
+    if state.curve(mint).await?.is_some() {
+        return Ok(Some(curve::constants::TOKEN_DECIMALS));
+    }
+    Ok(state
+        .store
+        .config_for("fair", "usdc")
+        .await?
+        .filter(|(_, usdc)| usdc.quote_mint == *mint)
+        .map(|(_, usdc)| usdc.quote_decimals))
+}
+
 /// Every Solana token the service knows: SOL, the USDC the configs trade against, and launched tokens.
 pub async fn solana_tokens(state: &AppState) -> Result<Vec<Token>, ApiError> {
     let mut tokens = vec![Token {

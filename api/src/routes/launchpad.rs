@@ -150,29 +150,9 @@ impl Paging {
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct LaunchEntry {
-    pub mint: String,
-    pub pool: String,
-    pub config: String,
-    pub creator: String,
-    pub quote_mint: String,
-    pub name: String,
-    pub symbol: String,
-    pub uri: String,
-    pub preset: String,
-    pub quote: String,
-    /// Unix seconds.
-    pub created_at: i64,
-    pub created_slot: u64,
-    /// The creating transaction (null when the indexer backfilled the launch from account state).
-    pub signature: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct LaunchesResponse {
     /// Launches recorded through `POST /launchpad/record`, newest first.
-    pub launches: Vec<LaunchEntry>,
+    pub launches: Vec<indexer::read::LaunchRow>,
     pub total: u64,
     pub limit: u32,
     pub offset: u64,
@@ -196,25 +176,7 @@ pub async fn launches(
     let (limit, offset) = paging.parse()?;
     let page = state.store.listed_launches(limit, offset).await?;
     Ok(Json(LaunchesResponse {
-        launches: page
-            .items
-            .into_iter()
-            .map(|l| LaunchEntry {
-                mint: l.mint,
-                pool: l.pool,
-                config: l.config,
-                creator: l.creator,
-                quote_mint: l.quote_mint,
-                name: l.name,
-                symbol: l.symbol,
-                uri: l.uri,
-                preset: l.preset,
-                quote: l.quote,
-                created_at: l.created_at,
-                created_slot: l.created_slot,
-                signature: l.signature,
-            })
-            .collect(),
+        launches: page.items,
         total: page.total,
         limit,
         offset,

@@ -36,6 +36,18 @@ fn no_route(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "NO_ROUTE", message)
 }
 
+fn invalid_route(message: &str) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, "INVALID_ROUTE", message)
+}
+
+fn quote_expired() -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "QUOTE_EXPIRED",
+        "the quote is older than 60 s: quote again",
+    )
+}
+
 /// A same-chain swap quote request.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -89,11 +101,8 @@ async fn validate(state: &AppState, req: &QuoteRequest) -> Result<Pair, ApiError
                 ApiError::invalid("`amountIn` must be a positive integer in base units")
             })?,
         (None, Some(a), Some("human")) => {
-            let decimals = catalog::solana_tokens(state)
+            let decimals = catalog::catalog_decimals(state, &token_in)
                 .await?
-                .into_iter()
-                .find(|t| t.address == token_in.to_string())
-                .map(|t| t.decimals)
                 .ok_or_else(|| {
                     ApiError::invalid("`amount` in human units works only for catalog tokens (GET /swap/tokens); send `amountIn`")
                 })?;
@@ -222,18 +231,8 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
         return Ok(vec![]);
     }
     let now = state.now();
-    let expires_at = now + QUOTE_TTL_SECS;
-    let platform = Fee {
-        bps: 0,
-        amount: "0".into(),
-        token: pair.token_in.to_string(),
-    };
-    let gas = Gas {
-        compute_units: ESTIMATED_COMPUTE_UNITS,
-        lamports: 5_000,
-    };
-    let side_name = if side == SIDE_BUY { "buy" } else { "sell" };
-    match c.pool.status {
+    // What the venue would do; the route entry is built from it the same way for both venues.
+    let (venue, dex_id, amm_pool, fill, fee_bps, fee_token) = match c.pool.status {
         PoolStatus::Bonding => {
             let curve_side = if side == SIDE_BUY {
                 curve::Side::Buy
@@ -242,41 +241,21 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
             };
             let q = sdk::quote::quote_exact_in(&c.config, &c.pool, curve_side, pair.amount_in, now)
                 .map_err(|e| no_route(format!("the curve cannot fill this amount: {e:?}")))?;
-            if q.amount_out == 0 {
-                return Err(no_route("the amount is too small to buy or sell anything"));
-            }
-            let route = OwnRoute {
-                venue: "bonding-curve".into(),
-                pool: c.address.to_string(),
-                amm_pool: None,
-                mint: c.pool.base_mint.to_string(),
-                quote_mint: c.pool.quote_mint.to_string(),
-                side: side_name.into(),
-                amount_in: pair.amount_in.to_string(),
-                amount_out: q.amount_out.to_string(),
-                completes: q.completes,
-                expires_at,
-            };
-            Ok(vec![RouteEntry {
-                dex_id: "launchpad-solana".into(),
-                amount_in: q.amount_in.to_string(),
-                amount_out: q.amount_out.to_string(),
-                min_amount_out: min_out(q.amount_out, pair.slippage_bps).to_string(),
-                spender: None,
-                route: serde_json::to_value(route).unwrap_or(Value::Null),
-                pool_fee: Fee {
-                    bps: c.current_fee_bps(now),
-                    amount: q.fee.to_string(),
-                    token: c.pool.quote_mint.to_string(),
-                },
-                platform_fee: platform,
-                estimated_gas: gas,
-                refund: q.refund.to_string(),
-            }])
+            let fill = (q.amount_in, q.amount_out, q.fee, q.refund, q.completes);
+            (
+                "bonding-curve",
+                "launchpad-solana",
+                None,
+                fill,
+                c.current_fee_bps(now),
+                c.pool.quote_mint,
+            )
         }
-        PoolStatus::Complete => Err(no_route(
-            "the curve graduated and is waiting for migration; retry in a moment",
-        )),
+        PoolStatus::Complete => {
+            return Err(no_route(
+                "the curve graduated and is waiting for migration; retry in a moment",
+            ))
+        }
         PoolStatus::Migrated => {
             let Some(amm) = state.store.amm_pool(&c.pool.amm_pool).await? else {
                 return Ok(vec![]);
@@ -284,39 +263,55 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
             let a_to_b = amm.pool.mint_a == pair.token_in;
             let q = sdk::amm_ix::quote_exact_in(&amm.pool, a_to_b, pair.amount_in)
                 .map_err(|e| no_route(format!("the AMM cannot fill this amount: {e:?}")))?;
-            if q.amount_out == 0 {
-                return Err(no_route("the amount is too small to trade"));
-            }
-            let route = OwnRoute {
-                venue: "amm".into(),
-                pool: c.address.to_string(),
-                amm_pool: Some(amm.address.to_string()),
-                mint: c.pool.base_mint.to_string(),
-                quote_mint: c.pool.quote_mint.to_string(),
-                side: side_name.into(),
-                amount_in: pair.amount_in.to_string(),
-                amount_out: q.amount_out.to_string(),
-                completes: false,
-                expires_at,
-            };
-            Ok(vec![RouteEntry {
-                dex_id: "launchpad-amm-solana".into(),
-                amount_in: q.amount_in.to_string(),
-                amount_out: q.amount_out.to_string(),
-                min_amount_out: min_out(q.amount_out, pair.slippage_bps).to_string(),
-                spender: None,
-                route: serde_json::to_value(route).unwrap_or(Value::Null),
-                pool_fee: Fee {
-                    bps: amm.pool.fee_bps,
-                    amount: q.fee.to_string(),
-                    token: pair.token_in.to_string(),
-                },
-                platform_fee: platform,
-                estimated_gas: gas,
-                refund: "0".into(),
-            }])
+            (
+                "amm",
+                "launchpad-amm-solana",
+                Some(amm.address.to_string()),
+                (q.amount_in, q.amount_out, q.fee, 0, false),
+                amm.pool.fee_bps,
+                pair.token_in,
+            )
         }
+    };
+    let (amount_in, amount_out, fee, refund, completes) = fill;
+    if amount_out == 0 {
+        return Err(no_route("the amount is too small to trade anything"));
     }
+    let route = OwnRoute {
+        venue: venue.into(),
+        pool: c.address.to_string(),
+        amm_pool,
+        mint: c.pool.base_mint.to_string(),
+        quote_mint: c.pool.quote_mint.to_string(),
+        side: if side == SIDE_BUY { "buy" } else { "sell" }.into(),
+        amount_in: pair.amount_in.to_string(),
+        amount_out: amount_out.to_string(),
+        completes,
+        expires_at: now + QUOTE_TTL_SECS,
+    };
+    Ok(vec![RouteEntry {
+        dex_id: dex_id.into(),
+        amount_in: amount_in.to_string(),
+        amount_out: amount_out.to_string(),
+        min_amount_out: min_out(amount_out, pair.slippage_bps).to_string(),
+        spender: None,
+        route: serde_json::to_value(route).unwrap_or(Value::Null),
+        pool_fee: Fee {
+            bps: fee_bps,
+            amount: fee.to_string(),
+            token: fee_token.to_string(),
+        },
+        platform_fee: Fee {
+            bps: 0,
+            amount: "0".into(),
+            token: pair.token_in.to_string(),
+        },
+        estimated_gas: Gas {
+            compute_units: ESTIMATED_COMPUTE_UNITS,
+            lamports: 5_000,
+        },
+        refund: refund.to_string(),
+    }])
 }
 
 fn jupiter_entry(
@@ -363,29 +358,20 @@ async fn build_jupiter(
     taker: &Pubkey,
     route: &Value,
 ) -> Result<Json<BuildResponse>, ApiError> {
-    let jupiter = state.jupiter.as_ref().ok_or_else(|| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ROUTE",
-            "Jupiter routes are not enabled on this service",
-        )
-    })?;
+    let jupiter = state
+        .jupiter
+        .as_ref()
+        .ok_or_else(|| invalid_route("Jupiter routes are not enabled on this service"))?;
     let expires = route["expiresAt"].as_i64().unwrap_or(0);
     if expires < state.now() {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "QUOTE_EXPIRED",
-            "the quote is older than 60 s: quote again",
-        ));
+        return Err(quote_expired());
     }
     let quote = &route["quoteResponse"];
     if route["amountIn"].as_str() != Some(pair.amount_in.to_string().as_str())
         || quote["inputMint"].as_str() != Some(pair.token_in.to_string().as_str())
         || quote["outputMint"].as_str() != Some(pair.token_out.to_string().as_str())
     {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ROUTE",
+        return Err(invalid_route(
             "`route` was quoted for another pair or amount",
         ));
     }
@@ -503,26 +489,13 @@ pub async fn build(
     if route_value["venue"] == "jupiter" {
         return build_jupiter(&state, &pair, &taker, &route_value).await;
     }
-    let route: OwnRoute = serde_json::from_value(route_value).map_err(|_| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ROUTE",
-            "`route` is not a route returned by /swap/quote",
-        )
-    })?;
+    let route: OwnRoute = serde_json::from_value(route_value)
+        .map_err(|_| invalid_route("`route` is not a route returned by /swap/quote"))?;
     if route.expires_at < state.now() {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "QUOTE_EXPIRED",
-            "the quote is older than 60 s: quote again",
-        ));
+        return Err(quote_expired());
     }
     if route.amount_in != pair.amount_in.to_string() {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ROUTE",
-            "`route` was quoted for another amount",
-        ));
+        return Err(invalid_route("`route` was quoted for another amount"));
     }
     let pool = address("route.pool", Some(&route.pool))?;
     let curve = state
@@ -542,11 +515,7 @@ pub async fn build(
         keys.mint
     };
     if pair.token_in != expected_in {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_ROUTE",
-            "`route` does not trade the request's tokens",
-        ));
+        return Err(invalid_route("`route` does not trade the request's tokens"));
     }
     let sol = keys.quote_mint == sdk::ids::NATIVE_MINT;
     let mut ixs = Vec::new();
@@ -599,13 +568,7 @@ pub async fn build(
                 },
             ));
         }
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "INVALID_ROUTE",
-                "unknown venue in `route`",
-            ))
-        }
+        _ => return Err(invalid_route("unknown venue in `route`")),
     }
     if sol {
         // Unwrap: what is left in (or paid into) the wrapped-SOL account returns to the wallet as SOL.

@@ -31,16 +31,9 @@ pub async fn database(postgres: bool) -> String {
     if postgres {
         let admin = std::env::var("DATABASE_URL")
             .expect("DATABASE_URL is not set: run the tests through scripts/test");
-        sqlx::any::install_default_drivers();
-        let mut c = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
+        indexer::store::create_postgres_database(&admin, &format!("api_{unique}"))
             .await
-            .unwrap();
-        let name = format!("api_{unique}");
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .execute(&mut c)
-            .await
-            .unwrap();
-        format!("{}/{name}", admin.rsplit_once('/').unwrap().0)
+            .unwrap()
     } else {
         let dir = std::env::temp_dir().join(format!("api-test-{unique}"));
         std::fs::create_dir_all(&dir).unwrap();

@@ -146,22 +146,32 @@ pub async fn migrate(
     .await
 }
 
+/// Sends `claim` (built for the claimer's wrapped-SOL account), creating that account first if needed.
+async fn claim_into_wsol(
+    rpc: &RpcClient,
+    claimer: &Keypair,
+    claim: impl FnOnce(&Pubkey, &Pubkey) -> Instruction,
+) -> anyhow::Result<Signature> {
+    let owner = claimer.pubkey();
+    let ixs = [
+        lix::create_ata_idempotent(
+            &owner,
+            &owner,
+            &sdk::ids::NATIVE_MINT,
+            &sdk::ids::TOKEN_PROGRAM,
+        ),
+        claim(&owner, &wsol_account(&owner)),
+    ];
+    send(rpc, &ixs, &[claimer]).await
+}
+
 /// Claims `claimer`'s bonding-phase trading fees (creator or partner) into its wrapped-SOL account.
 pub async fn claim_trading_fee(
     rpc: &RpcClient,
     keys: &LaunchKeys,
     claimer: &Keypair,
 ) -> anyhow::Result<Signature> {
-    let ixs = [
-        lix::create_ata_idempotent(
-            &claimer.pubkey(),
-            &claimer.pubkey(),
-            &sdk::ids::NATIVE_MINT,
-            &sdk::ids::TOKEN_PROGRAM,
-        ),
-        lix::claim_trading_fee(keys, &claimer.pubkey(), &wsol_account(&claimer.pubkey())),
-    ];
-    send(rpc, &ixs, &[claimer]).await
+    claim_into_wsol(rpc, claimer, |c, a| lix::claim_trading_fee(keys, c, a)).await
 }
 
 /// Claims `claimer`'s share of the migration surplus.
@@ -170,16 +180,7 @@ pub async fn claim_surplus(
     keys: &LaunchKeys,
     claimer: &Keypair,
 ) -> anyhow::Result<Signature> {
-    let ixs = [
-        lix::create_ata_idempotent(
-            &claimer.pubkey(),
-            &claimer.pubkey(),
-            &sdk::ids::NATIVE_MINT,
-            &sdk::ids::TOKEN_PROGRAM,
-        ),
-        lix::claim_surplus(keys, &claimer.pubkey(), &wsol_account(&claimer.pubkey())),
-    ];
-    send(rpc, &ixs, &[claimer]).await
+    claim_into_wsol(rpc, claimer, |c, a| lix::claim_surplus(keys, c, a)).await
 }
 
 /// Creates `owner`'s token accounts for both mints of the launch's AMM pool.

@@ -79,6 +79,32 @@ fn sqlite_pragmas(conn: &mut AnyConnection) -> BoxFuture<'_, Result<(), sqlx::Er
     })
 }
 
+/// Creates an empty PostgreSQL database `name` (ASCII letters, digits and `_`) on the server of
+/// `admin_url`, dropping any old one of that name, and returns its URL. Tests and benchmarks index into
+/// fresh databases.
+pub async fn create_postgres_database(admin_url: &str, name: &str) -> anyhow::Result<String> {
+    use sqlx::Connection;
+    anyhow::ensure!(
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+        "database names here are ASCII letters, digits and `_`"
+    );
+    let base = admin_url
+        .rsplit_once('/')
+        .map(|(base, _)| base)
+        .ok_or_else(|| anyhow::anyhow!("the admin URL names no database"))?;
+    sqlx::any::install_default_drivers();
+    let mut conn = AnyConnection::connect(admin_url).await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DROP DATABASE IF EXISTS {name}"
+    )))
+    .execute(&mut conn)
+    .await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut conn)
+        .await?;
+    Ok(format!("{base}/{name}"))
+}
+
 impl Store {
     /// Connects (creating a SQLite file if needed) without migrating. `postgres://…` or `sqlite://path`
     /// (`sqlite::memory:` is refused: every pooled connection would see its own empty database).

@@ -82,7 +82,7 @@ pub fn rows_per_statement(cols: usize) -> usize {
     (30_000 / cols.max(1)).clamp(1, 500)
 }
 
-fn columns(row: &Row) -> String {
+pub fn columns(row: &Row) -> String {
     row.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ")
 }
 

@@ -485,15 +485,12 @@ async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<()> {
     // A launch seen in its transaction replaces one backfilled from account state (which knows neither
     // the creating signature nor the slot); otherwise the first write stays.
     let sql = format!(
-        "INSERT INTO launches ({cols}) VALUES ({vals}) ON CONFLICT (mint) DO UPDATE SET \
+        "INSERT INTO launches ({}) VALUES {} ON CONFLICT (mint) DO UPDATE SET \
          created_slot = excluded.created_slot, created_at = excluded.created_at, \
          signature = excluded.signature \
          WHERE launches.signature IS NULL AND excluded.signature IS NOT NULL",
-        cols = row.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", "),
-        vals = (1..=row.len())
-            .map(|i| format!("${i}"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        columns(&row),
+        values_clause(row.len(), 1),
     );
     exec(conn, &sql, values(row)).await
 }

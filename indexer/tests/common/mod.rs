@@ -56,18 +56,10 @@ pub async fn fresh_db(kind: Db) -> TestDb {
             let admin = std::env::var("DATABASE_URL").expect(
                 "DATABASE_URL is not set: run the tests through scripts/test, which starts PostgreSQL",
             );
-            sqlx::any::install_default_drivers();
-            let name = format!("idx_{unique}");
-            let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin)
-                .await
-                .expect("PostgreSQL reachable");
-            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-                .execute(&mut conn)
-                .await
-                .expect("create database");
-            let base = admin.rsplit_once('/').expect("URL with a database").0;
             TestDb {
-                url: format!("{base}/{name}"),
+                url: indexer::store::create_postgres_database(&admin, &format!("idx_{unique}"))
+                    .await
+                    .expect("a fresh database on PostgreSQL"),
                 _dir: None,
             }
         }
