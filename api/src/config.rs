@@ -29,6 +29,51 @@ pub struct ApiConfig {
     /// Largest request body, bytes.
     #[arg(long, env = "MAX_BODY_BYTES", default_value_t = 65_536)]
     pub max_body_bytes: usize,
+    /// An EVM chain's JSON-RPC URL, `chainKey=url`, repeatable (or comma-separated in the environment).
+    /// Chains not given use their public RPC endpoint (see `GET /swap/chains`).
+    #[arg(long = "evm-rpc", env = "EVM_RPC_URLS", value_delimiter = ',', value_parser = parse_chain_url)]
+    pub evm_rpc: Vec<(String, String)>,
+    /// KyberSwap Aggregator API base URL (keyless; the default EVM source); empty disables it.
+    #[arg(
+        long,
+        env = "KYBERSWAP_BASE_URL",
+        default_value = "https://aggregator-api.kyberswap.com"
+    )]
+    pub kyberswap_base_url: String,
+    /// Sent to KyberSwap as `x-client-id` (raises its keyless rate limit).
+    #[arg(long, env = "KYBERSWAP_CLIENT_ID", default_value = "launchpad-api")]
+    pub kyberswap_client_id: String,
+    /// 0x Swap API (v2) base URL; used only when `ZEROX_API_KEY` is set.
+    #[arg(long, env = "ZEROX_BASE_URL", default_value = "https://api.0x.org")]
+    pub zerox_base_url: String,
+    /// 0x API key: enables the 0x adapter. Never logged.
+    #[arg(long, env = "ZEROX_API_KEY", hide_env_values = true)]
+    pub zerox_api_key: Option<String>,
+    /// Wallet that receives the platform fee on EVM swaps; without it EVM routes carry no platform fee.
+    #[arg(long, env = "EVM_FEE_RECIPIENT")]
+    pub evm_fee_recipient: Option<String>,
+    /// LI.FI API base URL (the cross-chain source); empty disables it.
+    #[arg(long, env = "LIFI_BASE_URL", default_value = "https://li.quest")]
+    pub lifi_base_url: String,
+    /// Sent to LI.FI as `integrator`.
+    #[arg(long, env = "LIFI_INTEGRATOR", default_value = "launchpad-api")]
+    pub lifi_integrator: String,
+    /// Relay API base URL (the cross-chain fallback); empty disables it.
+    #[arg(long, env = "RELAY_BASE_URL", default_value = "https://api.relay.link")]
+    pub relay_base_url: String,
+    /// A cross-chain transfer still pending this long after its origin transaction is reported `delayed`.
+    #[arg(long, env = "CROSS_CHAIN_DELAY_SECS", default_value_t = 900)]
+    pub cross_chain_delay_secs: i64,
+}
+
+fn parse_chain_url(s: &str) -> Result<(String, String), String> {
+    let (chain, url) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected chainKey=url"))?;
+    if crate::chains::evm_chain(chain).is_none() {
+        return Err(format!("`{chain}` is not an EVM chain key"));
+    }
+    Ok((chain.to_string(), url.to_string()))
 }
 
 impl ApiConfig {
@@ -42,7 +87,27 @@ impl ApiConfig {
             // A local stack cannot reach Jupiter; its own pools route everything launched on it.
             jupiter_base_url: String::new(),
             max_body_bytes: 65_536,
+            evm_rpc: vec![],
+            // Nor the EVM and bridge aggregators: their adapters are off until a URL is given.
+            kyberswap_base_url: String::new(),
+            kyberswap_client_id: "launchpad-api".into(),
+            zerox_base_url: String::new(),
+            zerox_api_key: None,
+            evm_fee_recipient: None,
+            lifi_base_url: String::new(),
+            lifi_integrator: "launchpad-api".into(),
+            relay_base_url: String::new(),
+            cross_chain_delay_secs: 900,
         }
+    }
+
+    /// The JSON-RPC URL of EVM chain `chain`: configured, else the chain's public endpoint.
+    pub fn evm_rpc_url(&self, chain: &crate::chains::ChainInfo) -> String {
+        self.evm_rpc
+            .iter()
+            .rev()
+            .find(|(k, _)| k == chain.key)
+            .map_or_else(|| chain.public_rpc.to_string(), |(_, url)| url.clone())
     }
 
     pub fn base_url(&self) -> String {

@@ -3,8 +3,11 @@
 
 pub mod aggregators;
 pub mod body;
+pub mod chains;
 pub mod config;
+pub mod crosschain;
 pub mod error;
+pub mod evm;
 pub mod keeper;
 pub mod routes;
 pub mod solana;
@@ -38,6 +41,16 @@ pub struct AppState {
     pub indexer: Option<Arc<Metrics>>,
     /// The Jupiter adapter, when configured.
     pub jupiter: Option<aggregators::jupiter::Jupiter>,
+    /// The EVM swap sources: KyberSwap (keyless) and 0x (with an API key), when configured.
+    pub kyberswap: Option<aggregators::kyberswap::KyberSwap>,
+    pub zerox: Option<aggregators::zerox::ZeroX>,
+    /// The bridge aggregators: LI.FI, and Relay as its fallback.
+    pub lifi: Option<aggregators::lifi::Lifi>,
+    pub relay: Option<aggregators::relay::Relay>,
+    /// JSON-RPC clients of the EVM chains.
+    pub evm: evm::EvmChains,
+    /// Seconds added to the wall clock (tests move time forward with it; always 0 in service).
+    pub clock_offset: Arc<std::sync::atomic::AtomicI64>,
     /// Curves read from the index, by mint and the in-process indexer's batch count (so a new batch
     /// invalidates them at once), each kept at most [`CURVE_CACHE_TTL`].
     pub curves: moka::future::Cache<(Pubkey, u64), Option<Arc<CurveState>>>,
@@ -53,14 +66,48 @@ impl AppState {
         rpc: Arc<solana_rpc_client::nonblocking::rpc_client::RpcClient>,
         indexer: Option<Arc<Metrics>>,
     ) -> AppState {
+        use aggregators::http::Upstream;
         let jupiter = (!config.jupiter_base_url.is_empty())
             .then(|| aggregators::jupiter::Jupiter::new(&config.jupiter_base_url));
+        let kyberswap = Upstream::enabled(&config.kyberswap_base_url).then(|| {
+            aggregators::kyberswap::KyberSwap::new(
+                &config.kyberswap_base_url,
+                &config.kyberswap_client_id,
+            )
+        });
+        let zerox = match (
+            &config.zerox_api_key,
+            Upstream::enabled(&config.zerox_base_url),
+        ) {
+            (Some(key), true) if !key.is_empty() => {
+                Some(aggregators::zerox::ZeroX::new(&config.zerox_base_url, key))
+            }
+            _ => None,
+        };
+        let lifi = Upstream::enabled(&config.lifi_base_url)
+            .then(|| aggregators::lifi::Lifi::new(&config.lifi_base_url, &config.lifi_integrator));
+        let relay = Upstream::enabled(&config.relay_base_url)
+            .then(|| aggregators::relay::Relay::new(&config.relay_base_url));
+        let evm = evm::EvmChains::new(&config).unwrap_or_else(|e| {
+            tracing::error!("EVM RPC URLs: {}", e.message);
+            evm::EvmChains::new(&config::ApiConfig {
+                evm_rpc: vec![],
+                ..config.clone()
+            })
+            .expect("the built-in public RPC URLs parse")
+        });
         AppState {
             store,
             config: Arc::new(config),
             rpc,
             indexer,
             jupiter,
+            kyberswap,
+            zerox,
+            lifi,
+            relay,
+            evm,
+            clock_offset: Arc::new(std::sync::atomic::AtomicI64::new(0)),
             curves: moka::future::Cache::builder()
                 .max_capacity(100_000)
                 .time_to_live(CURVE_CACHE_TTL)
@@ -86,9 +133,10 @@ impl AppState {
 
     /// Unix seconds now.
     pub fn now(&self) -> i64 {
-        std::time::SystemTime::now()
+        let wall = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64)
+            .map_or(0, |d| d.as_secs() as i64);
+        wall + self.clock_offset.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -113,11 +161,16 @@ impl AppState {
         routes::catalog::tokens,
         routes::swap::quote,
         routes::swap::build,
-        routes::swap::record,
+        routes::swap::record::record,
+        routes::allowance::allowance,
+        routes::cross_chain::quote::quote,
+        routes::cross_chain::build::build,
+        routes::cross_chain::status::status,
     ),
     tags(
         (name = "launchpad", description = "Bonding-curve launches"),
         (name = "swap", description = "Swaps and transaction relay"),
+        (name = "cross-chain", description = "Cross-chain swaps (LI.FI, Relay as fallback)"),
         (name = "service", description = "Health and documentation"),
     )
 )]
@@ -230,7 +283,20 @@ pub fn router(state: AppState) -> Router {
         .route("/swap/tokens", get(routes::catalog::tokens))
         .route("/swap/quote", post(routes::swap::quote))
         .route("/swap/build", post(routes::swap::build))
-        .route("/swap/record", post(routes::swap::record))
+        .route("/swap/record", post(routes::swap::record::record))
+        .route("/swap/allowance", get(routes::allowance::allowance))
+        .route(
+            "/swap/cross-chain/quote",
+            post(routes::cross_chain::quote::quote),
+        )
+        .route(
+            "/swap/cross-chain/build",
+            post(routes::cross_chain::build::build),
+        )
+        .route(
+            "/swap/cross-chain/status/{quote_id}",
+            get(routes::cross_chain::status::status),
+        )
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(limits)

@@ -20,15 +20,18 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Localnet (JSON-RPC :8899, gRPC :10000), indexer and API (:8080) in one process, on a fresh SQLite file.
-    Dev {
-        /// Where the dev database and wallet go (wiped at start: the chain is new every run).
-        #[arg(long, default_value = ".dev")]
-        dir: std::path::PathBuf,
-        #[command(flatten)]
-        api: ApiConfig,
-    },
+    Dev(Box<DevArgs>),
     /// The API over an existing index (and, with --with-indexer, the indexer in the same process).
     Serve(Box<ServeArgs>),
+}
+
+#[derive(clap::Args, Debug)]
+struct DevArgs {
+    /// Where the dev database and wallet go (wiped at start: the chain is new every run).
+    #[arg(long, default_value = ".dev")]
+    dir: std::path::PathBuf,
+    #[command(flatten)]
+    api: ApiConfig,
 }
 
 #[derive(clap::Args, Debug)]
@@ -76,7 +79,10 @@ async fn main() -> anyhow::Result<()> {
     let (stop, rx) = watch::channel(false);
     shutdown_signal(stop);
     match Cli::parse().command {
-        Command::Dev { dir, api } => dev(dir, api, rx).await,
+        Command::Dev(args) => {
+            let DevArgs { dir, api } = *args;
+            dev(dir, api, rx).await
+        }
         Command::Serve(args) => {
             let ServeArgs {
                 api,

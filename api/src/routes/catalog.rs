@@ -1,6 +1,7 @@
 //! `GET /swap/chains` and `GET /swap/tokens`: the networks and the token catalog (addresses are the
 //! identity: tickers are not unique).
 
+use crate::chains::{self, ChainInfo, ChainKind};
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::{Query, State};
@@ -35,26 +36,65 @@ pub struct ChainsResponse {
     pub chains: Vec<Chain>,
 }
 
-pub fn solana_chain() -> Chain {
+fn chain_entry(c: &ChainInfo) -> Chain {
     Chain {
-        chain_key: "solana".into(),
-        chain_id: None,
-        name: "Solana".into(),
-        kind: "solana".into(),
+        chain_key: c.key.into(),
+        chain_id: c.chain_id,
+        name: c.name.into(),
+        kind: c.kind.as_str().into(),
         native_token: NativeToken {
-            symbol: "SOL".into(),
-            decimals: 9,
-            address: sdk::ids::NATIVE_MINT.to_string(),
+            symbol: c.native_symbol.into(),
+            decimals: c.native_decimals,
+            address: native_address(c),
         },
-        explorer_url: "https://explorer.solana.com".into(),
+        explorer_url: c.explorer.into(),
+    }
+}
+
+/// How requests name a chain's native token.
+fn native_address(c: &ChainInfo) -> String {
+    match c.kind {
+        ChainKind::Solana => sdk::ids::NATIVE_MINT.to_string(),
+        ChainKind::Evm => chains::EVM_NATIVE.to_checksum(None),
     }
 }
 
 #[utoipa::path(get, path = "/swap/chains", responses((status = 200, body = ChainsResponse)), tag = "swap")]
 pub async fn chains() -> Json<ChainsResponse> {
     Json(ChainsResponse {
-        chains: vec![solana_chain()],
+        chains: chains::CHAINS.iter().map(chain_entry).collect(),
     })
+}
+
+/// The EVM catalog of one chain: its native token, then the listed tokens.
+fn evm_tokens(c: &ChainInfo) -> Vec<Token> {
+    let native = Token {
+        chain_key: c.key.into(),
+        address: native_address(c),
+        symbol: c.native_symbol.into(),
+        name: format!("{} (native)", c.native_symbol),
+        decimals: c.native_decimals,
+        kind: "native".into(),
+    };
+    std::iter::once(native)
+        .chain(chains::EVM_TOKENS.iter().filter(|t| t.0 == c.key).map(
+            |(chain_key, address, symbol, name, decimals)| {
+                Token {
+                    chain_key: chain_key.to_string(),
+                    address: address.to_string(),
+                    symbol: symbol.to_string(),
+                    name: name.to_string(),
+                    decimals: *decimals,
+                    kind: if symbol.starts_with("USD") || *symbol == "DAI" {
+                        "stable"
+                    } else {
+                        "token"
+                    }
+                    .into(),
+                }
+            },
+        ))
+        .collect()
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -65,7 +105,7 @@ pub struct Token {
     pub symbol: String,
     pub name: String,
     pub decimals: u8,
-    /// `native`, `stable` or `launch` (a token launched here).
+    /// `native`, `stable`, `token` or `launch` (a token launched here).
     pub kind: String,
 }
 
@@ -157,14 +197,27 @@ pub async fn tokens(
     State(state): State<AppState>,
     Query(q): Query<TokensQuery>,
 ) -> Result<Json<TokensResponse>, ApiError> {
-    if let Some(chain) = q.chain_key.as_deref() {
-        if chain != "solana" {
-            return Err(crate::routes::swap::unsupported_chain(chain));
+    let only = match q
+        .chain_key
+        .as_deref()
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    {
+        Some(key) => Some(chains::chain(key).ok_or_else(|| chains::unsupported_chain(key))?),
+        None => None,
+    };
+    let mut all = Vec::new();
+    for c in chains::CHAINS
+        .iter()
+        .filter(|c| only.is_none_or(|o| o.key == c.key))
+    {
+        match c.kind {
+            ChainKind::Solana => all.extend(solana_tokens(&state).await?),
+            ChainKind::Evm => all.extend(evm_tokens(c)),
         }
     }
     let needle = q.q.as_deref().map(str::to_lowercase);
-    let tokens = solana_tokens(&state)
-        .await?
+    let tokens = all
         .into_iter()
         .filter(|t| {
             needle.as_deref().is_none_or(|n| {

@@ -1,7 +1,9 @@
 //! One module per area of the spec.
 
+pub mod allowance;
 pub mod catalog;
 pub mod claim;
+pub mod cross_chain;
 pub mod health;
 pub mod launch;
 pub mod launchpad;

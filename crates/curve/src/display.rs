@@ -100,6 +100,11 @@ mod tests {
 /// A decimal amount in whole units (`"1.5"`) as base units with `decimals` decimals; `None` when it is not
 /// a plain non-negative decimal, has more fractional digits than `decimals`, or overflows u64.
 pub fn parse_decimal(s: &str, decimals: u8) -> Option<u64> {
+    parse_decimal_u128(s, decimals).and_then(|v| u64::try_from(v).ok())
+}
+
+/// [`parse_decimal`] for amounts wider than `u64` (EVM tokens with 18 decimals).
+pub fn parse_decimal_u128(s: &str, decimals: u8) -> Option<u128> {
     let s = s.trim();
     let (int, frac) = s.split_once('.').unwrap_or((s, ""));
     if int.is_empty() && frac.is_empty()
@@ -109,17 +114,17 @@ pub fn parse_decimal(s: &str, decimals: u8) -> Option<u64> {
     {
         return None;
     }
-    let scale = 10u64.checked_pow(decimals as u32)?;
+    let scale = 10u128.checked_pow(decimals as u32)?;
     let whole = if int.is_empty() {
         0
     } else {
-        int.parse::<u64>().ok()?
+        int.parse::<u128>().ok()?
     };
     let frac_units = if frac.is_empty() {
         0
     } else {
-        let pad = 10u64.checked_pow((decimals as usize - frac.len()) as u32)?;
-        frac.parse::<u64>().ok()?.checked_mul(pad)?
+        let pad = 10u128.checked_pow((decimals as usize - frac.len()) as u32)?;
+        frac.parse::<u128>().ok()?.checked_mul(pad)?
     };
     whole.checked_mul(scale)?.checked_add(frac_units)
 }

@@ -1,0 +1,79 @@
+//! `GET /swap/allowance`: how much of `token` the `owner` lets `spender` move, read from the chain
+//! (ERC-20 `allowance`) over the chain's RPC. EVM chains only: Solana has no approvals.
+
+use crate::chains::{self, ChainKind};
+use crate::error::ApiError;
+use crate::AppState;
+use alloy::primitives::U256;
+use axum::extract::{Query, State};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct AllowanceQuery {
+    pub chain_key: Option<String>,
+    /// The ERC-20 token (the native token needs no approval).
+    pub token: Option<String>,
+    /// The wallet.
+    pub owner: Option<String>,
+    /// The address that moves the tokens (a route's `spender`).
+    pub spender: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AllowanceResponse {
+    /// Base units, decimal string. The native token reports the largest uint256: it needs no approval.
+    pub allowance: String,
+    pub token: String,
+    pub owner: String,
+    pub spender: String,
+    pub chain_key: String,
+    /// `token` is the chain's native token.
+    pub native: bool,
+}
+
+#[utoipa::path(
+    get,
+    path = "/swap/allowance",
+    params(AllowanceQuery),
+    responses(
+        (status = 200, body = AllowanceResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_ADDRESS, INVALID_PARAMS (not an ERC-20), UNSUPPORTED_CHAIN (Solana has no approvals)"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the chain's RPC node"),
+    ),
+    tag = "swap"
+)]
+pub async fn allowance(
+    State(state): State<AppState>,
+    Query(q): Query<AllowanceQuery>,
+) -> Result<Json<AllowanceResponse>, ApiError> {
+    let chain = chains::required_chain("chainKey", q.chain_key.as_deref())?;
+    if chain.kind == ChainKind::Solana {
+        return Err(ApiError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "UNSUPPORTED_CHAIN",
+            "allowances exist on EVM chains only: Solana swaps need no approval",
+        ));
+    }
+    let token = chains::evm_address("token", chain, q.token.as_deref())?;
+    let owner = chains::evm_address("owner", chain, q.owner.as_deref())?;
+    let spender = chains::evm_address("spender", chain, q.spender.as_deref())?;
+    let native = chains::is_evm_native(&token);
+    let allowance = if native {
+        U256::MAX
+    } else {
+        state.evm.allowance(chain, token, owner, spender).await?
+    };
+    Ok(Json(AllowanceResponse {
+        allowance: allowance.to_string(),
+        token: token.to_checksum(None),
+        owner: owner.to_checksum(None),
+        spender: spender.to_checksum(None),
+        chain_key: chain.key.into(),
+        native,
+    }))
+}

@@ -1,0 +1,123 @@
+//! Cross-chain swaps: `POST /swap/cross-chain/quote`, `POST /swap/cross-chain/build` and
+//! `GET /swap/cross-chain/status/{quoteId}`. LI.FI is the source, Relay the fallback; every transfer is
+//! reported in the one state machine of [`crate::crosschain`].
+
+pub mod build;
+pub mod quote;
+pub mod status;
+
+use crate::chains::{self, ChainInfo, ChainKind};
+use crate::error::ApiError;
+use crate::routes::swap;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A cross-chain quote request.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CrossChainRequest {
+    pub from_chain_key: Option<String>,
+    /// Must differ from `fromChainKey`.
+    pub to_chain_key: Option<String>,
+    /// Token address on the origin chain (the native token: see `GET /swap/chains`).
+    pub token_in: Option<String>,
+    /// Token address on the destination chain.
+    pub token_out: Option<String>,
+    /// Base units of `tokenIn`.
+    pub amount_in: Option<String>,
+    /// The wallet that signs on the origin chain.
+    pub taker: Option<String>,
+    /// The wallet that receives on the destination chain, in that chain's format. Required when the
+    /// transfer crosses between Solana and an EVM chain; defaults to `taker` otherwise.
+    pub recipient: Option<String>,
+    /// Default 50 (0.5%); at most 5000.
+    pub slippage_bps: Option<u16>,
+}
+
+/// A checked request, addresses in their chains' canonical spelling.
+pub struct Validated {
+    pub from: &'static ChainInfo,
+    pub to: &'static ChainInfo,
+    pub token_in: String,
+    pub token_out: String,
+    pub amount_in: u128,
+    pub taker: String,
+    pub recipient: String,
+    pub slippage_bps: u16,
+}
+
+impl Validated {
+    /// The origin is an EVM chain and `tokenIn` an ERC-20 (it needs an approval).
+    pub fn origin_erc20(&self) -> bool {
+        self.from.kind == ChainKind::Evm
+            && self
+                .token_in
+                .parse()
+                .is_ok_and(|a| !chains::is_evm_native(&a))
+    }
+}
+
+pub fn validate(req: &CrossChainRequest) -> Result<Validated, ApiError> {
+    let from = chains::required_chain("fromChainKey", req.from_chain_key.as_deref())?;
+    let to = chains::required_chain("toChainKey", req.to_chain_key.as_deref())?;
+    if from.key == to.key {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "SAME_CHAIN",
+            "`fromChainKey` equals `toChainKey`: use POST /swap/quote for a same-chain swap",
+        ));
+    }
+    let token_in = chains::chain_address("tokenIn", from, req.token_in.as_deref())?;
+    let token_out = chains::chain_address("tokenOut", to, req.token_out.as_deref())?;
+    let amount_in = req
+        .amount_in
+        .as_deref()
+        .ok_or_else(|| ApiError::missing("amountIn"))?
+        .trim()
+        .parse::<u128>()
+        .ok()
+        .filter(|a| *a > 0)
+        .ok_or_else(|| ApiError::invalid("`amountIn` must be a positive integer in base units"))?;
+    let taker = chains::chain_address("taker", from, req.taker.as_deref())?;
+    let recipient = match (req.recipient.as_deref(), from.kind == to.kind) {
+        (Some(r), _) => chains::chain_address("recipient", to, Some(r))?,
+        (None, true) => taker.clone(),
+        (None, false) => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "MISSING_PARAMS",
+                format!(
+                    "`recipient` is required: the transfer crosses from {} to {}, and `taker` cannot receive \
+                     there (give a {} address)",
+                    from.name, to.name, to.name
+                ),
+            ))
+        }
+    };
+    let slippage_bps = swap::slippage(req.slippage_bps)?;
+    Ok(Validated {
+        from,
+        to,
+        token_in,
+        token_out,
+        amount_in,
+        taker,
+        recipient,
+        slippage_bps,
+    })
+}
+
+/// How LI.FI and Relay name a token: the zero address for an EVM native token, the system program's
+/// address for SOL.
+pub fn provider_token(chain: &ChainInfo, token: &str) -> String {
+    match chain.kind {
+        ChainKind::Evm if token.parse().is_ok_and(|a| chains::is_evm_native(&a)) => {
+            chains::EVM_NATIVE_ZERO.to_checksum(None)
+        }
+        ChainKind::Solana if token == sdk::ids::NATIVE_MINT.to_string() => {
+            chains::RELAY_SOLANA_NATIVE.to_string()
+        }
+        _ => token.to_string(),
+    }
+}

@@ -1,0 +1,269 @@
+//! `GET /swap/cross-chain/status/{quoteId}`: where a transfer stands, in the one state machine of
+//! [`crate::crosschain`]. The first call with `originTxHash` starts following the transfer; every poll
+//! asks the provider (until a terminal state) and persists each transition.
+
+use crate::chains::{self, ChainKind};
+use crate::crosschain::{self, store, Status};
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusQuery {
+    /// Must match the quote's origin chain when given.
+    pub origin_chain_key: Option<String>,
+    /// The origin (bridge) transaction's hash; required on the first poll.
+    pub origin_tx_hash: Option<String>,
+    /// Must match the quote's destination chain when given.
+    pub to_chain_key: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Transition {
+    pub status: Status,
+    pub substatus: String,
+    /// Unix seconds.
+    pub at: i64,
+}
+
+/// A transfer's status.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TransferStatus {
+    pub quote_id: String,
+    pub provider: String,
+    /// `pending`, `done` or `failed`.
+    pub status: Status,
+    /// `pending`: WAIT_SOURCE_CONFIRMATIONS, WAIT_DESTINATION_TRANSACTION, REFUND_IN_PROGRESS,
+    /// BRIDGE_NOT_AVAILABLE, CHAIN_NOT_AVAILABLE, UNKNOWN or DELAYED; `done`: COMPLETED, PARTIAL or
+    /// REFUNDED; `failed`: the provider's reason (e.g. SLIPPAGE_EXCEEDED) or INVALID_TRANSACTION.
+    pub substatus: String,
+    /// Pending past the delay threshold (15 min by default): late, not lost; keep polling.
+    pub delayed: bool,
+    /// `done` or `failed`: the state will not change again.
+    pub terminal: bool,
+    /// The wallet may start another bridge (the transfer is done or failed).
+    pub can_start_another: bool,
+    pub message: Option<String>,
+    pub origin_chain_key: String,
+    pub origin_tx_hash: String,
+    pub to_chain_key: String,
+    pub destination_tx_hash: Option<String>,
+    /// Base units of the received token, when the provider reports it.
+    pub amount_received: Option<String>,
+    pub started_at: i64,
+    pub updated_at: i64,
+    pub elapsed_seconds: i64,
+    /// The provider could not be asked this time; the state is the last one seen.
+    pub stale: bool,
+    /// Every transition, oldest first.
+    pub history: Vec<Transition>,
+}
+
+fn valid_hash(kind: ChainKind, hash: &str) -> bool {
+    match kind {
+        ChainKind::Solana => hash.parse::<solana_signature::Signature>().is_ok(),
+        ChainKind::Evm => hash
+            .strip_prefix("0x")
+            .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit())),
+    }
+}
+
+/// What the provider says now, in the state machine (`Err` when it cannot be asked).
+async fn ask_provider(
+    state: &AppState,
+    q: &store::QuoteRow,
+    origin_tx_hash: &str,
+) -> Result<
+    (
+        crosschain::State,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    ),
+    ApiError,
+> {
+    let (from, to) = (chains::chain(&q.from_chain), chains::chain(&q.to_chain));
+    let (Some(from), Some(to)) = (from, to) else {
+        return Err(ApiError::invalid("the quote names an unknown chain"));
+    };
+    match q.provider.as_str() {
+        "lifi" => {
+            let lifi = state
+                .lifi
+                .as_ref()
+                .ok_or_else(|| ApiError::unavailable("LI.FI is not configured on this service"))?;
+            let bridge = q.provider_ref.as_deref().unwrap_or_default();
+            let s = lifi
+                .status(origin_tx_hash, from.lifi_chain_id, to.lifi_chain_id, bridge)
+                .await?;
+            Ok((
+                crosschain::from_lifi(&s.status, s.substatus.as_deref()),
+                s.destination_tx_hash,
+                s.amount_received,
+                s.message,
+            ))
+        }
+        _ => {
+            let relay = state
+                .relay
+                .as_ref()
+                .ok_or_else(|| ApiError::unavailable("Relay is not configured on this service"))?;
+            let id = q
+                .provider_ref
+                .as_deref()
+                .ok_or_else(|| ApiError::invalid("the Relay quote has no requestId"))?;
+            let s = relay.status(id).await?;
+            Ok((
+                crosschain::from_relay(&s.status),
+                s.destination_tx_hash,
+                None,
+                None,
+            ))
+        }
+    }
+}
+
+#[utoipa::path(
+    get,
+    path = "/swap/cross-chain/status/{quoteId}",
+    params(("quoteId" = String, Path, description = "From the cross-chain quote"), StatusQuery),
+    responses(
+        (status = 200, body = TransferStatus),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS (originTxHash on the first poll), INVALID_PARAMS"),
+        (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: unknown quoteId"),
+    ),
+    tag = "cross-chain"
+)]
+pub async fn status(
+    State(state): State<AppState>,
+    Path(quote_id): Path<String>,
+    Query(params): Query<StatusQuery>,
+) -> Result<Json<TransferStatus>, ApiError> {
+    let q = store::quote(&state.store, &quote_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no cross-chain quote `{quote_id}`")))?;
+    for (field, given, expected) in [
+        ("originChainKey", &params.origin_chain_key, &q.from_chain),
+        ("toChainKey", &params.to_chain_key, &q.to_chain),
+    ] {
+        if given.as_deref().is_some_and(|g| g.trim() != expected) {
+            return Err(ApiError::invalid(format!(
+                "`{field}` does not match the quote (`{expected}`)"
+            )));
+        }
+    }
+    let from =
+        chains::chain(&q.from_chain).ok_or_else(|| ApiError::invalid("unknown origin chain"))?;
+    let hash = params
+        .origin_tx_hash
+        .as_deref()
+        .map(str::trim)
+        .filter(|h| !h.is_empty());
+    if let Some(h) = hash {
+        if !valid_hash(from.kind, h) {
+            return Err(ApiError::invalid(format!(
+                "`originTxHash` is not a {} transaction hash",
+                from.name
+            )));
+        }
+    }
+    let now = state.now();
+    let transfer = match store::transfer(&state.store, &quote_id).await? {
+        Some(t) => {
+            if hash.is_some_and(|h| h != t.origin_tx_hash) {
+                return Err(ApiError::invalid(format!(
+                    "this quote's transfer is already followed with origin transaction {}",
+                    t.origin_tx_hash
+                )));
+            }
+            t
+        }
+        None => {
+            let hash = hash.ok_or_else(|| ApiError::missing("originTxHash"))?;
+            let first = crosschain::from_lifi("NOT_FOUND", None);
+            store::start_transfer(&state.store, &q, hash, &first, now).await?;
+            store::transfer(&state.store, &quote_id)
+                .await?
+                .ok_or_else(|| ApiError::unavailable("the transfer was not saved; retry"))?
+        }
+    };
+    let mut stale = false;
+    if !transfer.state.status.is_terminal() {
+        match ask_provider(&state, &q, &transfer.origin_tx_hash).await {
+            Ok((seen, dest, amount, message)) => {
+                let seen = crosschain::with_delay(
+                    seen,
+                    transfer.started_at,
+                    now,
+                    state.config.cross_chain_delay_secs,
+                );
+                let observation = store::Observation {
+                    state: &seen,
+                    destination_tx_hash: dest.as_deref(),
+                    amount_received: amount.as_deref(),
+                    message: message.as_deref(),
+                };
+                store::record_poll(&state.store, &quote_id, &observation, now).await?;
+            }
+            Err(e) => {
+                tracing::warn!(quote_id, "status poll failed: {}", e.message);
+                stale = true;
+                // Still late even when the provider cannot be asked.
+                let late = crosschain::with_delay(
+                    transfer.state.clone(),
+                    transfer.started_at,
+                    now,
+                    state.config.cross_chain_delay_secs,
+                );
+                if late != transfer.state {
+                    let observation = store::Observation {
+                        state: &late,
+                        destination_tx_hash: None,
+                        amount_received: None,
+                        message: transfer.message.as_deref(),
+                    };
+                    store::record_poll(&state.store, &quote_id, &observation, now).await?;
+                }
+            }
+        }
+    }
+    let t = store::transfer(&state.store, &quote_id)
+        .await?
+        .ok_or_else(|| ApiError::unavailable("the transfer was not found; retry"))?;
+    let history = store::history(&state.store, &quote_id)
+        .await?
+        .into_iter()
+        .map(|(status, substatus, at)| Transition {
+            status: Status::parse(&status).unwrap_or(Status::Pending),
+            substatus,
+            at,
+        })
+        .collect();
+    Ok(Json(TransferStatus {
+        quote_id: q.quote_id.clone(),
+        provider: q.provider.clone(),
+        status: t.state.status,
+        delayed: t.state.substatus == crosschain::DELAYED,
+        terminal: t.state.status.is_terminal(),
+        can_start_another: !crosschain::in_flight(t.state.status),
+        substatus: t.state.substatus,
+        message: t.message,
+        origin_chain_key: q.from_chain.clone(),
+        origin_tx_hash: t.origin_tx_hash,
+        to_chain_key: q.to_chain.clone(),
+        destination_tx_hash: t.destination_tx_hash,
+        amount_received: t.amount_received,
+        started_at: t.started_at,
+        updated_at: t.updated_at,
+        elapsed_seconds: now - t.started_at,
+        stale,
+        history,
+    }))
+}

@@ -1,0 +1,420 @@
+//! EVM same-chain swaps: routes from KyberSwap (keyless, the default) and 0x (when a key is configured),
+//! ranked by `amountOut`; builds return the aggregator's router call after the wallet's balance and
+//! allowance are checked and the call is simulated from the wallet (`eth_call`, then gas estimation).
+
+use super::{
+    amount_in, invalid_route, min_out, no_route, quote_expired, same_token, slippage, BuildRequest,
+    Fee, Gas, QuoteRequest, QuoteResponse, RouteEntry, QUOTE_TTL_SECS,
+};
+use crate::aggregators::{kyberswap, zerox};
+use crate::chains::{self, ChainInfo};
+use crate::error::ApiError;
+use crate::evm::EvmTransaction;
+use crate::AppState;
+use alloy::primitives::{Address, U256};
+use serde::Serialize;
+use serde_json::{json, Value};
+use utoipa::ToSchema;
+
+struct Pair {
+    token_in: Address,
+    token_out: Address,
+    amount_in: u128,
+    slippage_bps: u16,
+    taker: Option<Address>,
+}
+
+impl Pair {
+    /// Aggregators name the native token 0xEeee…; requests may also use the zero address.
+    fn aggregator_token(token: &Address) -> String {
+        if chains::is_evm_native(token) {
+            chains::EVM_NATIVE.to_checksum(None)
+        } else {
+            token.to_checksum(None)
+        }
+    }
+}
+
+fn validate(chain: &ChainInfo, req: &QuoteRequest) -> Result<Pair, ApiError> {
+    let token_in = chains::evm_address("tokenIn", chain, req.token_in.as_deref())?;
+    let token_out = chains::evm_address("tokenOut", chain, req.token_out.as_deref())?;
+    let native = |t: &Address| chains::is_evm_native(t);
+    if token_in == token_out || native(&token_in) && native(&token_out) {
+        return Err(same_token());
+    }
+    let decimals = chains::evm_catalog_decimals(chain, &token_in);
+    let amount_in = amount_in(req, decimals)?;
+    let slippage_bps = slippage(req.slippage_bps)?;
+    let taker = match req.taker.as_deref() {
+        Some(t) => Some(chains::evm_address("taker", chain, Some(t))?),
+        None => None,
+    };
+    Ok(Pair {
+        token_in,
+        token_out,
+        amount_in,
+        slippage_bps,
+        taker,
+    })
+}
+
+/// The platform fee, when the service takes one on EVM swaps (a rate and a recipient configured).
+fn platform_fee(state: &AppState) -> Option<(u16, &str)> {
+    let bps = state.config.platform_fee_bps;
+    let recipient = state.config.evm_fee_recipient.as_deref()?;
+    (bps > 0).then_some((bps, recipient))
+}
+
+/// The fee taken out of `amount_out` (which is already net of it) at `bps`.
+fn fee_entry(state: &AppState, amount_out: u128, token_out: &Address) -> Fee {
+    let (bps, amount) = match platform_fee(state) {
+        Some((bps, _)) => (bps, amount_out * u128::from(bps) / u128::from(10_000 - bps)),
+        None => (0, 0),
+    };
+    Fee {
+        bps,
+        amount: amount.to_string(),
+        token: Pair::aggregator_token(token_out),
+    }
+}
+
+/// What every EVM route object carries, so a build can check it against its request.
+fn route_object(
+    state: &AppState,
+    chain: &ChainInfo,
+    aggregator: &str,
+    pair: &Pair,
+    amount_out: u128,
+    spender: Option<&str>,
+) -> Value {
+    json!({
+        "aggregator": aggregator,
+        "chainKey": chain.key,
+        "tokenIn": Pair::aggregator_token(&pair.token_in),
+        "tokenOut": Pair::aggregator_token(&pair.token_out),
+        "amountIn": pair.amount_in.to_string(),
+        "amountOut": amount_out.to_string(),
+        "spender": spender,
+        "expiresAt": state.now() + QUOTE_TTL_SECS,
+    })
+}
+
+async fn kyberswap_entry(
+    state: &AppState,
+    chain: &ChainInfo,
+    pair: &Pair,
+) -> Result<Option<RouteEntry>, ApiError> {
+    let Some(kyber) = &state.kyberswap else {
+        return Ok(None);
+    };
+    let fee = platform_fee(state).map(|(bps, recipient)| kyberswap::PlatformFee { bps, recipient });
+    let Some(q) = kyber
+        .quote(
+            chain,
+            &Pair::aggregator_token(&pair.token_in),
+            &Pair::aggregator_token(&pair.token_out),
+            pair.amount_in,
+            fee,
+        )
+        .await?
+    else {
+        return Ok(None);
+    };
+    let mut route = route_object(
+        state,
+        chain,
+        "kyberswap",
+        pair,
+        q.amount_out,
+        Some(&q.router),
+    );
+    route["routeSummary"] = q.summary;
+    Ok(Some(RouteEntry {
+        dex_id: format!("kyberswap-{}", chain.key),
+        amount_in: pair.amount_in.to_string(),
+        amount_out: q.amount_out.to_string(),
+        min_amount_out: min_out(q.amount_out, pair.slippage_bps).to_string(),
+        spender: Some(q.router),
+        route,
+        pool_fee: None,
+        platform_fee: fee_entry(state, q.amount_out, &pair.token_out),
+        estimated_gas: Gas {
+            gas: q.gas,
+            gas_usd: q.gas_usd,
+            ..Gas::default()
+        },
+        refund: None,
+    }))
+}
+
+async fn zerox_quote(
+    state: &AppState,
+    chain: &ChainInfo,
+    pair: &Pair,
+    taker: Option<&Address>,
+    slippage_bps: u16,
+) -> Result<Option<zerox::ZeroXQuote>, ApiError> {
+    let Some(zx) = &state.zerox else {
+        return Ok(None);
+    };
+    let fee = platform_fee(state).map(|(bps, recipient)| zerox::Fee { bps, recipient });
+    let taker = taker.map(|t| t.to_checksum(None));
+    zx.quote(
+        chain,
+        &Pair::aggregator_token(&pair.token_in),
+        &Pair::aggregator_token(&pair.token_out),
+        pair.amount_in,
+        taker.as_deref(),
+        slippage_bps,
+        fee,
+    )
+    .await
+}
+
+async fn zerox_entry(
+    state: &AppState,
+    chain: &ChainInfo,
+    pair: &Pair,
+) -> Result<Option<RouteEntry>, ApiError> {
+    let Some(q) = zerox_quote(state, chain, pair, None, pair.slippage_bps).await? else {
+        return Ok(None);
+    };
+    let route = route_object(
+        state,
+        chain,
+        "zerox",
+        pair,
+        q.buy_amount,
+        q.spender.as_deref(),
+    );
+    Ok(Some(RouteEntry {
+        dex_id: format!("zerox-{}", chain.key),
+        amount_in: pair.amount_in.to_string(),
+        amount_out: q.buy_amount.to_string(),
+        min_amount_out: q
+            .min_buy_amount
+            .unwrap_or_else(|| min_out(q.buy_amount, pair.slippage_bps))
+            .to_string(),
+        spender: q.spender,
+        route,
+        pool_fee: None,
+        platform_fee: fee_entry(state, q.buy_amount, &pair.token_out),
+        estimated_gas: Gas {
+            gas: q.gas,
+            ..Gas::default()
+        },
+        refund: None,
+    }))
+}
+
+pub(super) async fn quote(
+    state: &AppState,
+    chain: &ChainInfo,
+    req: &QuoteRequest,
+) -> Result<QuoteResponse, ApiError> {
+    let pair = validate(chain, req)?;
+    if state.kyberswap.is_none() && state.zerox.is_none() {
+        return Err(no_route(format!(
+            "no EVM swap source is configured on this service for {}",
+            chain.name
+        )));
+    }
+    let (kyber, zerox) = tokio::join!(
+        kyberswap_entry(state, chain, &pair),
+        zerox_entry(state, chain, &pair)
+    );
+    let mut quotes = Vec::new();
+    let mut failure = None;
+    for answer in [kyber, zerox] {
+        match answer {
+            Ok(entry) => quotes.extend(entry),
+            Err(e) => {
+                tracing::warn!("EVM quote source skipped: {}", e.message);
+                failure.get_or_insert(e);
+            }
+        }
+    }
+    quotes.sort_by_key(|q| std::cmp::Reverse(q.amount_out.parse::<u128>().unwrap_or(0)));
+    let best = match (quotes.first(), failure) {
+        (Some(best), _) => best.clone(),
+        // Every source failed: that is the answer (retry later), not "no route".
+        (None, Some(e)) => return Err(e),
+        (None, None) => {
+            return Err(no_route(format!(
+                "no route trades this pair and amount on {}",
+                chain.name
+            )))
+        }
+    };
+    Ok(QuoteResponse {
+        best,
+        quotes,
+        fee_bps: platform_fee(state).map_or(0, |(bps, _)| bps),
+        slippage_bps: pair.slippage_bps,
+    })
+}
+
+/// A built EVM swap: the transaction at the top level (not under an `evm` key).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EvmBuild {
+    pub chain_key: String,
+    pub chain_id: u64,
+    /// The wallet that signs and sends (the request's `taker`).
+    pub from: String,
+    /// The router to call.
+    pub to: String,
+    /// Calldata, 0x hex.
+    pub data: String,
+    /// Wei, decimal string (non-zero when `tokenIn` is the native token).
+    pub value: String,
+    /// Gas limit to send with, decimal string: the simulation's estimate plus 20%.
+    pub gas: String,
+    /// What `eth_estimateGas` returned for the simulated call.
+    pub gas_estimate: String,
+    pub dex_id: String,
+    /// The address the wallet approved (the router's allowance target).
+    pub spender: Option<String>,
+    pub min_amount_out: String,
+    /// Always true: the call ran from `from` with `eth_call` before it was returned.
+    pub simulated: bool,
+}
+
+pub(super) async fn build(
+    state: &AppState,
+    chain: &ChainInfo,
+    req: &BuildRequest,
+) -> Result<EvmBuild, ApiError> {
+    let pair = validate(chain, &req.request)?;
+    let taker = pair
+        .taker
+        .ok_or_else(|| ApiError::missing("request.taker"))?;
+    let route = req.route.get("route").cloned().unwrap_or(req.route.clone());
+    let min_amount_out: u128 = req
+        .min_amount_out
+        .trim()
+        .parse()
+        .map_err(|_| ApiError::invalid("`minAmountOut` must be an integer in base units"))?;
+    let field = |k: &str| route[k].as_str().unwrap_or_default().to_string();
+    if field("chainKey") != chain.key
+        || field("tokenIn") != Pair::aggregator_token(&pair.token_in)
+        || field("tokenOut") != Pair::aggregator_token(&pair.token_out)
+        || field("amountIn") != pair.amount_in.to_string()
+    {
+        return Err(invalid_route(
+            "`route` was not quoted for this chain, pair and amount (pass a route from /swap/quote unchanged)",
+        ));
+    }
+    if route["expiresAt"].as_i64().unwrap_or(0) < state.now() {
+        return Err(quote_expired());
+    }
+    let quoted_out: u128 = field("amountOut").parse().unwrap_or(0);
+    if min_amount_out > quoted_out {
+        return Err(ApiError::invalid(format!(
+            "`minAmountOut` {min_amount_out} is above the quoted amountOut {quoted_out}"
+        )));
+    }
+    // The tolerance that keeps the aggregator's own minimum at or above the caller's.
+    let slippage_bps = ((quoted_out - min_amount_out) * 10_000)
+        .checked_div(quoted_out)
+        .map_or(0, |bps| bps as u16);
+    let spender: Option<Address> = route["spender"].as_str().and_then(|s| s.parse().ok());
+    state
+        .evm
+        .check_funds(
+            chain,
+            pair.token_in,
+            taker,
+            spender,
+            U256::from(pair.amount_in),
+        )
+        .await?;
+    let chain_id = chain.chain_id.unwrap_or_default();
+    let (dex_id, tx) = match route["aggregator"].as_str() {
+        Some("kyberswap") => {
+            let kyber = state
+                .kyberswap
+                .as_ref()
+                .ok_or_else(|| invalid_route("KyberSwap routes are not enabled on this service"))?;
+            let deadline = state.now() + 20 * 60;
+            let built = kyber
+                .build(
+                    chain,
+                    &route["routeSummary"],
+                    &taker.to_checksum(None),
+                    slippage_bps,
+                    deadline,
+                )
+                .await?
+                .ok_or_else(|| no_route("KyberSwap can no longer build this route: quote again"))?;
+            if spender.is_some_and(|s| built.router.parse::<Address>().ok() != Some(s)) {
+                return Err(invalid_route(
+                    "KyberSwap built the swap for another router: quote again",
+                ));
+            }
+            let tx = EvmTransaction {
+                chain_id,
+                from: taker.to_checksum(None),
+                to: built.router,
+                data: built.data,
+                value: built.value,
+                gas: None,
+            };
+            (format!("kyberswap-{}", chain.key), tx)
+        }
+        Some("zerox") => {
+            let q = zerox_quote(state, chain, &pair, Some(&taker), slippage_bps)
+                .await?
+                .ok_or_else(|| no_route("0x no longer has liquidity for this swap: quote again"))?;
+            if q.min_buy_amount.unwrap_or(q.buy_amount) < min_amount_out {
+                return Err(no_route(
+                    "the price moved below `minAmountOut`: quote again",
+                ));
+            }
+            let t = q
+                .transaction
+                .ok_or_else(|| crate::aggregators::http::malformed("0x", "transaction"))?;
+            let text = |k: &str| t[k].as_str().unwrap_or_default().to_string();
+            let tx = EvmTransaction {
+                chain_id,
+                from: taker.to_checksum(None),
+                to: text("to"),
+                data: text("data"),
+                value: Some(text("value"))
+                    .filter(|v| !v.is_empty())
+                    .unwrap_or("0".into()),
+                gas: None,
+            };
+            (format!("zerox-{}", chain.key), tx)
+        }
+        _ => {
+            return Err(invalid_route(
+                "`route` is not a route returned by /swap/quote",
+            ))
+        }
+    };
+    let value = if tx.value.starts_with("0x") {
+        U256::from_str_radix(tx.value.trim_start_matches("0x"), 16).unwrap_or_default()
+    } else {
+        tx.value.parse().unwrap_or_default()
+    };
+    let tx = EvmTransaction {
+        value: value.to_string(),
+        ..tx
+    };
+    let simulated = state.evm.simulate(chain, &tx).await?;
+    Ok(EvmBuild {
+        chain_key: chain.key.into(),
+        chain_id,
+        from: tx.from,
+        to: tx.to,
+        data: tx.data,
+        value: tx.value,
+        gas: simulated.limit.to_string(),
+        gas_estimate: simulated.estimate.to_string(),
+        dex_id,
+        spender: spender.map(|s| s.to_checksum(None)),
+        min_amount_out: min_amount_out.to_string(),
+        simulated: true,
+    })
+}

@@ -1,0 +1,260 @@
+//! Same-chain swaps: `POST /swap/quote`, `POST /swap/build`, `POST /swap/record`. The handlers read the
+//! request's `chainKey` and hand over to the chain family: `solana` (own pools, Jupiter) or `evm`
+//! (KyberSwap, 0x). Route entries have one shape on every chain.
+
+pub mod evm;
+pub mod record;
+pub mod solana;
+
+use crate::body::ApiJson;
+use crate::chains::{self, ChainKind};
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// Slippage when the request gives none, basis points (0.5%).
+pub const DEFAULT_SLIPPAGE_BPS: u16 = 50;
+/// The most slippage a request may ask for, basis points.
+pub const MAX_SLIPPAGE_BPS: u16 = 5_000;
+/// A quote is good for this long (the spec: re-quote after about 60 s).
+pub const QUOTE_TTL_SECS: i64 = 60;
+
+pub fn no_route(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "NO_ROUTE", message)
+}
+
+pub fn invalid_route(message: &str) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, "INVALID_ROUTE", message)
+}
+
+pub fn quote_expired() -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "QUOTE_EXPIRED",
+        "the quote is older than 60 s: quote again",
+    )
+}
+
+pub fn same_token() -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "SAME_TOKEN",
+        "`tokenIn` and `tokenOut` are the same token",
+    )
+}
+
+/// A same-chain swap quote request.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteRequest {
+    pub chain_key: Option<String>,
+    pub token_in: Option<String>,
+    pub token_out: Option<String>,
+    /// Base units; or give `amount` with `amountUnit` = `human`.
+    pub amount_in: Option<String>,
+    /// A decimal amount of `tokenIn` in whole tokens (catalog tokens only).
+    pub amount: Option<String>,
+    /// `human`.
+    pub amount_unit: Option<String>,
+    /// Default 50 (0.5%); at most 5000.
+    pub slippage_bps: Option<u16>,
+    /// The wallet (required to build).
+    pub taker: Option<String>,
+}
+
+/// The request's slippage tolerance, defaulted and bounded.
+pub fn slippage(requested: Option<u16>) -> Result<u16, ApiError> {
+    let bps = requested.unwrap_or(DEFAULT_SLIPPAGE_BPS);
+    if bps > MAX_SLIPPAGE_BPS {
+        return Err(ApiError::invalid("`slippageBps` is at most 5000"));
+    }
+    Ok(bps)
+}
+
+/// The amount in base units a request gives either as `amountIn`, or as `amount` in whole tokens with
+/// `amountUnit` = `human` (scaled by `decimals`, known only for catalog tokens).
+pub fn amount_in(req: &QuoteRequest, decimals: Option<u8>) -> Result<u128, ApiError> {
+    match (&req.amount_in, &req.amount, req.amount_unit.as_deref()) {
+        (Some(a), _, _) => a
+            .trim()
+            .parse::<u128>()
+            .ok()
+            .filter(|a| *a > 0)
+            .ok_or_else(|| {
+                ApiError::invalid("`amountIn` must be a positive integer in base units")
+            }),
+        (None, Some(a), Some("human")) => {
+            let decimals = decimals.ok_or_else(|| {
+                ApiError::invalid(
+                    "`amount` in human units works only for catalog tokens (GET /swap/tokens); send `amountIn`",
+                )
+            })?;
+            curve::display::parse_decimal_u128(a, decimals)
+                .filter(|a| *a > 0)
+                .ok_or_else(|| {
+                    ApiError::invalid(format!(
+                        "`amount` must be a positive decimal with at most {decimals} decimals"
+                    ))
+                })
+        }
+        (None, Some(_), Some(other)) => Err(ApiError::invalid(format!(
+            "`amountUnit` `{other}` is not supported: the only value is `human`"
+        ))),
+        (None, Some(_), None) => Err(ApiError::missing("amountUnit")),
+        (None, None, _) => Err(ApiError::missing("amountIn")),
+    }
+}
+
+pub fn min_out(amount: u128, slippage_bps: u16) -> u128 {
+    amount * u128::from(10_000 - slippage_bps) / 10_000
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Fee {
+    pub bps: u16,
+    /// Base units of `token`.
+    pub amount: String,
+    pub token: String,
+}
+
+/// The estimated cost of executing a route: compute units and lamports on Solana, gas units (and the
+/// aggregator's USD figure, when it gives one) on EVM chains.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Gas {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compute_units: Option<u64>,
+    /// Base fee of one signature, lamports.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lamports: Option<u64>,
+    /// EVM gas units, decimal string.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gas: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gas_usd: Option<String>,
+}
+
+impl Gas {
+    pub fn solana(compute_units: u64) -> Gas {
+        Gas {
+            compute_units: Some(compute_units),
+            lamports: Some(5_000),
+            ..Gas::default()
+        }
+    }
+}
+
+/// A route entry.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteEntry {
+    /// `<aggregator>-<chainKey>`: `launchpad-solana` (bonding curve), `launchpad-amm-solana`,
+    /// `jupiter-solana`, `kyberswap-<chainKey>`, `zerox-<chainKey>`.
+    pub dex_id: String,
+    pub amount_in: String,
+    pub amount_out: String,
+    /// `amountOut` less the slippage tolerance: send it back as `minAmountOut`.
+    pub min_amount_out: String,
+    /// EVM: the address to approve for `tokenIn` (exactly `amountIn` is enough); null on Solana.
+    pub spender: Option<String>,
+    /// Opaque: pass it back unchanged to `/swap/build`.
+    #[schema(value_type = Object)]
+    pub route: Value,
+    /// The venue's own trading fee (Solana pools), in the input token for AMM routes and in the quote
+    /// token on the curve. Absent for aggregator routes on EVM chains (their fees are in `amountOut`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pool_fee: Option<Fee>,
+    /// The platform's fee (`amount` in `token`, already taken out of `amountOut`).
+    pub platform_fee: Fee,
+    pub estimated_gas: Gas,
+    /// Solana curve buys: quote refunded because the buy completes the curve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refund: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteResponse {
+    pub best: RouteEntry,
+    /// Best first (most `amountOut`).
+    pub quotes: Vec<RouteEntry>,
+    pub fee_bps: u16,
+    pub slippage_bps: u16,
+}
+
+/// The chain a swap request names.
+fn chain_of(req: &QuoteRequest) -> Result<&'static chains::ChainInfo, ApiError> {
+    chains::required_chain("chainKey", req.chain_key.as_deref())
+}
+
+#[utoipa::path(
+    post,
+    path = "/swap/quote",
+    request_body = QuoteRequest,
+    responses(
+        (status = 200, body = QuoteResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, SAME_TOKEN, INVALID_PARAMS, INVALID_ADDRESS, UNSUPPORTED_CHAIN"),
+        (status = 404, body = crate::error::ErrorBody, description = "NO_ROUTE: no executable route for the pair and amount"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE, UPSTREAM_RATE_LIMITED"),
+    ),
+    tag = "swap"
+)]
+pub async fn quote(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<QuoteRequest>,
+) -> Result<Json<QuoteResponse>, ApiError> {
+    let chain = chain_of(&req)?;
+    Ok(Json(match chain.kind {
+        ChainKind::Solana => solana::quote(&state, &req).await?,
+        ChainKind::Evm => evm::quote(&state, chain, &req).await?,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildRequest {
+    /// The original quote request (with `taker`).
+    pub request: QuoteRequest,
+    /// The chosen route entry's `route` (or the whole entry).
+    #[schema(value_type = Object)]
+    pub route: Value,
+    /// Base units.
+    pub min_amount_out: String,
+}
+
+/// A built swap: a Solana transaction, or EVM fields at the top level (there is no `evm` key).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum BuildResponse {
+    Solana(solana::SolanaBuild),
+    Evm(Box<evm::EvmBuild>),
+}
+
+#[utoipa::path(
+    post,
+    path = "/swap/build",
+    request_body = BuildRequest,
+    responses(
+        (status = 200, body = BuildResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_PARAMS, INVALID_ROUTE, QUOTE_EXPIRED"),
+        (status = 422, body = crate::error::ErrorBody, description = "SIMULATION_FAILED, INSUFFICIENT_BALANCE, INSUFFICIENT_ALLOWANCE: the transaction would fail"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "swap"
+)]
+pub async fn build(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<BuildRequest>,
+) -> Result<Json<BuildResponse>, ApiError> {
+    let chain = chain_of(&req.request)?;
+    Ok(Json(match chain.kind {
+        ChainKind::Solana => BuildResponse::Solana(solana::build(&state, &req).await?),
+        ChainKind::Evm => BuildResponse::Evm(Box::new(evm::build(&state, chain, &req).await?)),
+    }))
+}

@@ -1,0 +1,147 @@
+//! `POST /swap/record`: a client records the swap it executed (any chain), for analytics and
+//! attribution. Idempotent on the transaction hash.
+
+use crate::body::ApiJson;
+use crate::chains::{self, ChainKind};
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use utoipa::ToSchema;
+
+/// A swap record.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordRequest {
+    pub chain_key: String,
+    pub dex_id: String,
+    pub token_in: String,
+    pub token_out: String,
+    pub amount_in: String,
+    pub amount_out: String,
+    #[serde(default)]
+    pub protocol_fee: Option<String>,
+    #[serde(default)]
+    pub fee_bps: Option<u16>,
+    pub tx_hash: String,
+    pub address: String,
+    /// `confirmed`.
+    #[serde(default = "confirmed")]
+    pub status: String,
+    /// `agent`.
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub client_id: Option<String>,
+}
+
+fn confirmed() -> String {
+    "confirmed".into()
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordResponse {
+    pub tx_hash: String,
+    pub recorded: bool,
+    /// The hash was already recorded; the first record stands.
+    pub duplicate: bool,
+    pub recorded_at: i64,
+}
+
+#[utoipa::path(
+    post,
+    path = "/swap/record",
+    request_body = RecordRequest,
+    responses(
+        (status = 200, body = RecordResponse, description = "Recorded, or already recorded (idempotent on txHash)"),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_PARAMS, INVALID_ADDRESS, UNSUPPORTED_CHAIN"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "swap"
+)]
+pub async fn record(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<RecordRequest>,
+) -> Result<Json<RecordResponse>, ApiError> {
+    let chain = chains::required_chain("chainKey", Some(&req.chain_key))?;
+    chains::chain_address("tokenIn", chain, Some(&req.token_in))?;
+    chains::chain_address("tokenOut", chain, Some(&req.token_out))?;
+    chains::chain_address("address", chain, Some(&req.address))?;
+    let tx_hash = req.tx_hash.trim();
+    let valid_hash = match chain.kind {
+        ChainKind::Solana => tx_hash.parse::<solana_signature::Signature>().is_ok(),
+        ChainKind::Evm => tx_hash
+            .strip_prefix("0x")
+            .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit())),
+    };
+    if !valid_hash {
+        return Err(ApiError::invalid(format!(
+            "`txHash` is not a {} transaction hash",
+            chain.name
+        )));
+    }
+    for (name, v) in [("amountIn", &req.amount_in), ("amountOut", &req.amount_out)] {
+        v.parse::<u128>()
+            .map_err(|_| ApiError::invalid(format!("`{name}` must be an integer in base units")))?;
+    }
+    if let Some(f) = &req.protocol_fee {
+        f.parse::<u128>()
+            .map_err(|_| ApiError::invalid("`protocolFee` must be an integer in base units"))?;
+    }
+    if req.dex_id.is_empty() || req.dex_id.len() > 64 {
+        return Err(ApiError::invalid("`dexId` must be 1 to 64 characters"));
+    }
+    if !["confirmed", "failed", "pending"].contains(&req.status.as_str()) {
+        return Err(ApiError::invalid(
+            "`status` must be `confirmed`, `pending` or `failed`",
+        ));
+    }
+    let header = |n: &str| {
+        headers
+            .get(n)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.chars().take(128).collect::<String>())
+    };
+    let now = state.now();
+    let inserted = sqlx::query(
+        "INSERT INTO swap_records (tx_hash, chain_key, dex_id, token_in, token_out, amount_in, amount_out, \
+         protocol_fee, fee_bps, address, status, source, client_id, client_name, client_source, recorded_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+         ON CONFLICT (tx_hash) DO NOTHING",
+    )
+    .bind(req.tx_hash.trim().to_string())
+    .bind(req.chain_key.clone())
+    .bind(req.dex_id.clone())
+    .bind(req.token_in.clone())
+    .bind(req.token_out.clone())
+    .bind(req.amount_in.clone())
+    .bind(req.amount_out.clone())
+    .bind(req.protocol_fee.clone())
+    .bind(req.fee_bps.map(i64::from))
+    .bind(req.address.clone())
+    .bind(req.status.clone())
+    .bind(req.source.clone())
+    .bind(req.client_id.clone().or_else(|| header("x-client-id")))
+    .bind(header("x-client-name"))
+    .bind(header("x-client-source"))
+    .bind(now)
+    .execute(state.store.pool())
+    .await?
+    .rows_affected();
+    let recorded_at: i64 = sqlx::query("SELECT recorded_at FROM swap_records WHERE tx_hash = $1")
+        .bind(req.tx_hash.trim().to_string())
+        .fetch_one(state.store.pool())
+        .await?
+        .get(0);
+    Ok(Json(RecordResponse {
+        tx_hash: req.tx_hash.trim().to_string(),
+        recorded: true,
+        duplicate: inserted == 0,
+        recorded_at,
+    }))
+}

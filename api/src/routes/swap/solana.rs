@@ -1,0 +1,406 @@
+//! Solana swaps: through the launchpad's own pools (a token still on its curve trades on the curve, a
+//! migrated one on its AMM pool; quotes use the programs' own math on the indexed accounts), and through
+//! Jupiter when it is configured.
+
+use super::{
+    invalid_route, min_out, no_route, quote_expired, same_token, slippage, BuildRequest, Fee, Gas,
+    QuoteRequest, QuoteResponse, RouteEntry, QUOTE_TTL_SECS,
+};
+use crate::error::{address, ApiError};
+use crate::routes::catalog;
+use crate::AppState;
+use anchor_lang::prelude::Pubkey;
+use sdk::accounts::PoolStatus;
+use sdk::launchpad_ix::{self as lix, LaunchKeys, SwapArgs, SIDE_BUY, SIDE_SELL};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// Compute units a swap transaction typically uses (reported as the gas estimate).
+pub const ESTIMATED_COMPUTE_UNITS: u64 = 150_000;
+
+/// A built Solana swap.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SolanaBuild {
+    /// Base64 of an unsigned v0 transaction; sign and post it to `/swap/submit-solana` promptly.
+    pub solana_transaction: String,
+    /// Compute units the server-side simulation used.
+    pub simulated_units: Option<u64>,
+    /// The build also migrates the pool (the buy completes the curve).
+    pub migrates: bool,
+}
+
+struct Pair {
+    token_in: Pubkey,
+    token_out: Pubkey,
+    amount_in: u64,
+    slippage_bps: u16,
+}
+
+async fn validate(state: &AppState, req: &QuoteRequest) -> Result<Pair, ApiError> {
+    let token_in = address("tokenIn", req.token_in.as_deref())?;
+    let token_out = address("tokenOut", req.token_out.as_deref())?;
+    if token_in == token_out {
+        return Err(same_token());
+    }
+    let decimals = if req.amount_in.is_none() && req.amount_unit.as_deref() == Some("human") {
+        catalog::catalog_decimals(state, &token_in).await?
+    } else {
+        None
+    };
+    let amount_in = u64::try_from(super::amount_in(req, decimals)?)
+        .map_err(|_| ApiError::invalid("`amountIn` is larger than any Solana token amount"))?;
+    let slippage_bps = slippage(req.slippage_bps)?;
+    if let Some(t) = req.taker.as_deref() {
+        address("taker", Some(t))?;
+    }
+    Ok(Pair {
+        token_in,
+        token_out,
+        amount_in,
+        slippage_bps,
+    })
+}
+
+/// Where a route trades, as carried in its opaque `route` object.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnRoute {
+    /// `bonding-curve` or `amm`.
+    pub venue: String,
+    /// The launch's pool (its AMM pool for `amm` routes is `ammPool`).
+    pub pool: String,
+    pub amm_pool: Option<String>,
+    pub mint: String,
+    pub quote_mint: String,
+    /// `buy` (quote in) or `sell` (token in).
+    pub side: String,
+    pub amount_in: String,
+    pub amount_out: String,
+    /// The buy completes the curve: the build appends `migrate`.
+    pub completes: bool,
+    pub expires_at: i64,
+}
+
+async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, ApiError> {
+    // One side must be a launched token and the other its quote token.
+    let (mint, side) = if let Some(c) = state.curve(&pair.token_out).await? {
+        (c, SIDE_BUY)
+    } else if let Some(c) = state.curve(&pair.token_in).await? {
+        (c, SIDE_SELL)
+    } else {
+        return Ok(vec![]);
+    };
+    let c = mint;
+    let other = if side == SIDE_BUY {
+        pair.token_in
+    } else {
+        pair.token_out
+    };
+    if other != c.pool.quote_mint {
+        return Ok(vec![]);
+    }
+    let now = state.now();
+    // What the venue would do; the route entry is built from it the same way for both venues.
+    let (venue, dex_id, amm_pool, fill, fee_bps, fee_token) = match c.pool.status {
+        PoolStatus::Bonding => {
+            let curve_side = if side == SIDE_BUY {
+                curve::Side::Buy
+            } else {
+                curve::Side::Sell
+            };
+            let q = sdk::quote::quote_exact_in(&c.config, &c.pool, curve_side, pair.amount_in, now)
+                .map_err(|e| no_route(format!("the curve cannot fill this amount: {e:?}")))?;
+            let fill = (q.amount_in, q.amount_out, q.fee, q.refund, q.completes);
+            (
+                "bonding-curve",
+                "launchpad-solana",
+                None,
+                fill,
+                c.current_fee_bps(now),
+                c.pool.quote_mint,
+            )
+        }
+        PoolStatus::Complete => {
+            return Err(no_route(
+                "the curve graduated and is waiting for migration; retry in a moment",
+            ))
+        }
+        PoolStatus::Migrated => {
+            let Some(amm) = state.store.amm_pool(&c.pool.amm_pool).await? else {
+                return Ok(vec![]);
+            };
+            let a_to_b = amm.pool.mint_a == pair.token_in;
+            let q = sdk::amm_ix::quote_exact_in(&amm.pool, a_to_b, pair.amount_in)
+                .map_err(|e| no_route(format!("the AMM cannot fill this amount: {e:?}")))?;
+            (
+                "amm",
+                "launchpad-amm-solana",
+                Some(amm.address.to_string()),
+                (q.amount_in, q.amount_out, q.fee, 0, false),
+                amm.pool.fee_bps,
+                pair.token_in,
+            )
+        }
+    };
+    let (amount_in, amount_out, fee, refund, completes) = fill;
+    if amount_out == 0 {
+        return Err(no_route("the amount is too small to trade anything"));
+    }
+    let route = OwnRoute {
+        venue: venue.into(),
+        pool: c.address.to_string(),
+        amm_pool,
+        mint: c.pool.base_mint.to_string(),
+        quote_mint: c.pool.quote_mint.to_string(),
+        side: if side == SIDE_BUY { "buy" } else { "sell" }.into(),
+        amount_in: pair.amount_in.to_string(),
+        amount_out: amount_out.to_string(),
+        completes,
+        expires_at: now + QUOTE_TTL_SECS,
+    };
+    Ok(vec![RouteEntry {
+        dex_id: dex_id.into(),
+        amount_in: amount_in.to_string(),
+        amount_out: amount_out.to_string(),
+        min_amount_out: min_out(u128::from(amount_out), pair.slippage_bps).to_string(),
+        spender: None,
+        route: serde_json::to_value(route).unwrap_or(Value::Null),
+        pool_fee: Some(Fee {
+            bps: fee_bps,
+            amount: fee.to_string(),
+            token: fee_token.to_string(),
+        }),
+        platform_fee: Fee {
+            bps: 0,
+            amount: "0".into(),
+            token: pair.token_in.to_string(),
+        },
+        estimated_gas: Gas::solana(ESTIMATED_COMPUTE_UNITS),
+        refund: Some(refund.to_string()),
+    }])
+}
+
+fn jupiter_entry(
+    state: &AppState,
+    pair: &Pair,
+    q: crate::aggregators::jupiter::JupiterQuote,
+) -> RouteEntry {
+    RouteEntry {
+        dex_id: "jupiter-solana".into(),
+        amount_in: pair.amount_in.to_string(),
+        amount_out: q.out_amount.to_string(),
+        // Jupiter's own minimum at the requested slippage (its swap enforces it).
+        min_amount_out: q.min_out.to_string(),
+        spender: None,
+        route: serde_json::json!({
+            "venue": "jupiter",
+            "amountIn": pair.amount_in.to_string(),
+            "expiresAt": state.now() + QUOTE_TTL_SECS,
+            "labels": q.labels,
+            "quoteResponse": q.response,
+        }),
+        pool_fee: Some(Fee {
+            bps: 0,
+            amount: "0".into(),
+            token: pair.token_in.to_string(),
+        }),
+        platform_fee: Fee {
+            bps: 0,
+            amount: "0".into(),
+            token: pair.token_in.to_string(),
+        },
+        estimated_gas: Gas::solana(300_000),
+        refund: Some("0".into()),
+    }
+}
+
+/// Builds a Jupiter route: its instructions, in a v0 transaction with its lookup tables, simulated.
+async fn build_jupiter(
+    state: &AppState,
+    pair: &Pair,
+    taker: &Pubkey,
+    route: &Value,
+) -> Result<SolanaBuild, ApiError> {
+    let jupiter = state
+        .jupiter
+        .as_ref()
+        .ok_or_else(|| invalid_route("Jupiter routes are not enabled on this service"))?;
+    let expires = route["expiresAt"].as_i64().unwrap_or(0);
+    if expires < state.now() {
+        return Err(quote_expired());
+    }
+    let quote = &route["quoteResponse"];
+    if route["amountIn"].as_str() != Some(pair.amount_in.to_string().as_str())
+        || quote["inputMint"].as_str() != Some(pair.token_in.to_string().as_str())
+        || quote["outputMint"].as_str() != Some(pair.token_out.to_string().as_str())
+    {
+        return Err(invalid_route(
+            "`route` was quoted for another pair or amount",
+        ));
+    }
+    let built = jupiter.swap_instructions(quote, taker).await?;
+    let tx = crate::solana::unsigned_transaction_with_tables(
+        &state.rpc,
+        taker,
+        &built.instructions,
+        &built.lookup_tables,
+    )
+    .await?;
+    let units = crate::solana::simulate(&state.rpc, &tx).await?;
+    Ok(SolanaBuild {
+        solana_transaction: tx,
+        simulated_units: units,
+        migrates: false,
+    })
+}
+
+pub(super) async fn quote(state: &AppState, req: &QuoteRequest) -> Result<QuoteResponse, ApiError> {
+    let pair = validate(state, req).await?;
+    let mut quotes = own_routes(state, &pair).await?;
+    if let Some(jupiter) = &state.jupiter {
+        match jupiter
+            .quote(
+                &pair.token_in,
+                &pair.token_out,
+                pair.amount_in,
+                pair.slippage_bps,
+            )
+            .await
+        {
+            Ok(Some(q)) => quotes.push(jupiter_entry(state, &pair, q)),
+            Ok(None) => {}
+            // Our own pools still answer when the aggregator is down; alone, its failure is the answer.
+            Err(e) if quotes.is_empty() => return Err(e),
+            Err(e) => tracing::warn!("jupiter quote skipped: {}", e.message),
+        }
+    }
+    quotes.sort_by_key(|q| std::cmp::Reverse(q.amount_out.parse::<u64>().unwrap_or(0)));
+    let best = quotes
+        .first()
+        .cloned()
+        .ok_or_else(|| no_route("no route trades this pair on Solana"))?;
+    Ok(QuoteResponse {
+        best,
+        quotes,
+        fee_bps: state.config.platform_fee_bps,
+        slippage_bps: pair.slippage_bps,
+    })
+}
+
+pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<SolanaBuild, ApiError> {
+    let pair = validate(state, &req.request).await?;
+    let taker = address("taker", req.request.taker.as_deref())?;
+    let min_amount_out: u64 = req
+        .min_amount_out
+        .trim()
+        .parse()
+        .map_err(|_| ApiError::invalid("`minAmountOut` must be an integer in base units"))?;
+    let route_value = req.route.get("route").cloned().unwrap_or(req.route.clone());
+    if route_value["venue"] == "jupiter" {
+        return build_jupiter(state, &pair, &taker, &route_value).await;
+    }
+    let route: OwnRoute = serde_json::from_value(route_value)
+        .map_err(|_| invalid_route("`route` is not a route returned by /swap/quote"))?;
+    if route.expires_at < state.now() {
+        return Err(quote_expired());
+    }
+    if route.amount_in != pair.amount_in.to_string() {
+        return Err(invalid_route("`route` was quoted for another amount"));
+    }
+    let pool = address("route.pool", Some(&route.pool))?;
+    let curve = state
+        .store
+        .curve_by_pool(&pool)
+        .await?
+        .ok_or_else(|| no_route("the route's pool is unknown"))?;
+    let keys = LaunchKeys::new(
+        curve.pool.creator,
+        curve.pool.config,
+        curve.pool.quote_mint,
+        curve.pool.base_mint,
+    );
+    let expected_in = if route.side == "buy" {
+        keys.quote_mint
+    } else {
+        keys.mint
+    };
+    if pair.token_in != expected_in {
+        return Err(invalid_route("`route` does not trade the request's tokens"));
+    }
+    let sol = keys.quote_mint == sdk::ids::NATIVE_MINT;
+    let mut ixs = Vec::new();
+    if sol && route.side == "buy" {
+        ixs.extend(lix::wrap_sol(&taker, pair.amount_in));
+    } else {
+        ixs.push(lix::create_ata_idempotent(
+            &taker,
+            &taker,
+            &keys.quote_mint,
+            &keys.quote_token_program,
+        ));
+    }
+    ixs.push(lix::create_ata_idempotent(
+        &taker,
+        &taker,
+        &keys.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    ));
+    let mut migrates = false;
+    match route.venue.as_str() {
+        "bonding-curve" => {
+            ixs.push(lix::swap_with_ata(
+                &keys,
+                &taker,
+                SwapArgs {
+                    side: if route.side == "buy" {
+                        SIDE_BUY
+                    } else {
+                        SIDE_SELL
+                    },
+                    amount_in: pair.amount_in,
+                    min_amount_out,
+                },
+            ));
+            if route.side == "buy" && route.completes {
+                ixs.push(lix::migrate(&keys, &taker, &curve.config.partner));
+                migrates = true;
+            }
+        }
+        "amm" => {
+            let amm = keys.amm_keys();
+            ixs.push(sdk::amm_ix::swap(
+                &amm,
+                &taker,
+                sdk::amm_ix::AmmSwapArgs {
+                    a_to_b: amm.mint_a == pair.token_in,
+                    amount_in: pair.amount_in,
+                    min_amount_out,
+                },
+            ));
+        }
+        _ => return Err(invalid_route("unknown venue in `route`")),
+    }
+    if sol {
+        // Unwrap: what is left in (or paid into) the wrapped-SOL account returns to the wallet as SOL.
+        let wsol = lix::wsol_account(&taker);
+        ixs.push(
+            anchor_spl::token::spl_token::instruction::close_account(
+                &sdk::ids::TOKEN_PROGRAM,
+                &wsol,
+                &taker,
+                &taker,
+                &[],
+            )
+            .map_err(|e| ApiError::invalid(format!("unwrap: {e}")))?,
+        );
+    }
+    let tx = crate::solana::unsigned_transaction(&state.rpc, &taker, &ixs).await?;
+    let units = crate::solana::simulate(&state.rpc, &tx).await?;
+    Ok(SolanaBuild {
+        solana_transaction: tx,
+        simulated_units: units,
+        migrates,
+    })
+}
