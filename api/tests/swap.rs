@@ -70,7 +70,14 @@ async fn swaps(postgres: bool) {
 
     let (status, chains) = get(&http, &format!("{base}/swap/chains")).await;
     assert_eq!(status, 200);
-    assert_eq!(chains["chains"][0]["chainKey"], "solana");
+    let solana = chains["chains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["chainKey"] == "solana")
+        .unwrap();
+    assert_eq!(solana["kind"], "solana");
+    assert_eq!(solana["nativeToken"]["decimals"], 9);
     let start = Instant::now();
     loop {
         let (_, tokens) = get(&http, &format!("{base}/swap/tokens?chainKey=solana&q=swap")).await;
