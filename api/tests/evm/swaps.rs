@@ -63,6 +63,22 @@ async fn send_build(p: &DynProvider, build: &Value) -> alloy::rpc::types::Transa
     send(p, tx).await
 }
 
+/// Quotes `request`, then builds the route at `index` of `quotes` with that route's own minimum.
+async fn quote_then_build(
+    http: &reqwest::Client,
+    base: &str,
+    request: &Value,
+    index: usize,
+) -> (Value, u16, Value) {
+    let (s, q) = post(http, &format!("{base}/swap/quote"), request).await;
+    assert_eq!(s, 200, "{q}");
+    let entry = &q["quotes"][index];
+    let body =
+        json!({"request": request, "route": entry["route"], "minAmountOut": entry["minAmountOut"]});
+    let (s, b) = post(http, &format!("{base}/swap/build"), &body).await;
+    (q, s, b)
+}
+
 async fn swap_flow(postgres: bool) {
     let w = world(postgres).await;
     let http = reqwest::Client::new();
@@ -167,19 +183,7 @@ async fn swap_flow(postgres: bool) {
 
     // The 0x route builds too (a firm quote for the taker, simulated).
     send(&p, approve_tx(c.token_a, c.router, U256::from(amount))).await;
-    let (_, q) = post(
-        &http,
-        &format!("{base}/swap/quote"),
-        &quote_request(c, amount, taker),
-    )
-    .await;
-    let zx = &q["quotes"][1];
-    let (s, b) = post(
-        &http,
-        &format!("{base}/swap/build"),
-        &json!({"request": quote_request(c, amount, taker), "route": zx["route"], "minAmountOut": zx["minAmountOut"]}),
-    )
-    .await;
+    let (_, s, b) = quote_then_build(&http, base, &quote_request(c, amount, taker), 1).await;
     assert_eq!(s, 200, "{b}");
     assert_eq!(b["dexId"], "zerox-base");
     assert_eq!(w.zerox.hits("0x/quote"), 1);
@@ -187,18 +191,7 @@ async fn swap_flow(postgres: bool) {
 
     // A wallet without tokenIn: refused before any calldata.
     let poor = Address::repeat_byte(0x42);
-    let (_, q) = post(
-        &http,
-        &format!("{base}/swap/quote"),
-        &quote_request(c, amount, poor),
-    )
-    .await;
-    let (s, e) = post(
-        &http,
-        &format!("{base}/swap/build"),
-        &json!({"request": quote_request(c, amount, poor), "route": q["best"]["route"], "minAmountOut": q["best"]["minAmountOut"]}),
-    )
-    .await;
+    let (_, s, e) = quote_then_build(&http, base, &quote_request(c, amount, poor), 0).await;
     assert_eq!(s, 422);
     assert_error(&e, "INSUFFICIENT_BALANCE");
 
@@ -278,15 +271,8 @@ async fn swap_flow(postgres: bool) {
     let eth = api::chains::EVM_NATIVE;
     let req = json!({"chainKey": "base", "tokenIn": eth.to_string(), "tokenOut": c.token_b.to_string(),
                      "amount": "0.5", "amountUnit": "human", "taker": taker.to_string()});
-    let (s, q) = post(&http, &format!("{base}/swap/quote"), &req).await;
-    assert_eq!(s, 200, "{q}");
+    let (q, s, b) = quote_then_build(&http, base, &req, 0).await;
     assert_eq!(q["best"]["amountIn"], (5 * 10u128.pow(17)).to_string());
-    let (s, b) = post(
-        &http,
-        &format!("{base}/swap/build"),
-        &json!({"request": req, "route": q["best"]["route"], "minAmountOut": q["best"]["minAmountOut"]}),
-    )
-    .await;
     assert_eq!(s, 200, "{b}");
     assert_eq!(b["value"], (5 * 10u128.pow(17)).to_string());
     send_build(&p, &b).await;

@@ -219,12 +219,6 @@ async fn from_lifi(
         return Ok(None);
     };
     let quote = CrossChainQuote {
-        quote_id: String::new(),
-        provider: "lifi".into(),
-        from_chain_key: v.from.key.into(),
-        to_chain_key: v.to.key.into(),
-        token_in: v.token_in.clone(),
-        amount_in: v.amount_in.to_string(),
         to_token: token_info(v.to.key, &q.to_token, &v.token_out),
         amount_out: q.to_amount.to_string(),
         min_amount_out: q.to_amount_min.to_string(),
@@ -232,10 +226,7 @@ async fn from_lifi(
         estimated_duration_seconds: q.duration_secs,
         steps: lifi_steps(&q.raw),
         approval_address: q.approval_address.clone().filter(|_| v.origin_erc20()),
-        taker: v.taker.clone(),
-        recipient: v.recipient.clone(),
-        slippage_bps: v.slippage_bps,
-        expires_at: 0,
+        ..skeleton(v, "lifi")
     };
     let provider_ref = Some(q.tool.clone());
     Ok(Some((quote, row(v, "lifi", provider_ref, q.raw))))
@@ -276,12 +267,6 @@ async fn from_relay(
         .find_map(|s| s["items"][0]["data"]["to"].as_str())
         .map(str::to_string);
     let quote = CrossChainQuote {
-        quote_id: String::new(),
-        provider: "relay".into(),
-        from_chain_key: v.from.key.into(),
-        to_chain_key: v.to.key.into(),
-        token_in: v.token_in.clone(),
-        amount_in: v.amount_in.to_string(),
         to_token: token_info(v.to.key, &q.currency_out, &v.token_out),
         amount_out: q.amount_out.to_string(),
         min_amount_out: q.min_amount_out.to_string(),
@@ -289,12 +274,32 @@ async fn from_relay(
         estimated_duration_seconds: q.time_estimate_secs,
         steps: relay_steps(v, &q.raw),
         approval_address: approval.filter(|_| v.origin_erc20()),
+        ..skeleton(v, "relay")
+    };
+    Ok(Some((quote, row(v, "relay", q.request_id.clone(), q.raw))))
+}
+
+/// What every quote says of the request, before the provider's numbers are filled in.
+fn skeleton(v: &Validated, provider: &str) -> CrossChainQuote {
+    CrossChainQuote {
+        quote_id: String::new(),
+        provider: provider.into(),
+        from_chain_key: v.from.key.into(),
+        to_chain_key: v.to.key.into(),
+        token_in: v.token_in.clone(),
+        amount_in: v.amount_in.to_string(),
+        to_token: token_info(v.to.key, &Value::Null, &v.token_out),
+        amount_out: "0".into(),
+        min_amount_out: "0".into(),
+        fees: vec![],
+        estimated_duration_seconds: None,
+        steps: vec![],
+        approval_address: None,
         taker: v.taker.clone(),
         recipient: v.recipient.clone(),
         slippage_bps: v.slippage_bps,
         expires_at: 0,
-    };
-    Ok(Some((quote, row(v, "relay", q.request_id.clone(), q.raw))))
+    }
 }
 
 fn row(v: &Validated, provider: &str, provider_ref: Option<String>, raw: Value) -> QuoteRow {
