@@ -2,12 +2,15 @@
 //!
 //! | status | codes |
 //! |---|---|
-//! | 400 | `MISSING_PARAMS`, `INVALID_PARAMS`, `INVALID_ADDRESS`, `INVALID_JSON`, `SAME_TOKEN`, `SECRET_MATERIAL` |
-//! | 404 | `NOT_FOUND` (unknown token, pool or route) |
+//! | 400 | `MISSING_PARAMS`, `INVALID_PARAMS`, `INVALID_ADDRESS`, `INVALID_JSON`, `SAME_TOKEN`, `SAME_CHAIN`, `UNSUPPORTED_CHAIN`, `INVALID_ROUTE`, `QUOTE_EXPIRED`, `SECRET_MATERIAL` |
+//! | 404 | `NOT_FOUND` (unknown token, pool, route or quote), `NO_ROUTE` |
+//! | 409 | `BRIDGE_IN_FLIGHT` |
 //! | 413 | `PAYLOAD_TOO_LARGE` |
+//! | 422 | `SIMULATION_FAILED`, `INSUFFICIENT_BALANCE`, `INSUFFICIENT_ALLOWANCE` |
 //! | 429 | `RATE_LIMITED` (with `Retry-After`) |
 //! | 500 | `INTERNAL` |
-//! | 503 | `UNAVAILABLE` (the index or an upstream is unreachable) |
+//! | 502 | `INVALID_UPSTREAM` (an aggregator answered without what its documentation promises) |
+//! | 503 | `UNAVAILABLE` (the index or an upstream is unreachable), `UPSTREAM_RATE_LIMITED` (with `Retry-After`), `NO_CROSS_CHAIN_ROUTE` |
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
