@@ -355,3 +355,97 @@ async fn cross_chain_sqlite() {
 async fn cross_chain_postgres() {
     flow(true).await;
 }
+
+/// A Solana origin through Relay: its instructions are assembled into a v0 transaction against a real
+/// localnet, simulated, signed by the wallet and submitted; the deposit lands.
+#[tokio::test(flavor = "multi_thread")]
+async fn solana_origin_via_relay() {
+    use solana_signer::Signer;
+    let net = localnet::Localnet::start(localnet::LocalnetConfig::ephemeral())
+        .await
+        .unwrap();
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let wallet = localnet::testkit::funded(&rpc, 5 * localnet::testkit::SOL)
+        .await
+        .unwrap();
+    let node = EvmNode::start();
+    let c = deploy(&node.url).await;
+    let (lifi, relay) = (Mock::new(&c), Mock::new(&c));
+    lifi.set_mode(Mode::NoRoute);
+    let lifi_url = serve(mocks::lifi(lifi.clone())).await;
+    let relay_url = serve(mocks::relay(relay.clone())).await;
+    let api = Api::start_with_rpc(false, &node.url, &net.rpc_url(), |cfg| {
+        cfg.lifi_base_url = lifi_url;
+        cfg.relay_base_url = relay_url;
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let evm_wallet = address_of(TAKER_KEY);
+    let request = json!({
+        "fromChainKey": "solana", "toChainKey": "base",
+        "tokenIn": "So11111111111111111111111111111111111111112",
+        "tokenOut": c.token_b.to_string(),
+        "amountIn": localnet::testkit::SOL.to_string(),
+        "taker": wallet.pubkey().to_string(), "recipient": evm_wallet.to_string(),
+    });
+    let (s, q) = post(
+        &http,
+        &format!("{}/swap/cross-chain/quote", api.base),
+        &request,
+    )
+    .await;
+    assert_eq!(s, 200, "{q}");
+    assert_eq!(q["provider"], "relay");
+    assert_eq!(q["amountOut"], (localnet::testkit::SOL / 1_000).to_string());
+    let (s, b) = post(
+        &http,
+        &format!("{}/swap/cross-chain/build", api.base),
+        &json!({"request": request, "quote": q}),
+    )
+    .await;
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(b["simulated"], true);
+    let kinds: Vec<_> = b["executionSteps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sign"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["solana-transaction", "none"]);
+    let signed = super::common::sign(b["solanaTransaction"].as_str().unwrap(), &wallet);
+    let (s, sent) = post(
+        &http,
+        &format!("{}/swap/submit-solana", api.base),
+        &json!({"signedTransaction": signed}),
+    )
+    .await;
+    assert_eq!((s, &sent["confirmed"]), (200, &json!(true)), "{sent}");
+    let deposit: solana_pubkey::Pubkey = mocks::RELAY_SOLANA_DEPOSIT.parse().unwrap();
+    assert_eq!(
+        rpc.get_balance(&deposit).await.unwrap(),
+        localnet::testkit::SOL
+    );
+    // Status follows it by Relay's request id.
+    relay.set_status(
+        RELAY_REQUEST_ID,
+        json!({"status": "success", "txHashes": [format!("0x{}", "cd".repeat(32))]}),
+    );
+    let signature = sent["signature"].as_str().unwrap();
+    let (s, st) = get(
+        &http,
+        &format!(
+            "{}/swap/cross-chain/status/{}?originChainKey=solana&originTxHash={signature}&toChainKey=base",
+            api.base,
+            q["quoteId"].as_str().unwrap()
+        ),
+    )
+    .await;
+    assert_eq!(s, 200, "{st}");
+    assert_eq!(
+        (st["status"].as_str(), st["substatus"].as_str()),
+        (Some("done"), Some("COMPLETED"))
+    );
+}

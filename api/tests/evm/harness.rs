@@ -241,6 +241,17 @@ impl Api {
         node_url: &str,
         configure: impl FnOnce(&mut ApiConfig),
     ) -> Api {
+        // No Solana RPC is needed by EVM flows.
+        Api::start_with_rpc(postgres, node_url, "http://127.0.0.1:9", configure).await
+    }
+
+    /// With a Solana RPC node too (Solana-origin transfers).
+    pub async fn start_with_rpc(
+        postgres: bool,
+        node_url: &str,
+        solana_rpc: &str,
+        configure: impl FnOnce(&mut ApiConfig),
+    ) -> Api {
         let db = crate::common::database(postgres).await;
         let store = Store::open(&db).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -252,10 +263,12 @@ impl Api {
             ..ApiConfig::local(addr)
         };
         configure(&mut config);
-        // No Solana RPC is needed by EVM flows.
-        let rpc = Arc::new(solana_rpc_client::nonblocking::rpc_client::RpcClient::new(
-            "http://127.0.0.1:9".to_string(),
-        ));
+        let rpc = Arc::new(
+            solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+                solana_rpc.to_string(),
+                solana_commitment_config::CommitmentConfig::confirmed(),
+            ),
+        );
         let state = AppState::new(store, config, rpc, None);
         let (stop, mut rx) = watch::channel(false);
         tokio::spawn(api::serve(state.clone(), listener, async move {

@@ -417,6 +417,9 @@ async fn relay_quote(State(m): State<Mock>, Json(body): Json<Value>) -> Response
     }
     assert_eq!(body["tradeType"], "EXACT_INPUT");
     let amount: u128 = body["amount"].as_str().unwrap().parse().unwrap();
+    if body["originChainId"] == 792_703_809 {
+        return relay_solana_quote(&body, amount);
+    }
     let user: Address = body["user"].as_str().unwrap().parse().unwrap();
     let out = amount / 1_000_000_000_000 * 2 - 2_000;
     let currency = |chain: &Value, address: &Value, symbol: &str, decimals: u8| json!({"chainId": chain, "address": address, "symbol": symbol, "name": symbol, "decimals": decimals});
@@ -474,6 +477,49 @@ async fn relay_quote(State(m): State<Mock>, Json(body): Json<Value>) -> Response
             "slippageTolerance": {"origin": {"usd": "0", "value": "0", "percent": "0"},
                                   "destination": {"usd": "0.01", "value": "20", "percent": "1"}},
             "timeEstimate": 30
+        }
+    }))
+    .into_response()
+}
+
+/// Where Relay's Solana deposits go in these tests.
+pub const RELAY_SOLANA_DEPOSIT: &str = "8opHzTAnfzRpPEx21XtnrVTX28YQuCpAjcn1PczScKh";
+
+/// A Solana origin: Relay answers with instructions (data in hex) to assemble; here a SOL transfer of the
+/// amount to the deposit address.
+fn relay_solana_quote(body: &Value, lamports: u128) -> Response {
+    let mut data = 2u32.to_le_bytes().to_vec();
+    data.extend((lamports as u64).to_le_bytes());
+    let out = lamports / 1_000;
+    Json(json!({
+        "steps": [{
+            "id": "deposit", "action": "Confirm transaction in your wallet",
+            "description": "Depositing funds to the relayer", "kind": "transaction",
+            "requestId": RELAY_REQUEST_ID,
+            "items": [{
+                "status": "incomplete",
+                "data": {
+                    "instructions": [{
+                        "keys": [
+                            {"pubkey": body["user"], "isSigner": true, "isWritable": true},
+                            {"pubkey": RELAY_SOLANA_DEPOSIT, "isSigner": false, "isWritable": true}
+                        ],
+                        "programId": "11111111111111111111111111111111",
+                        "data": alloy::primitives::hex::encode(data)
+                    }],
+                    "addressLookupTableAddresses": []
+                },
+                "check": {"endpoint": format!("/intents/status?requestId={RELAY_REQUEST_ID}"), "method": "GET"}
+            }]
+        }],
+        "fees": {},
+        "details": {
+            "operation": "bridge", "sender": body["user"], "recipient": body["recipient"],
+            "currencyOut": {"currency": {"chainId": body["destinationChainId"], "address": body["destinationCurrency"],
+                                         "symbol": "TKB", "name": "TKB", "decimals": 6},
+                            "amount": out.to_string(), "amountFormatted": "1", "amountUsd": "1",
+                            "minimumAmount": (out * 99 / 100).to_string()},
+            "timeEstimate": 12
         }
     }))
     .into_response()
