@@ -239,6 +239,11 @@ async fn swap_flow(postgres: bool) {
     let (s, e) = post(&http, &format!("{base}/swap/quote"), &same).await;
     assert_eq!(s, 400);
     assert_error(&e, "SAME_TOKEN");
+    let tickers =
+        json!({"chainKey": "ethereum", "tokenIn": "ETH", "tokenOut": "eth", "amountIn": "1"});
+    let (s, e) = post(&http, &format!("{base}/swap/quote"), &tickers).await;
+    assert_eq!(s, 400);
+    assert_error(&e, "SAME_TOKEN");
     let mut bad = quote_request(c, amount, taker);
     bad["tokenIn"] = json!("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD");
     let (_, e) = post(&http, &format!("{base}/swap/quote"), &bad).await;

@@ -36,6 +36,7 @@ impl Pair {
 }
 
 fn validate(chain: &ChainInfo, req: &QuoteRequest) -> Result<Pair, ApiError> {
+    super::reject_same_token(req, true)?;
     let token_in = chains::evm_address("tokenIn", chain, req.token_in.as_deref())?;
     let token_out = chains::evm_address("tokenOut", chain, req.token_out.as_deref())?;
     let native = |t: &Address| chains::is_evm_native(t);

@@ -48,6 +48,24 @@ pub fn same_token() -> ApiError {
     )
 }
 
+/// `SAME_TOKEN` when the request names one token twice, before the addresses are parsed (so `"ETH"` and
+/// `"ETH"` are the same token too, not two invalid addresses). EVM addresses compare without case.
+pub fn reject_same_token(req: &QuoteRequest, case_insensitive: bool) -> Result<(), ApiError> {
+    let (Some(a), Some(b)) = (req.token_in.as_deref(), req.token_out.as_deref()) else {
+        return Ok(());
+    };
+    let (a, b) = (a.trim(), b.trim());
+    let same = if case_insensitive {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a == b
+    };
+    if same && !a.is_empty() {
+        return Err(same_token());
+    }
+    Ok(())
+}
+
 /// A same-chain swap quote request.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

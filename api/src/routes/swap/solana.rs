@@ -39,6 +39,7 @@ struct Pair {
 }
 
 async fn validate(state: &AppState, req: &QuoteRequest) -> Result<Pair, ApiError> {
+    super::reject_same_token(req, false)?;
     let token_in = address("tokenIn", req.token_in.as_deref())?;
     let token_out = address("tokenOut", req.token_out.as_deref())?;
     if token_in == token_out {
