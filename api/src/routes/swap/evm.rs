@@ -69,7 +69,14 @@ fn platform_fee(state: &AppState) -> Option<(u16, &str)> {
 /// The fee taken out of `amount_out` (which is already net of it) at `bps`.
 fn fee_entry(state: &AppState, amount_out: u128, token_out: &Address) -> Fee {
     let (bps, amount) = match platform_fee(state) {
-        Some((bps, _)) => (bps, amount_out * u128::from(bps) / u128::from(10_000 - bps)),
+        Some((bps, _)) => (
+            bps,
+            super::mul_div(
+                amount_out,
+                u128::from(bps),
+                u128::from(10_000u16.saturating_sub(bps)),
+            ),
+        ),
         None => (0, 0),
     };
     Fee {
@@ -315,10 +322,7 @@ pub(super) async fn build(
             "`minAmountOut` {min_amount_out} is above the quoted amountOut {quoted_out}"
         )));
     }
-    // The tolerance that keeps the aggregator's own minimum at or above the caller's.
-    let slippage_bps = ((quoted_out - min_amount_out) * 10_000)
-        .checked_div(quoted_out)
-        .map_or(0, |bps| bps as u16);
+    let slippage_bps = super::tolerance_bps(quoted_out, min_amount_out);
     let spender: Option<Address> = route["spender"].as_str().and_then(|s| s.parse().ok());
     state
         .evm

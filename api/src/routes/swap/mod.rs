@@ -128,8 +128,72 @@ pub fn amount_in(req: &QuoteRequest, decimals: Option<u8>) -> Result<u128, ApiEr
     }
 }
 
+/// `floor(a * num / den)` without overflow (256-bit intermediate), saturating at `u128::MAX`; 0 when
+/// `den` is 0.
+pub fn mul_div(a: u128, num: u128, den: u128) -> u128 {
+    use alloy::primitives::U256;
+    if den == 0 {
+        return 0;
+    }
+    (U256::from(a) * U256::from(num) / U256::from(den)).saturating_to()
+}
+
+/// The least accepted out of `amount` at `slippage_bps`, rounded down (as aggregators compute it).
 pub fn min_out(amount: u128, slippage_bps: u16) -> u128 {
-    amount * u128::from(10_000 - slippage_bps) / 10_000
+    mul_div(
+        amount,
+        u128::from(10_000 - slippage_bps.min(10_000)),
+        10_000,
+    )
+}
+
+/// The slippage tolerance to ask an aggregator for so that its own minimum, `min_out(quoted, bps)`, is at
+/// least the caller's `min_amount_out` (rounded down, so never looser). `min_amount_out` above `quoted`
+/// gives 0.
+pub fn tolerance_bps(quoted: u128, min_amount_out: u128) -> u16 {
+    let slack = quoted.saturating_sub(min_amount_out);
+    u16::try_from(mul_div(slack, 10_000, quoted).min(10_000)).unwrap_or(10_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+        /// The aggregator's minimum at the derived tolerance never undercuts the caller's minimum, and the
+        /// tolerance is the loosest that holds.
+        #[test]
+        fn derived_tolerance_keeps_the_callers_minimum(quoted in 1u128.., cut in 0u128..=10_000) {
+            let min = quoted - mul_div(quoted, cut, 10_000);
+            let bps = tolerance_bps(quoted, min);
+            prop_assert!(bps <= 10_000);
+            prop_assert!(min_out(quoted, bps) >= min);
+            if bps < 10_000 {
+                // One basis point looser would undercut the caller, or give the very same minimum.
+                let looser = min_out(quoted, bps + 1);
+                prop_assert!(looser < min || looser == min_out(quoted, bps));
+            }
+        }
+
+        #[test]
+        fn no_amount_overflows(quoted in any::<u128>(), min in any::<u128>(), bps in any::<u16>()) {
+            prop_assert!(tolerance_bps(quoted, min) <= 10_000);
+            prop_assert!(min_out(quoted, bps) <= quoted);
+        }
+    }
+
+    #[test]
+    fn exact_minimum_is_zero_tolerance() {
+        assert_eq!(tolerance_bps(1_000, 1_000), 0);
+        assert_eq!(tolerance_bps(1_000, 990), 100);
+        assert_eq!(tolerance_bps(1_000, 989), 110);
+        assert_eq!(tolerance_bps(3, 2), 3_333);
+        assert_eq!(min_out(3, 3_333), 2);
+        assert_eq!(min_out(u128::MAX, 0), u128::MAX);
+    }
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
