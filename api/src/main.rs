@@ -120,6 +120,33 @@ async fn main() -> anyhow::Result<()> {
     }
 }
 
+/// The outside aggregators this configuration uses, for the dev banner.
+fn outside_services(c: &ApiConfig) -> String {
+    let services = [
+        ("KyberSwap", c.kyberswap_base_url.as_str()),
+        (
+            "0x",
+            if c.zerox_api_key.is_some() {
+                c.zerox_base_url.as_str()
+            } else {
+                ""
+            },
+        ),
+        ("LI.FI", c.lifi_base_url.as_str()),
+        ("Relay", c.relay_base_url.as_str()),
+    ];
+    let on: Vec<_> = services
+        .iter()
+        .filter(|(_, url)| !url.is_empty())
+        .map(|(name, url)| format!("{name} {url}"))
+        .collect();
+    if on.is_empty() {
+        "none configured".into()
+    } else {
+        on.join(", ")
+    }
+}
+
 async fn dev(
     dir: std::path::PathBuf,
     api_config: ApiConfig,
@@ -150,13 +177,15 @@ async fn dev(
     let listener = tokio::net::TcpListener::bind(api_config.addr).await?;
     println!(
         "\nlaunchpad dev stack\n  API           {}\n  OpenAPI       {}/openapi.json\n  JSON-RPC      {}\n  \
-         Yellowstone   {}\n  database      {db_url}\n  dev wallet    {} (1000 SOL; keypair in {})\n",
+         Yellowstone   {}\n  database      {db_url}\n  dev wallet    {} (1000 SOL; keypair in {})\n  \
+         EVM, bridges  {} (EVM swaps and cross-chain quotes need these services reachable)\n",
         api_config.base_url(),
         api_config.base_url(),
         net.rpc_url(),
         net.grpc_url(),
         wallet.pubkey(),
-        wallet_path.display()
+        wallet_path.display(),
+        outside_services(&api_config)
     );
     let rpc = Arc::new(rpc_client(&net.rpc_url()));
     let keeper = localnet::testkit::funded(&rpc, 100 * localnet::testkit::SOL).await?;
