@@ -176,9 +176,9 @@ async fn solana_origin(state: &AppState, q: &QuoteRow) -> Result<String, ApiErro
         .await
 }
 
-fn wait_step(step: u32, q: &QuoteRow) -> ExecutionStep {
+fn wait_step(q: &QuoteRow) -> ExecutionStep {
     ExecutionStep {
-        step,
+        step: 0,
         kind: "wait".into(),
         chain_key: q.to_chain.clone(),
         sign: "none".into(),
@@ -248,131 +248,139 @@ pub async fn build(
             ),
         ));
     }
-    let mut steps = Vec::new();
-    let build = match v.from.kind {
-        ChainKind::Evm => {
-            let chain_id = v.from.chain_id.unwrap_or_default();
-            let mut tx = evm_origin(&q, chain_id)?;
-            let taker: Address = q
-                .taker
-                .parse()
-                .map_err(|_| ApiError::invalid("bad taker"))?;
-            let amount = U256::from(v.amount_in);
-            let token_in: Address = q
-                .token_in
-                .parse()
-                .map_err(|_| ApiError::invalid("bad tokenIn"))?;
-            let balance = state.evm.balance(v.from, token_in, taker).await?;
-            if balance < amount {
-                return Err(ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "INSUFFICIENT_BALANCE",
-                    format!("the wallet holds {balance} base units of tokenIn; the transfer needs {amount}"),
-                ));
-            }
-            let spender = q.quote["approvalAddress"]
-                .as_str()
-                .and_then(|s| s.parse::<Address>().ok())
-                .or_else(|| tx.to.parse().ok());
-            let needs_approval = match (chains::is_evm_native(&token_in), spender) {
-                (false, Some(spender)) => {
-                    state
-                        .evm
-                        .allowance(v.from, token_in, taker, spender)
-                        .await?
-                        < amount
-                }
-                _ => false,
-            };
-            if let (true, Some(spender)) = (needs_approval, spender) {
-                steps.push(ExecutionStep {
-                    step: 1,
-                    kind: "approve".into(),
-                    chain_key: v.from.key.into(),
-                    sign: "evm-transaction".into(),
-                    description: format!(
-                        "Approve exactly {amount} base units of {} to {spender} (ERC-20 approve), and wait \
-                         for it to confirm.",
-                        q.token_in
-                    ),
-                    transaction: Some(EvmTransaction {
-                        chain_id,
-                        from: q.taker.clone(),
-                        to: token_in.to_checksum(None),
-                        data: EvmChains::approve_calldata(spender, amount),
-                        value: "0".into(),
-                        gas: None,
-                    }),
-                    solana_transaction: None,
-                });
-            } else {
-                let sim = state.evm.simulate(v.from, &tx).await?;
-                tx.gas = Some(sim.limit.to_string());
-            }
-            let simulated = tx.gas.is_some();
-            CrossChainBuild {
-                quote_id: q.quote_id.clone(),
-                provider: q.provider.clone(),
-                from_chain_key: v.from.key.into(),
-                chain_id: Some(chain_id),
-                from: Some(tx.from.clone()),
-                to: Some(tx.to.clone()),
-                data: Some(tx.data.clone()),
-                value: Some(tx.value.clone()),
-                gas: tx.gas.clone(),
-                solana_transaction: None,
-                simulated,
-                execution_steps: vec![ExecutionStep {
-                    step: 0,
-                    kind: "bridge".into(),
-                    chain_key: v.from.key.into(),
-                    sign: "evm-transaction".into(),
-                    description: bridge_description(&q),
-                    transaction: Some(tx),
-                    solana_transaction: None,
-                }],
-            }
-        }
-        ChainKind::Solana => {
-            let tx = solana_origin(&state, &q).await?;
-            let simulated = crate::solana::simulate(&state.rpc, &tx).await.is_ok();
-            CrossChainBuild {
-                quote_id: q.quote_id.clone(),
-                provider: q.provider.clone(),
-                from_chain_key: v.from.key.into(),
-                chain_id: None,
-                from: Some(q.taker.clone()),
-                to: None,
-                data: None,
-                value: None,
-                gas: None,
-                solana_transaction: Some(tx.clone()),
-                simulated,
-                execution_steps: vec![ExecutionStep {
-                    step: 0,
-                    kind: "bridge".into(),
-                    chain_key: v.from.key.into(),
-                    sign: "solana-transaction".into(),
-                    description: format!(
-                        "{} Sign promptly (it carries a recent blockhash) and send it with your own RPC or \
-                         POST /swap/submit-solana.",
-                        bridge_description(&q)
-                    ),
-                    transaction: None,
-                    solana_transaction: Some(tx),
-                }],
-            }
-        }
+    let mut build = match v.from.kind {
+        ChainKind::Evm => evm_build(&state, &v, &q).await?,
+        ChainKind::Solana => solana_build(&state, &v, &q).await?,
     };
-    let mut build = build;
-    steps.append(&mut build.execution_steps);
-    steps.push(wait_step(0, &q));
-    for (i, s) in steps.iter_mut().enumerate() {
+    build.execution_steps.push(wait_step(&q));
+    for (i, s) in build.execution_steps.iter_mut().enumerate() {
         s.step = i as u32 + 1;
     }
-    build.execution_steps = steps;
     store::mark_built(&state.store, &q.quote_id, state.now()).await?;
     Ok(Json(build))
+}
+
+/// An EVM origin: the exact approval when the allowance is short (the bridge transaction is simulated
+/// only once it can succeed), else the bridge transaction simulated with its gas.
+async fn evm_build(
+    state: &AppState,
+    v: &Validated,
+    q: &QuoteRow,
+) -> Result<CrossChainBuild, ApiError> {
+    let chain_id = v.from.chain_id.unwrap_or_default();
+    let mut tx = evm_origin(q, chain_id)?;
+    let invalid =
+        |what: &str| ApiError::invalid(format!("the quote's {what} is not an EVM address"));
+    let taker: Address = q.taker.parse().map_err(|_| invalid("taker"))?;
+    let token_in: Address = q.token_in.parse().map_err(|_| invalid("tokenIn"))?;
+    let amount = U256::from(v.amount_in);
+    let balance = state.evm.balance(v.from, token_in, taker).await?;
+    if balance < amount {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "INSUFFICIENT_BALANCE",
+            format!(
+                "the wallet holds {balance} base units of tokenIn; the transfer needs {amount}"
+            ),
+        ));
+    }
+    let spender = q.quote["approvalAddress"]
+        .as_str()
+        .and_then(|s| s.parse::<Address>().ok())
+        .or_else(|| tx.to.parse().ok());
+    let short = match (chains::is_evm_native(&token_in), spender) {
+        (false, Some(spender)) => {
+            state
+                .evm
+                .allowance(v.from, token_in, taker, spender)
+                .await?
+                < amount
+        }
+        _ => false,
+    };
+    let mut steps = Vec::new();
+    match (short, spender) {
+        (true, Some(spender)) => steps.push(ExecutionStep {
+            step: 0,
+            kind: "approve".into(),
+            chain_key: v.from.key.into(),
+            sign: "evm-transaction".into(),
+            description: format!(
+                "Approve exactly {amount} base units of {} to {spender} (ERC-20 approve), and wait for it \
+                 to confirm.",
+                q.token_in
+            ),
+            transaction: Some(EvmTransaction {
+                chain_id,
+                from: q.taker.clone(),
+                to: token_in.to_checksum(None),
+                data: EvmChains::approve_calldata(spender, amount),
+                value: "0".into(),
+                gas: None,
+            }),
+            solana_transaction: None,
+        }),
+        _ => tx.gas = Some(state.evm.simulate(v.from, &tx).await?.limit.to_string()),
+    }
+    steps.push(ExecutionStep {
+        step: 0,
+        kind: "bridge".into(),
+        chain_key: v.from.key.into(),
+        sign: "evm-transaction".into(),
+        description: bridge_description(q),
+        transaction: Some(tx.clone()),
+        solana_transaction: None,
+    });
+    Ok(CrossChainBuild {
+        quote_id: q.quote_id.clone(),
+        provider: q.provider.clone(),
+        from_chain_key: v.from.key.into(),
+        chain_id: Some(chain_id),
+        simulated: tx.gas.is_some(),
+        from: Some(tx.from),
+        to: Some(tx.to),
+        data: Some(tx.data),
+        value: Some(tx.value),
+        gas: tx.gas,
+        solana_transaction: None,
+        execution_steps: steps,
+    })
+}
+
+/// A Solana origin: one transaction, simulated when the RPC node can.
+async fn solana_build(
+    state: &AppState,
+    v: &Validated,
+    q: &QuoteRow,
+) -> Result<CrossChainBuild, ApiError> {
+    let tx = solana_origin(state, q).await?;
+    let simulated = crate::solana::simulate(&state.rpc, &tx).await.is_ok();
+    Ok(CrossChainBuild {
+        quote_id: q.quote_id.clone(),
+        provider: q.provider.clone(),
+        from_chain_key: v.from.key.into(),
+        chain_id: None,
+        from: Some(q.taker.clone()),
+        to: None,
+        data: None,
+        value: None,
+        gas: None,
+        solana_transaction: Some(tx.clone()),
+        simulated,
+        execution_steps: vec![ExecutionStep {
+            step: 0,
+            kind: "bridge".into(),
+            chain_key: v.from.key.into(),
+            sign: "solana-transaction".into(),
+            description: format!(
+                "{} Sign promptly (it carries a recent blockhash) and send it with your own RPC or POST \
+                 /swap/submit-solana.",
+                bridge_description(q)
+            ),
+            transaction: None,
+            solana_transaction: Some(tx),
+        }],
+    })
 }
 
 fn bridge_description(q: &QuoteRow) -> String {
