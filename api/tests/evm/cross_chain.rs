@@ -27,6 +27,16 @@ fn request(c: &Contracts, amount: u128, taker: Address) -> Value {
     })
 }
 
+/// One field of every execution step, in order.
+fn steps_of(build: &Value, field: &str) -> Vec<String> {
+    build["executionSteps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s[field].as_str().unwrap().to_string())
+        .collect()
+}
+
 async fn send_origin(p: &DynProvider, build: &Value) -> String {
     let tx = TransactionRequest::default()
         .with_to(build["to"].as_str().unwrap().parse().unwrap())
@@ -112,8 +122,7 @@ async fn flow(postgres: bool) {
     let (s, b) = post(&http, &url("build"), &build_body).await;
     assert_eq!(s, 200, "{b}");
     let steps = b["executionSteps"].as_array().unwrap();
-    let kinds: Vec<_> = steps.iter().map(|s| s["type"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["approve", "bridge", "wait"]);
+    assert_eq!(steps_of(&b, "type"), ["approve", "bridge", "wait"]);
     assert_eq!(b["simulated"], false);
     assert!(b["gas"].is_null());
     let approve = &steps[0]["transaction"];
@@ -131,13 +140,7 @@ async fn flow(postgres: bool) {
     let (s, b) = post(&http, &url("build"), &build_body).await;
     assert_eq!(s, 200, "{b}");
     assert_eq!(b["simulated"], true);
-    let kinds: Vec<_> = b["executionSteps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["type"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds, ["bridge", "wait"]);
+    assert_eq!(steps_of(&b, "type"), ["bridge", "wait"]);
     let origin_hash = send_origin(&p, &b).await;
 
     // Status: the first poll needs the origin hash; then pending until the destination settles.
@@ -408,13 +411,7 @@ async fn solana_origin_via_relay() {
     .await;
     assert_eq!(s, 200, "{b}");
     assert_eq!(b["simulated"], true);
-    let kinds: Vec<_> = b["executionSteps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["sign"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds, ["solana-transaction", "none"]);
+    assert_eq!(steps_of(&b, "sign"), ["solana-transaction", "none"]);
     let signed = super::common::sign(b["solanaTransaction"].as_str().unwrap(), &wallet);
     let (s, sent) = post(
         &http,
