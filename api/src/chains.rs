@@ -1,9 +1,8 @@
 //! The seven supported chains and the addresses each one speaks: which chain a key names, how its
 //! addresses are written, and how each aggregator names the chain and its native token.
 
-use crate::error::ApiError;
+use crate::error::{address, required, ApiError};
 use alloy::primitives::Address;
-use anchor_lang::prelude::Pubkey;
 use axum::http::StatusCode;
 use std::str::FromStr;
 
@@ -378,6 +377,16 @@ pub fn chain(key: &str) -> Option<&'static ChainInfo> {
     CHAINS.iter().find(|c| c.key == key)
 }
 
+/// The chain LI.FI names by `id`.
+pub fn by_lifi_id(id: u64) -> Option<&'static ChainInfo> {
+    CHAINS.iter().find(|c| c.lifi_chain_id == id)
+}
+
+/// The chain Relay names by `id`.
+pub fn by_relay_id(id: u64) -> Option<&'static ChainInfo> {
+    CHAINS.iter().find(|c| c.relay_chain_id == id)
+}
+
 pub fn evm_chain(key: &str) -> Option<&'static ChainInfo> {
     chain(key).filter(|c| c.kind == ChainKind::Evm)
 }
@@ -392,10 +401,7 @@ pub fn unsupported_chain(key: &str) -> ApiError {
 
 /// The chain a required request field names.
 pub fn required_chain(field: &str, key: Option<&str>) -> Result<&'static ChainInfo, ApiError> {
-    let key = key
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-        .ok_or_else(|| ApiError::missing(field))?;
+    let key = required(field, key)?;
     chain(key).ok_or_else(|| unsupported_chain(key))
 }
 
@@ -414,10 +420,7 @@ pub fn evm_address(
     chain: &ChainInfo,
     value: Option<&str>,
 ) -> Result<Address, ApiError> {
-    let value = value
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .ok_or_else(|| ApiError::missing(field))?;
+    let value = required(field, value)?;
     let hex = value
         .strip_prefix("0x")
         .filter(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()))
@@ -431,21 +434,6 @@ pub fn evm_address(
     Address::from_str(value).map_err(|_| invalid_address(field, chain, ""))
 }
 
-/// A Solana address from a request field.
-pub fn solana_address(
-    field: &str,
-    chain: &ChainInfo,
-    value: Option<&str>,
-) -> Result<Pubkey, ApiError> {
-    let value = value
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .ok_or_else(|| ApiError::missing(field))?;
-    value
-        .parse()
-        .map_err(|_| invalid_address(field, chain, " (base58, 32 bytes)"))
-}
-
 /// An address on `chain`, checked in that chain's format and returned in its canonical spelling
 /// (EIP-55 on EVM chains).
 pub fn chain_address(
@@ -455,7 +443,7 @@ pub fn chain_address(
 ) -> Result<String, ApiError> {
     Ok(match chain.kind {
         ChainKind::Evm => evm_address(field, chain, value)?.to_checksum(None),
-        ChainKind::Solana => solana_address(field, chain, value)?.to_string(),
+        ChainKind::Solana => address(field, value)?.to_string(),
     })
 }
 

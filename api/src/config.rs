@@ -73,6 +73,7 @@ fn parse_chain_url(s: &str) -> Result<(String, String), String> {
     if crate::chains::evm_chain(chain).is_none() {
         return Err(format!("`{chain}` is not an EVM chain key"));
     }
+    reqwest::Url::parse(url).map_err(|e| format!("`{url}` is not a URL: {e}"))?;
     Ok((chain.to_string(), url.to_string()))
 }
 

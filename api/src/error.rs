@@ -105,13 +105,17 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A Solana address from a request field.
-pub fn address(field: &str, value: Option<&str>) -> Result<anchor_lang::prelude::Pubkey, ApiError> {
-    let value = value
+/// A required request field, trimmed; `MISSING_PARAMS` when absent or blank.
+pub fn required<'a>(field: &str, value: Option<&'a str>) -> Result<&'a str, ApiError> {
+    value
         .map(str::trim)
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| ApiError::missing(field))?;
-    value.parse().map_err(|_| {
+        .ok_or_else(|| ApiError::missing(field))
+}
+
+/// A Solana address from a request field.
+pub fn address(field: &str, value: Option<&str>) -> Result<anchor_lang::prelude::Pubkey, ApiError> {
+    required(field, value)?.parse().map_err(|_| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
             "INVALID_ADDRESS",

@@ -47,6 +47,21 @@ pub struct EvmTransaction {
     pub gas: Option<String>,
 }
 
+/// A quantity as aggregators write it (0x hex or decimal string, or a JSON number) as a decimal string;
+/// "0" when absent or unreadable.
+pub fn quantity(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let parsed = match v {
+        Value::String(s) => match s.strip_prefix("0x") {
+            Some(hex) => U256::from_str_radix(hex, 16).ok(),
+            None => s.parse().ok(),
+        },
+        Value::Number(n) => n.as_u64().map(U256::from),
+        _ => None,
+    };
+    parsed.unwrap_or_default().to_string()
+}
+
 /// The gas a simulated transaction used (`eth_estimateGas`) and the limit to send it with.
 #[derive(Debug, Clone, Copy)]
 pub struct Simulated {
@@ -84,39 +99,59 @@ pub fn revert_error(reason: Option<&str>) -> ApiError {
 }
 
 impl EvmChains {
-    pub fn new(config: &ApiConfig) -> Result<EvmChains, ApiError> {
+    /// A client per EVM chain. URLs are checked when the configuration is parsed; one that still does not
+    /// parse (a configuration built in code) leaves its chain without a client.
+    pub fn new(config: &ApiConfig) -> EvmChains {
         let mut providers = HashMap::new();
         for chain in chains::CHAINS.iter().filter(|c| c.kind == ChainKind::Evm) {
             let url = config.evm_rpc_url(chain);
-            let url = url.parse().map_err(|_| {
-                ApiError::invalid(format!("the RPC URL of {} is not a URL: {url}", chain.key))
-            })?;
-            let provider = ProviderBuilder::new()
-                .disable_recommended_fillers()
-                .connect_http(url)
-                .erased();
-            providers.insert(chain.key, provider);
+            match url.parse() {
+                Ok(url) => {
+                    let provider = ProviderBuilder::new()
+                        .disable_recommended_fillers()
+                        .connect_http(url)
+                        .erased();
+                    providers.insert(chain.key, provider);
+                }
+                Err(_) => tracing::error!(chain = chain.key, "the RPC URL is not a URL: {url}"),
+            }
         }
-        Ok(EvmChains {
+        EvmChains {
             providers: Arc::new(providers),
-        })
+        }
     }
 
     fn provider(&self, chain: &ChainInfo) -> Result<&DynProvider, ApiError> {
-        self.providers
-            .get(chain.key)
-            .ok_or_else(|| chains::unsupported_chain(chain.key))
+        self.providers.get(chain.key).ok_or_else(|| {
+            ApiError::unavailable(format!("no valid RPC URL is configured for {}", chain.name))
+        })
     }
 
-    async fn read(&self, chain: &ChainInfo, to: Address, data: Vec<u8>) -> Result<Bytes, ApiError> {
-        let tx = TransactionRequest::default().with_to(to).with_input(data);
-        self.provider(chain)?
+    /// One ERC-20 view call on `token`: a revert or an undecodable answer means it is not an ERC-20.
+    async fn erc20<C: SolCall>(
+        &self,
+        chain: &ChainInfo,
+        token: Address,
+        call: C,
+    ) -> Result<C::Return, ApiError> {
+        let not_erc20 = || {
+            ApiError::invalid(format!(
+                "`{token}` is not an ERC-20 token on {}",
+                chain.name
+            ))
+        };
+        let tx = TransactionRequest::default()
+            .with_to(token)
+            .with_input(call.abi_encode());
+        let out = self
+            .provider(chain)?
             .call(tx)
             .await
             .map_err(|e| match revert_reason(&e) {
-                Some(_) => ApiError::invalid(format!("`{to}` did not answer as an ERC-20 token")),
+                Some(_) => not_erc20(),
                 None => rpc_unavailable(chain, e),
-            })
+            })?;
+        C::abi_decode_returns(&out).map_err(|_| not_erc20())
     }
 
     pub async fn allowance(
@@ -126,19 +161,8 @@ impl EvmChains {
         owner: Address,
         spender: Address,
     ) -> Result<U256, ApiError> {
-        let out = self
-            .read(
-                chain,
-                token,
-                IERC20::allowanceCall { owner, spender }.abi_encode(),
-            )
-            .await?;
-        IERC20::allowanceCall::abi_decode_returns(&out).map_err(|_| {
-            ApiError::invalid(format!(
-                "`{token}` is not an ERC-20 token on {}",
-                chain.name
-            ))
-        })
+        self.erc20(chain, token, IERC20::allowanceCall { owner, spender })
+            .await
     }
 
     /// The wallet's balance of `token` (the native token when `token` is the native placeholder).
@@ -155,15 +179,8 @@ impl EvmChains {
                 .await
                 .map_err(|e| rpc_unavailable(chain, e));
         }
-        let out = self
-            .read(chain, token, IERC20::balanceOfCall { owner }.abi_encode())
-            .await?;
-        IERC20::balanceOfCall::abi_decode_returns(&out).map_err(|_| {
-            ApiError::invalid(format!(
-                "`{token}` is not an ERC-20 token on {}",
-                chain.name
-            ))
-        })
+        self.erc20(chain, token, IERC20::balanceOfCall { owner })
+            .await
     }
 
     /// Refuses, with a clear code, a swap the wallet cannot pay for: not enough `token_in`
@@ -209,29 +226,19 @@ impl EvmChains {
         chain: &ChainInfo,
         tx: &EvmTransaction,
     ) -> Result<Simulated, ApiError> {
-        let parse = |what: &str, v: &str| -> Result<_, ApiError> {
-            Err(ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                "INVALID_UPSTREAM",
-                format!("the route's transaction has an invalid {what}: {v}"),
-            ))
-        };
-        let to: Address = match tx.to.parse() {
-            Ok(a) => a,
-            Err(_) => return parse("`to`", &tx.to),
-        };
-        let from: Address = match tx.from.parse() {
-            Ok(a) => a,
-            Err(_) => return parse("`from`", &tx.from),
-        };
-        let data: Bytes = match tx.data.parse() {
-            Ok(d) => d,
-            Err(_) => return parse("`data`", &tx.data),
-        };
-        let value: U256 = match tx.value.parse() {
-            Ok(v) => v,
-            Err(_) => return parse("`value`", &tx.value),
-        };
+        fn field<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, ApiError> {
+            v.parse().map_err(|_| {
+                ApiError::new(
+                    StatusCode::BAD_GATEWAY,
+                    "INVALID_UPSTREAM",
+                    format!("the route's transaction has an invalid `{what}`: {v}"),
+                )
+            })
+        }
+        let to: Address = field("to", &tx.to)?;
+        let from: Address = field("from", &tx.from)?;
+        let data: Bytes = field("data", &tx.data)?;
+        let value: U256 = field("value", &tx.value)?;
         let request = TransactionRequest::default()
             .with_from(from)
             .with_to(to)

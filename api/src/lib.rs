@@ -88,14 +88,7 @@ impl AppState {
             .then(|| aggregators::lifi::Lifi::new(&config.lifi_base_url, &config.lifi_integrator));
         let relay = Upstream::enabled(&config.relay_base_url)
             .then(|| aggregators::relay::Relay::new(&config.relay_base_url));
-        let evm = evm::EvmChains::new(&config).unwrap_or_else(|e| {
-            tracing::error!("EVM RPC URLs: {}", e.message);
-            evm::EvmChains::new(&config::ApiConfig {
-                evm_rpc: vec![],
-                ..config.clone()
-            })
-            .expect("the built-in public RPC URLs parse")
-        });
+        let evm = evm::EvmChains::new(&config);
         AppState {
             store,
             config: Arc::new(config),

@@ -3,6 +3,7 @@
 //! `{ code, message, data, requestId }`; `code` 0 is success, 4008 "route not found".
 
 use super::http::{int_field, malformed, Answer, Upstream};
+use super::PlatformFee;
 use crate::chains::ChainInfo;
 use crate::error::ApiError;
 use serde_json::{json, Value};
@@ -34,17 +35,6 @@ pub struct KyberBuild {
     /// Wei to send with the call (non-zero when selling the native token).
     pub value: String,
     pub amount_out: u128,
-}
-
-/// The platform fee KyberSwap takes from the output for us, in basis points, and who receives it.
-pub struct PlatformFee<'a> {
-    pub bps: u16,
-    pub recipient: &'a str,
-}
-
-fn no_route_code(body: &Value) -> bool {
-    // 4008 route not found, 4009/4010 amount too small or too large, 4011 token not found.
-    matches!(body["code"].as_i64(), Some(4008..=4011))
 }
 
 impl KyberSwap {
@@ -88,9 +78,6 @@ impl KyberSwap {
         let path = format!("/{}/api/v1/routes", Self::slug(chain)?);
         let body = match self.up.get(&path, &query).await? {
             Answer::Ok(body) if body["code"].as_i64().unwrap_or(0) == 0 => body,
-            Answer::Ok(body) | Answer::Refused { body, .. } if no_route_code(&body) => {
-                return Ok(None)
-            }
             Answer::Ok(body) | Answer::Refused { body, .. } => {
                 tracing::info!("KyberSwap refused the quote: {body}");
                 return Ok(None);

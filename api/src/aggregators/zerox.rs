@@ -3,6 +3,7 @@
 //! `GET /swap/allowance-holder/quote` returns the transaction for a taker.
 
 use super::http::{int_field, malformed, Answer, Upstream};
+use super::PlatformFee;
 use crate::chains::ChainInfo;
 use crate::error::ApiError;
 use serde_json::Value;
@@ -26,11 +27,6 @@ pub struct ZeroXQuote {
     pub transaction: Option<Value>,
 }
 
-pub struct Fee<'a> {
-    pub bps: u16,
-    pub recipient: &'a str,
-}
-
 impl ZeroX {
     pub fn new(base: &str, api_key: &str) -> ZeroX {
         ZeroX {
@@ -48,7 +44,7 @@ impl ZeroX {
         sell_amount: u128,
         taker: Option<&str>,
         slippage_bps: u16,
-        fee: Option<Fee<'_>>,
+        fee: Option<PlatformFee<'_>>,
     ) -> Result<Option<ZeroXQuote>, ApiError> {
         let chain_id = chain
             .chain_id

@@ -195,11 +195,11 @@ async fn insert_event(
 }
 
 /// What the provider said about a transfer at one poll.
-pub struct Observation<'a> {
-    pub state: &'a State,
-    pub destination_tx_hash: Option<&'a str>,
-    pub amount_received: Option<&'a str>,
-    pub message: Option<&'a str>,
+pub struct Observation {
+    pub state: State,
+    pub destination_tx_hash: Option<String>,
+    pub amount_received: Option<String>,
+    pub message: Option<String>,
 }
 
 /// Records a poll: the transfer's current state, and a transition when the state changed. A terminal
@@ -207,7 +207,7 @@ pub struct Observation<'a> {
 pub async fn record_poll(
     store: &Store,
     quote_id: &str,
-    seen: &Observation<'_>,
+    seen: &Observation,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     let mut tx = store.pool().begin().await?;
@@ -231,9 +231,9 @@ pub async fn record_poll(
     )
     .bind(seen.state.status.as_str())
     .bind(seen.state.substatus.clone())
-    .bind(seen.destination_tx_hash.map(str::to_string))
-    .bind(seen.amount_received.map(str::to_string))
-    .bind(seen.message.map(str::to_string))
+    .bind(seen.destination_tx_hash.clone())
+    .bind(seen.amount_received.clone())
+    .bind(seen.message.clone())
     .bind(now)
     .bind(quote_id.to_string())
     .execute(&mut *tx)
@@ -244,7 +244,7 @@ pub async fn record_poll(
             .fetch_one(&mut *tx)
             .await?
             .get(0);
-        insert_event(&mut tx, quote_id, seq, seen.state, now).await?;
+        insert_event(&mut tx, quote_id, seq, &seen.state, now).await?;
     }
     tx.commit().await
 }

@@ -74,17 +74,6 @@ fn upstream_tx(provider: &str, what: &str) -> ApiError {
     crate::aggregators::http::malformed(provider, what)
 }
 
-/// A hex or decimal quantity as a decimal string.
-fn quantity(v: &Value) -> String {
-    let parsed = match v {
-        Value::String(s) if s.starts_with("0x") => U256::from_str_radix(&s[2..], 16).ok(),
-        Value::String(s) => s.parse().ok(),
-        Value::Number(n) => n.as_u64().map(U256::from),
-        _ => None,
-    };
-    parsed.unwrap_or_default().to_string()
-}
-
 /// The origin EVM transaction the provider quoted.
 fn evm_origin(q: &QuoteRow, chain_id: u64) -> Result<EvmTransaction, ApiError> {
     let t = match q.provider.as_str() {
@@ -100,7 +89,7 @@ fn evm_origin(q: &QuoteRow, chain_id: u64) -> Result<EvmTransaction, ApiError> {
         from: q.taker.clone(),
         to: text("to").ok_or_else(|| upstream_tx(&q.provider, "transaction `to`"))?,
         data: text("data").ok_or_else(|| upstream_tx(&q.provider, "transaction `data`"))?,
-        value: quantity(&t["value"]),
+        value: crate::evm::quantity(&t["value"]),
         gas: None,
     })
 }

@@ -103,7 +103,7 @@ fn token_info(chain_key: &str, v: &Value, fallback_address: &str) -> TokenInfo {
 }
 
 fn chain_key_of_lifi(id: Option<u64>) -> String {
-    id.and_then(|id| crate::chains::CHAINS.iter().find(|c| c.lifi_chain_id == id))
+    id.and_then(crate::chains::by_lifi_id)
         .map_or_else(|| "unknown".to_string(), |c| c.key.to_string())
 }
 
@@ -156,9 +156,9 @@ fn relay_costs(raw: &Value) -> Vec<CostEntry> {
     fees.iter()
         .filter(|(_, f)| f["amount"].as_str().is_some_and(|a| a != "0"))
         .map(|(name, f)| {
-            let chain = crate::chains::CHAINS
-                .iter()
-                .find(|c| Some(c.relay_chain_id) == f["currency"]["chainId"].as_u64())
+            let chain = f["currency"]["chainId"]
+                .as_u64()
+                .and_then(crate::chains::by_relay_id)
                 .map_or("unknown", |c| c.key);
             CostEntry {
                 kind: if name == "gas" { "gas" } else { "fee" }.into(),

@@ -80,15 +80,7 @@ async fn ask_provider(
     state: &AppState,
     q: &store::QuoteRow,
     origin_tx_hash: &str,
-) -> Result<
-    (
-        crosschain::State,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    ),
-    ApiError,
-> {
+) -> Result<store::Observation, ApiError> {
     let (from, to) = (chains::chain(&q.from_chain), chains::chain(&q.to_chain));
     let (Some(from), Some(to)) = (from, to) else {
         return Err(ApiError::invalid("the quote names an unknown chain"));
@@ -103,12 +95,12 @@ async fn ask_provider(
             let s = lifi
                 .status(origin_tx_hash, from.lifi_chain_id, to.lifi_chain_id, bridge)
                 .await?;
-            Ok((
-                crosschain::from_lifi(&s.status, s.substatus.as_deref()),
-                s.destination_tx_hash,
-                s.amount_received,
-                s.message,
-            ))
+            Ok(store::Observation {
+                state: crosschain::from_lifi(&s.status, s.substatus.as_deref()),
+                destination_tx_hash: s.destination_tx_hash,
+                amount_received: s.amount_received,
+                message: s.message,
+            })
         }
         _ => {
             let relay = state
@@ -120,12 +112,12 @@ async fn ask_provider(
                 .as_deref()
                 .ok_or_else(|| ApiError::invalid("the Relay quote has no requestId"))?;
             let s = relay.status(id).await?;
-            Ok((
-                crosschain::from_relay(&s.status),
-                s.destination_tx_hash,
-                None,
-                None,
-            ))
+            Ok(store::Observation {
+                state: crosschain::from_relay(&s.status),
+                destination_tx_hash: s.destination_tx_hash,
+                amount_received: None,
+                message: None,
+            })
         }
     }
 }
@@ -196,42 +188,28 @@ pub async fn status(
     };
     let mut stale = false;
     if !transfer.state.status.is_terminal() {
-        match ask_provider(&state, &q, &transfer.origin_tx_hash).await {
-            Ok((seen, dest, amount, message)) => {
-                let seen = crosschain::with_delay(
-                    seen,
-                    transfer.started_at,
-                    now,
-                    state.config.cross_chain_delay_secs,
-                );
-                let observation = store::Observation {
-                    state: &seen,
-                    destination_tx_hash: dest.as_deref(),
-                    amount_received: amount.as_deref(),
-                    message: message.as_deref(),
-                };
-                store::record_poll(&state.store, &quote_id, &observation, now).await?;
-            }
+        let mut seen = match ask_provider(&state, &q, &transfer.origin_tx_hash).await {
+            Ok(seen) => seen,
             Err(e) => {
                 tracing::warn!(quote_id, "status poll failed: {}", e.message);
                 stale = true;
-                // Still late even when the provider cannot be asked.
-                let late = crosschain::with_delay(
-                    transfer.state.clone(),
-                    transfer.started_at,
-                    now,
-                    state.config.cross_chain_delay_secs,
-                );
-                if late != transfer.state {
-                    let observation = store::Observation {
-                        state: &late,
-                        destination_tx_hash: None,
-                        amount_received: None,
-                        message: transfer.message.as_deref(),
-                    };
-                    store::record_poll(&state.store, &quote_id, &observation, now).await?;
+                store::Observation {
+                    state: transfer.state.clone(),
+                    destination_tx_hash: None,
+                    amount_received: None,
+                    message: transfer.message.clone(),
                 }
             }
+        };
+        // Late is late even when the provider cannot be asked.
+        seen.state = crosschain::with_delay(
+            seen.state,
+            transfer.started_at,
+            now,
+            state.config.cross_chain_delay_secs,
+        );
+        if !stale || seen.state != transfer.state {
+            store::record_poll(&state.store, &quote_id, &seen, now).await?;
         }
     }
     let t = store::transfer(&state.store, &quote_id)

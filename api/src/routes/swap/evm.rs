@@ -6,7 +6,7 @@ use super::{
     amount_in, invalid_route, min_out, no_route, quote_expired, same_token, slippage, BuildRequest,
     Fee, Gas, QuoteRequest, QuoteResponse, RouteEntry, QUOTE_TTL_SECS,
 };
-use crate::aggregators::{kyberswap, zerox};
+use crate::aggregators::{zerox, PlatformFee};
 use crate::chains::{self, ChainInfo};
 use crate::error::ApiError;
 use crate::evm::EvmTransaction;
@@ -43,7 +43,12 @@ fn validate(chain: &ChainInfo, req: &QuoteRequest) -> Result<Pair, ApiError> {
     if token_in == token_out || native(&token_in) && native(&token_out) {
         return Err(same_token());
     }
-    let decimals = chains::evm_catalog_decimals(chain, &token_in);
+    // Decimals matter only for an amount in whole tokens.
+    let decimals = req
+        .amount_in
+        .is_none()
+        .then(|| chains::evm_catalog_decimals(chain, &token_in))
+        .flatten();
     let amount_in = amount_in(req, decimals)?;
     let slippage_bps = slippage(req.slippage_bps)?;
     let taker = match req.taker.as_deref() {
@@ -60,16 +65,16 @@ fn validate(chain: &ChainInfo, req: &QuoteRequest) -> Result<Pair, ApiError> {
 }
 
 /// The platform fee, when the service takes one on EVM swaps (a rate and a recipient configured).
-fn platform_fee(state: &AppState) -> Option<(u16, &str)> {
+fn platform_fee(state: &AppState) -> Option<PlatformFee<'_>> {
     let bps = state.config.platform_fee_bps;
     let recipient = state.config.evm_fee_recipient.as_deref()?;
-    (bps > 0).then_some((bps, recipient))
+    (bps > 0).then_some(PlatformFee { bps, recipient })
 }
 
 /// The fee taken out of `amount_out` (which is already net of it) at `bps`.
 fn fee_entry(state: &AppState, amount_out: u128, token_out: &Address) -> Fee {
     let (bps, amount) = match platform_fee(state) {
-        Some((bps, _)) => (
+        Some(PlatformFee { bps, .. }) => (
             bps,
             super::mul_div(
                 amount_out,
@@ -115,7 +120,7 @@ async fn kyberswap_entry(
     let Some(kyber) = &state.kyberswap else {
         return Ok(None);
     };
-    let fee = platform_fee(state).map(|(bps, recipient)| kyberswap::PlatformFee { bps, recipient });
+    let fee = platform_fee(state);
     let Some(q) = kyber
         .quote(
             chain,
@@ -165,7 +170,7 @@ async fn zerox_quote(
     let Some(zx) = &state.zerox else {
         return Ok(None);
     };
-    let fee = platform_fee(state).map(|(bps, recipient)| zerox::Fee { bps, recipient });
+    let fee = platform_fee(state);
     let taker = taker.map(|t| t.to_checksum(None));
     zx.quote(
         chain,
@@ -257,7 +262,7 @@ pub(super) async fn quote(
     Ok(QuoteResponse {
         best,
         quotes,
-        fee_bps: platform_fee(state).map_or(0, |(bps, _)| bps),
+        fee_bps: platform_fee(state).map_or(0, |f| f.bps),
         slippage_bps: pair.slippage_bps,
     })
 }
@@ -362,7 +367,7 @@ pub(super) async fn build(
                 from: taker.to_checksum(None),
                 to: built.router,
                 data: built.data,
-                value: built.value,
+                value: crate::evm::quantity(&Value::String(built.value)),
                 gas: None,
             };
             (format!("kyberswap-{}", chain.key), tx)
@@ -385,9 +390,7 @@ pub(super) async fn build(
                 from: taker.to_checksum(None),
                 to: text("to"),
                 data: text("data"),
-                value: Some(text("value"))
-                    .filter(|v| !v.is_empty())
-                    .unwrap_or("0".into()),
+                value: crate::evm::quantity(&t["value"]),
                 gas: None,
             };
             (format!("zerox-{}", chain.key), tx)
@@ -397,15 +400,6 @@ pub(super) async fn build(
                 "`route` is not a route returned by /swap/quote",
             ))
         }
-    };
-    let value = if tx.value.starts_with("0x") {
-        U256::from_str_radix(tx.value.trim_start_matches("0x"), 16).unwrap_or_default()
-    } else {
-        tx.value.parse().unwrap_or_default()
-    };
-    let tx = EvmTransaction {
-        value: value.to_string(),
-        ..tx
     };
     let simulated = state.evm.simulate(chain, &tx).await?;
     Ok(EvmBuild {
