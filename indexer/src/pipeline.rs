@@ -300,6 +300,18 @@ enum End {
     },
 }
 
+/// Slots kept between the oldest slot the server can replay and where a post-backfill subscription
+/// starts, so that the server dropping slots meanwhile does not turn into a second gap.
+const REPLAY_MARGIN: u64 = 4;
+
+/// Where to stream from after a backfill taken at `snapshot_slot`: as early as the server still replays
+/// (the trades in that window are recoverable), but never past the snapshot.
+fn replay_start(first_available: Option<u64>, snapshot_slot: u64) -> u64 {
+    first_available.map_or(snapshot_slot, |oldest| {
+        oldest.saturating_add(REPLAY_MARGIN).min(snapshot_slot)
+    })
+}
+
 /// The indexer: runs sessions until shut down, reconnecting with capped exponential backoff.
 pub struct Indexer {
     config: IndexerConfig,
@@ -482,14 +494,20 @@ impl Indexer {
                          backfilling account state; events in between are not recoverable from the stream"
                     );
                 }
-                let from = first_available;
                 let snap_slot = self
-                    .backfill(&mut processor, from.unwrap_or(u64::MAX))
+                    .backfill(&mut processor, first_available.unwrap_or(u64::MAX))
                     .await?;
                 if !self.flush(&mut processor, shutdown).await {
                     return Ok(End::Shutdown);
                 }
-                Some(from.unwrap_or(snap_slot))
+                // The server's window moved on while the backfill ran: ask again, and stay a few slots
+                // inside it so that the subscription does not race the slots the server is dropping.
+                let oldest_now = client
+                    .subscribe_replay_info()
+                    .await
+                    .ok()
+                    .and_then(|r| r.first_available);
+                Some(replay_start(oldest_now, snap_slot))
             }
         };
         let (mut sink, mut stream) = client
@@ -573,5 +591,18 @@ async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(d) => tokio::time::sleep_until(d.into()).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replay_start;
+
+    #[test]
+    fn a_post_backfill_stream_starts_inside_the_server_window_and_never_after_the_snapshot() {
+        assert_eq!(replay_start(Some(100), 200), 104);
+        assert_eq!(replay_start(Some(198), 200), 200);
+        assert_eq!(replay_start(Some(u64::MAX), 200), 200);
+        assert_eq!(replay_start(None, 200), 200);
     }
 }
