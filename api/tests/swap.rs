@@ -10,12 +10,14 @@ use serde_json::{json, Value};
 use solana_signer::Signer;
 use std::time::{Duration, Instant};
 
+/// Quote, build, sign, submit; then waits for the index, so that the next quote sees this swap.
 async fn swap(
+    s: &Stack,
     http: &reqwest::Client,
-    base: &str,
     request: Value,
     wallet: &solana_keypair::Keypair,
 ) -> (Value, Value) {
+    let base = &s.base;
     let (status, quote) = post(http, &format!("{base}/swap/quote"), &request).await;
     assert_eq!(status, 200, "{quote}");
     let build = json!({
@@ -34,6 +36,7 @@ async fn swap(
     .await;
     assert_eq!(status, 200, "{sent}");
     assert_eq!(sent["confirmed"], true);
+    s.wait_indexed().await;
     (quote, json!({ "built": built, "sent": sent }))
 }
 
@@ -99,7 +102,7 @@ async fn swaps(postgres: bool) {
         "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amount": "0.5", "amountUnit": "human",
         "slippageBps": 100, "taker": trader.pubkey().to_string(),
     });
-    let (quote, done) = swap(&http, &base, buy.clone(), &trader).await;
+    let (quote, done) = swap(&s, &http, buy.clone(), &trader).await;
     assert_eq!(quote["best"]["dexId"], "launchpad-solana");
     assert_eq!(quote["best"]["amountIn"], "500000000");
     assert!(
@@ -147,7 +150,7 @@ async fn swaps(postgres: bool) {
         "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amountIn": (12 * SOL).to_string(),
         "taker": trader.pubkey().to_string(),
     });
-    let (quote, done) = swap(&http, &base, big, &trader).await;
+    let (quote, done) = swap(&s, &http, big, &trader).await;
     assert!(
         quote["best"]["refund"]
             .as_str()
@@ -167,7 +170,7 @@ async fn swaps(postgres: bool) {
         "taker": trader.pubkey().to_string(),
     });
     eventually_dex(&http, &base, &amm_buy, "launchpad-amm-solana").await;
-    swap(&http, &base, amm_buy, &trader).await;
+    swap(&s, &http, amm_buy, &trader).await;
     let held = testkit::token_balance(
         &rpc,
         &trader.pubkey(),
@@ -180,7 +183,7 @@ async fn swaps(postgres: bool) {
         "taker": trader.pubkey().to_string(),
     });
     let before = rpc.get_balance(&trader.pubkey()).await.unwrap();
-    let (quote, _) = swap(&http, &base, amm_sell, &trader).await;
+    let (quote, _) = swap(&s, &http, amm_sell, &trader).await;
     let after = rpc.get_balance(&trader.pubkey()).await.unwrap();
     let out: u64 = quote["best"]["amountOut"]
         .as_str()

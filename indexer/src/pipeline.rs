@@ -302,7 +302,7 @@ enum End {
 
 /// Slots kept between the oldest slot the server can replay and where a post-backfill subscription
 /// starts, so that the server dropping slots meanwhile does not turn into a second gap.
-const REPLAY_MARGIN: u64 = 4;
+const REPLAY_MARGIN: u64 = 10;
 
 /// Where to stream from after a backfill taken at `snapshot_slot`: as early as the server still replays
 /// (the trades in that window are recoverable), but never past the snapshot.
@@ -429,9 +429,11 @@ impl Indexer {
         }
     }
 
-    async fn backfill(&self, processor: &mut Processor, cursor: u64) -> anyhow::Result<u64> {
-        let snap = backfill::snapshot(&self.rpc).await?;
-        for e in snap.failures {
+    /// Takes the current account state over RPC (counted and logged), for the caller to queue with the
+    /// cursor it will stream from.
+    async fn backfill(&self) -> anyhow::Result<backfill::Snapshot> {
+        let mut snap = backfill::snapshot(&self.rpc).await?;
+        for e in std::mem::take(&mut snap.failures) {
             Metrics::bump(&self.metrics.decode_failures, 1);
             tracing::warn!("backfill decode: {e}");
         }
@@ -441,8 +443,7 @@ impl Indexer {
             snap.changes.len(),
             snap.slot
         );
-        processor.push_changes(snap.changes, cursor.min(snap.slot));
-        Ok(snap.slot)
+        Ok(snap)
     }
 
     async fn session(
@@ -494,20 +495,22 @@ impl Indexer {
                          backfilling account state; events in between are not recoverable from the stream"
                     );
                 }
-                let snap_slot = self
-                    .backfill(&mut processor, first_available.unwrap_or(u64::MAX))
-                    .await?;
-                if !self.flush(&mut processor, shutdown).await {
-                    return Ok(End::Shutdown);
-                }
-                // The server's window moved on while the backfill ran: ask again, and stay a few slots
-                // inside it so that the subscription does not race the slots the server is dropping.
+                let snap = self.backfill().await?;
+                // The server's window moved on while the backfill ran: ask again, and start a few slots
+                // inside it so that the subscription does not race the slots the server is dropping. That
+                // slot is also the cursor stored with the snapshot, so a reconnect before the first
+                // streamed batch resumes from it too.
                 let oldest_now = client
                     .subscribe_replay_info()
                     .await
                     .ok()
                     .and_then(|r| r.first_available);
-                Some(replay_start(oldest_now, snap_slot))
+                let from = replay_start(oldest_now, snap.slot);
+                processor.push_changes(snap.changes, from);
+                if !self.flush(&mut processor, shutdown).await {
+                    return Ok(End::Shutdown);
+                }
+                Some(from)
             }
         };
         let (mut sink, mut stream) = client
@@ -600,7 +603,7 @@ mod tests {
 
     #[test]
     fn a_post_backfill_stream_starts_inside_the_server_window_and_never_after_the_snapshot() {
-        assert_eq!(replay_start(Some(100), 200), 104);
+        assert_eq!(replay_start(Some(100), 200), 110);
         assert_eq!(replay_start(Some(198), 200), 200);
         assert_eq!(replay_start(Some(u64::MAX), 200), 200);
         assert_eq!(replay_start(None, 200), 200);

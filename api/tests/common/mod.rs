@@ -19,6 +19,31 @@ pub struct Stack {
     pub db: String,
 }
 
+impl Stack {
+    /// Waits until the index has committed everything up to the chain's current confirmed slot, as a
+    /// client that just landed a transaction would before asking for a fresh quote.
+    pub async fn wait_indexed(&self) {
+        let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+            self.net.rpc_url(),
+            solana_commitment_config::CommitmentConfig::confirmed(),
+        );
+        let tip = rpc.get_slot().await.unwrap();
+        let store = Store::open(&self.db).await.unwrap();
+        let start = Instant::now();
+        loop {
+            let cursor = store.cursor(indexer::store::MAIN_STREAM).await.unwrap();
+            if cursor.is_some_and(|c| c >= tip) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the index never reached slot {tip} (cursor {cursor:?})"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
 pub async fn database(postgres: bool) -> String {
     let unique = format!(
         "{}_{}",

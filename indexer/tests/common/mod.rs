@@ -388,30 +388,39 @@ pub async fn assert_caught_up(
     swaps: &[solana_signature::Signature],
 ) {
     let expected: BTreeSet<String> = swaps.iter().map(|s| s.to_string()).collect();
+    // Every event up to here is in once the cursor (committed with the batch that completes its slot)
+    // reaches the chain's slot: account state alone can match earlier, after a backfill.
+    let tip = rpc.get_slot().await.unwrap();
     let mut last;
     let start = Instant::now();
     loop {
         let chain = chain_accounts(rpc).await;
         let index = indexed_accounts(store).await;
         let trades = trade_signatures(store).await;
+        let cursor = store.cursor(indexer::store::MAIN_STREAM).await.unwrap();
         let seen: BTreeSet<String> = trades.iter().cloned().collect();
-        if chain == index && seen == expected && trades.len() == expected.len() {
+        if chain == index
+            && seen == expected
+            && trades.len() == expected.len()
+            && cursor.is_some_and(|c| c >= tip)
+        {
             return;
         }
-        last = (chain, index, trades);
+        last = (chain, index, trades, cursor);
         if start.elapsed() > Duration::from_secs(60) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
-    let (chain, index, trades) = last;
+    let (chain, index, trades, cursor) = last;
     let differing: Vec<&String> = chain
         .keys()
         .chain(index.keys())
         .filter(|k| chain.get(*k) != index.get(*k))
         .collect();
     panic!(
-        "index did not converge: {} accounts differ ({differing:?}); {} trades indexed, {} expected",
+        "index did not converge: {} accounts differ ({differing:?}); {} trades indexed, {} expected; \
+         cursor {cursor:?}, chain slot {tip}",
         differing.len(),
         trades.len(),
         expected.len()
