@@ -305,11 +305,15 @@ enum End {
 const REPLAY_MARGIN: u64 = 10;
 
 /// Where to stream from after a backfill taken at `snapshot_slot`: as early as the server still replays
-/// (the trades in that window are recoverable), but never past the snapshot.
+/// (the trades in that window are recoverable), but never past the snapshot. A server whose oldest slot is
+/// the chain's first has dropped nothing yet, so its whole history replays without a margin.
 fn replay_start(first_available: Option<u64>, snapshot_slot: u64) -> u64 {
-    first_available.map_or(snapshot_slot, |oldest| {
-        oldest.saturating_add(REPLAY_MARGIN).min(snapshot_slot)
-    })
+    let start = match first_available {
+        None => snapshot_slot,
+        Some(oldest) if oldest <= 1 => oldest,
+        Some(oldest) => oldest.saturating_add(REPLAY_MARGIN),
+    };
+    start.min(snapshot_slot)
 }
 
 /// The indexer: runs sessions until shut down, reconnecting with capped exponential backoff.
@@ -607,5 +611,7 @@ mod tests {
         assert_eq!(replay_start(Some(198), 200), 200);
         assert_eq!(replay_start(Some(u64::MAX), 200), 200);
         assert_eq!(replay_start(None, 200), 200);
+        assert_eq!(replay_start(Some(1), 200), 1);
+        assert_eq!(replay_start(Some(0), 200), 0);
     }
 }
