@@ -72,9 +72,14 @@ const SECRET_NAMES: [&str; 7] = [
 ];
 
 /// Where in `v` something secret sits: a field named like a key or seed, a 64-number array (a Solana
-/// keypair file), a string of 12 to 24 lowercase words (a seed phrase), or a base58 string of 64 bytes in a
-/// field that is not a signature.
+/// keypair file), or a string that carries a secret anywhere in its text (see [`carries_secret`]).
 fn secret_material(v: &Value, path: &str) -> Option<String> {
+    scan(v, path, false)
+}
+
+/// `opaque`: inside a field that legitimately holds 64-byte base58 and 32-byte hex values (signatures,
+/// hashes, transactions, and a quote's `route`, which this service produced).
+fn scan(v: &Value, path: &str, opaque: bool) -> Option<String> {
     match v {
         Value::Object(map) => map.iter().find_map(|(k, v)| {
             let here = if path.is_empty() {
@@ -86,12 +91,12 @@ fn secret_material(v: &Value, path: &str) -> Option<String> {
             if SECRET_NAMES.iter().any(|s| name.contains(s)) || name == "seed" || name == "secret" {
                 return Some(here);
             }
-            let is_signature =
-                name.contains("hash") || name.contains("signature") || name.contains("transaction");
-            match v {
-                Value::String(s) => (!is_signature && looks_like_secret_string(s)).then_some(here),
-                _ => secret_material(v, &here),
-            }
+            let opaque = opaque
+                || name == "route"
+                || ["hash", "signature", "transaction"]
+                    .iter()
+                    .any(|s| name.contains(s));
+            scan(v, &here, opaque)
         }),
         Value::Array(items) => {
             if items.len() == 64 && items.iter().all(|i| i.as_u64().is_some_and(|n| n < 256)) {
@@ -100,22 +105,61 @@ fn secret_material(v: &Value, path: &str) -> Option<String> {
             items
                 .iter()
                 .enumerate()
-                .find_map(|(i, v)| secret_material(v, &format!("{path}[{i}]")))
+                .find_map(|(i, v)| scan(v, &format!("{path}[{i}]"), opaque))
         }
-        Value::String(s) if looks_like_secret_string(s) => Some(path.to_string()),
+        Value::String(s) if carries_secret(s, opaque) => Some(path.to_string()),
         _ => None,
     }
 }
 
-fn looks_like_secret_string(s: &str) -> bool {
-    let words: Vec<&str> = s.split_whitespace().collect();
-    let phrase = [12, 15, 18, 21, 24].contains(&words.len())
-        && words
-            .iter()
-            .all(|w| w.len() >= 3 && w.len() <= 8 && w.chars().all(|c| c.is_ascii_lowercase()));
-    let keypair =
-        (86..=90).contains(&s.len()) && bs58::decode(s).into_vec().is_ok_and(|b| b.len() == 64);
-    phrase || keypair
+/// Whether text carries a secret anywhere in it, in any case or wrapping: a run of 12 or more BIP-39
+/// words (a seed phrase), a bracketed list of 64 numbers below 256 (a keypair file pasted as text), and,
+/// outside opaque fields, a base58 value of 64 bytes (a Solana secret key) or 64 hex digits (an EVM
+/// private key).
+fn carries_secret(s: &str, opaque: bool) -> bool {
+    seed_phrase(s)
+        || keypair_list(s)
+        || (!opaque
+            && tokens(s).any(|t| {
+                let hex = t.strip_prefix("0x").unwrap_or(t);
+                let hex_key = hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
+                let base58_key = (86..=90).contains(&t.len())
+                    && bs58::decode(t).into_vec().is_ok_and(|b| b.len() == 64);
+                hex_key || base58_key
+            }))
+}
+
+/// The alphanumeric runs of `s` (what is left between punctuation and spaces).
+fn tokens(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty())
+}
+
+fn seed_phrase(s: &str) -> bool {
+    let english = bip39::Language::English;
+    let mut run = 0;
+    for word in s
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+    {
+        if english.find_word(&word.to_lowercase()).is_some() {
+            run += 1;
+            if run >= 12 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
+
+fn keypair_list(s: &str) -> bool {
+    s.split('[').skip(1).any(|rest| {
+        let inside = rest.split(']').next().unwrap_or("");
+        let numbers: Vec<&str> = inside.split(',').map(str::trim).collect();
+        numbers.len() == 64 && numbers.iter().all(|n| n.parse::<u8>().is_ok())
+    })
 }
 
 #[cfg(test)]
@@ -147,6 +191,43 @@ mod tests {
         );
         // A signature is 64 bytes too, and legitimate where a signature belongs.
         assert_eq!(secret_material(&json!({"deployTxHash": b58}), ""), None);
+        // Secrets inside text, in any case or wrapping.
+        let list = format!("{:?}", (0..64).collect::<Vec<u8>>());
+        let evm_key = format!("0x{}", "ab".repeat(32));
+        for text in [
+            format!("my wallet: {list}"),
+            format!("key={b58}"),
+            phrase.to_uppercase(),
+            format!("backup -> {} <- keep it", phrase.replace(' ', ", ")),
+            evm_key.clone(),
+            format!("pk {}", "CD".repeat(32)),
+        ] {
+            assert_eq!(
+                secret_material(&json!({"description": text}), ""),
+                Some("description".into()),
+                "{text}"
+            );
+        }
+        // 32-byte hex is a transaction hash where hashes belong, and opaque data in a quote's route.
+        assert_eq!(secret_material(&json!({"txHash": evm_key}), ""), None);
+        assert_eq!(
+            secret_material(&json!({"route": {"pools": [{"id": evm_key}]}}), ""),
+            None
+        );
+        // Ordinary prose and addresses pass.
+        assert_eq!(
+            secret_material(
+                &json!({
+                    "description": "The community token for builders: fair launch, no team allocation, \
+                     fees shared with the creator and burned liquidity after graduation.",
+                    "tokenIn": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                    "creator": "9eHC6gHSiyx5W77J7LSnEibuWCQSSh53KqG9V38ghTRS",
+                    "amountIn": "1000000000000000000000",
+                }),
+                ""
+            ),
+            None
+        );
         assert_eq!(
             secret_material(
                 &json!({"name": "My Token", "description": "a fair launch for everyone"}),

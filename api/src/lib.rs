@@ -189,12 +189,28 @@ impl KeyExtractor for ClientKey {
         {
             return Ok(format!("id:{id}"));
         }
+        AddressKey.extract(req)
+    }
+}
+
+/// Rate-limit key: the caller's IP address, whatever `X-Client-Id` it sends (so that rotating ids does not
+/// escape the limit).
+#[derive(Clone, Copy, Debug)]
+struct AddressKey;
+
+impl KeyExtractor for AddressKey {
+    type Key = String;
+
+    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
         Ok(req
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map_or_else(|| "ip:unknown".into(), |c| format!("ip:{}", c.0.ip())))
     }
 }
+
+/// Clients that share an address (several apps behind one NAT) share this many times one client's limit.
+const CLIENTS_PER_ADDRESS: u32 = 4;
 
 fn governor_error(e: GovernorError) -> Response {
     match e {
@@ -253,14 +269,25 @@ async fn method_not_allowed() -> error::ApiError {
 /// The whole service. Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
 /// clients without `X-Client-Id` are rate-limited by address.
 pub fn router(state: AppState) -> Router {
-    let per_ms = (1000 / state.config.rate_limit_per_second.max(1)).max(1) as u64;
-    let governor = GovernorConfigBuilder::default()
-        .per_millisecond(per_ms)
-        .burst_size(state.config.rate_limit_burst.max(1))
+    let per_second = state.config.rate_limit_per_second.max(1);
+    let burst = state.config.rate_limit_burst.max(1);
+    let per_client = GovernorConfigBuilder::default()
+        .per_millisecond(u64::from((1000 / per_second).max(1)))
+        .burst_size(burst)
         .key_extractor(ClientKey)
         .finish()
         .expect("rate limits are positive");
-    let limits = GovernorLayer::new(governor).error_handler(governor_error);
+    let per_address = GovernorConfigBuilder::default()
+        .per_millisecond(u64::from(
+            (1000 / per_second.saturating_mul(CLIENTS_PER_ADDRESS)).max(1),
+        ))
+        .burst_size(burst.saturating_mul(CLIENTS_PER_ADDRESS))
+        .key_extractor(AddressKey)
+        .finish()
+        .expect("rate limits are positive");
+    let limits = tower::ServiceBuilder::new()
+        .layer(GovernorLayer::new(per_address).error_handler(governor_error))
+        .layer(GovernorLayer::new(per_client).error_handler(governor_error));
     Router::new()
         .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi))

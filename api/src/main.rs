@@ -123,6 +123,7 @@ async fn main() -> anyhow::Result<()> {
 /// The outside aggregators this configuration uses, for the dev banner.
 fn outside_services(c: &ApiConfig) -> String {
     let services = [
+        ("Jupiter", c.jupiter_base_url.as_str()),
         ("KyberSwap", c.kyberswap_base_url.as_str()),
         (
             "0x",
@@ -178,7 +179,8 @@ async fn dev(
     println!(
         "\nlaunchpad dev stack\n  API           {}\n  OpenAPI       {}/openapi.json\n  JSON-RPC      {}\n  \
          Yellowstone   {}\n  database      {db_url}\n  dev wallet    {} (1000 SOL; keypair in {})\n  \
-         EVM, bridges  {} (EVM swaps and cross-chain quotes need these services reachable)\n",
+         aggregators   {} (Jupiter routes, EVM swaps and cross-chain quotes need these services reachable; \
+         `--<name>-base-url ''` turns one off)\n",
         api_config.base_url(),
         api_config.base_url(),
         net.rpc_url(),

@@ -9,6 +9,7 @@ use solana_pubkey::Pubkey;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use solana_signature::Signature;
 use solana_transaction::versioned::VersionedTransaction;
+use solana_transaction::{InstructionError, TransactionError};
 
 /// Compute units requested by transactions the API builds (launch with metadata and a first buy, migration).
 pub const COMPUTE_UNIT_LIMIT: u32 = 600_000;
@@ -116,6 +117,62 @@ pub fn signed_transaction(b64: &str) -> Result<VersionedTransaction, ApiError> {
 
 /// Simulates a built transaction (signatures not checked, blockhash replaced) and refuses it when it would
 /// fail; returns the compute units it used.
+/// One of our programs' errors, as its IDL names it.
+struct ProgramError {
+    program: String,
+    name: String,
+    msg: String,
+}
+
+/// Our programs' errors by (program, code), read from the committed IDLs.
+static PROGRAM_ERRORS: std::sync::LazyLock<std::collections::HashMap<(Pubkey, u32), ProgramError>> =
+    std::sync::LazyLock::new(|| {
+        let mut errors = std::collections::HashMap::new();
+        for idl in [
+            include_str!("../../idl/launchpad.json"),
+            include_str!("../../idl/amm.json"),
+        ] {
+            let idl: serde_json::Value =
+                serde_json::from_str(idl).expect("the committed IDL is JSON");
+            let program: Pubkey = idl["address"]
+                .as_str()
+                .and_then(|a| a.parse().ok())
+                .expect("the IDL names its program");
+            let name = idl["metadata"]["name"].as_str().unwrap_or("program");
+            for e in idl["errors"].as_array().into_iter().flatten() {
+                if let (Some(code), Some(error)) = (e["code"].as_u64(), e["name"].as_str()) {
+                    errors.insert(
+                        (program, code as u32),
+                        ProgramError {
+                            program: name.to_string(),
+                            name: error.to_string(),
+                            msg: e["msg"].as_str().unwrap_or_default().to_string(),
+                        },
+                    );
+                }
+            }
+        }
+        errors
+    });
+
+/// Names a failed instruction's error when it is one of our programs' (`launchpad error SlippageExceeded
+/// (6014): ...`), from the transaction that failed.
+pub fn explain(tx: &VersionedTransaction, err: &TransactionError) -> Option<String> {
+    let TransactionError::InstructionError(index, InstructionError::Custom(code)) = err else {
+        return None;
+    };
+    let ix = tx.message.instructions().get(usize::from(*index))?;
+    let program = tx
+        .message
+        .static_account_keys()
+        .get(usize::from(ix.program_id_index))?;
+    let e = PROGRAM_ERRORS.get(&(*program, *code))?;
+    Some(format!(
+        "{} error {} ({code}): {}",
+        e.program, e.name, e.msg
+    ))
+}
+
 pub async fn simulate(rpc: &RpcClient, b64: &str) -> Result<Option<u64>, ApiError> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(b64)
@@ -139,13 +196,15 @@ pub async fn simulate(rpc: &RpcClient, b64: &str) -> Result<Option<u64>, ApiErro
         })?
         .value;
     if let Some(err) = result.err {
+        let err = TransactionError::from(err);
+        let reason = explain(&tx, &err).unwrap_or_else(|| err.to_string());
         let logs = result.logs.unwrap_or_default();
         let tail: Vec<&String> = logs.iter().rev().take(4).collect();
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "SIMULATION_FAILED",
             format!(
-                "the transaction would fail ({err}); last logs: {}",
+                "the transaction would fail ({reason}); last logs: {}",
                 tail.into_iter()
                     .rev()
                     .cloned()
@@ -172,4 +231,35 @@ pub async fn send_and_confirm(
         blockhash,
     );
     Ok(rpc.send_and_confirm_transaction(&tx).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failing(program: Pubkey) -> VersionedTransaction {
+        let payer = Pubkey::new_unique();
+        let ix = Instruction::new_with_bytes(program, &[], vec![]);
+        let message = v0::Message::try_compile(&payer, &[ix], &[], Default::default()).unwrap();
+        VersionedTransaction {
+            signatures: vec![Signature::default()],
+            message: VersionedMessage::V0(message),
+        }
+    }
+
+    #[test]
+    fn our_programs_errors_are_named_from_their_idls() {
+        let err = TransactionError::InstructionError(0, InstructionError::Custom(6000));
+        assert_eq!(
+            explain(&failing(launchpad::ID), &err).as_deref(),
+            Some("launchpad error Unauthorized (6000): Signer is not the admin")
+        );
+        assert!(explain(&failing(sdk::AMM_PROGRAM_ID), &err)
+            .unwrap()
+            .starts_with("amm error "));
+        // Another program's code, or an error that is not a custom one, is left as the runtime says it.
+        assert_eq!(explain(&failing(Pubkey::new_unique()), &err), None);
+        let other = TransactionError::InstructionError(0, InstructionError::InvalidAccountData);
+        assert_eq!(explain(&failing(launchpad::ID), &other), None);
+    }
 }

@@ -1,6 +1,7 @@
 //! The launchpad endpoints through real HTTP against a running stack (localnet, indexer over gRPC,
 //! API), on SQLite and PostgreSQL: happy paths, errors in the spec's format, the OpenAPI document, and a
-//! request flood answered with 429 while other clients are served.
+//! request flood answered with 429 while other clients are served, and rotating client ids limited by
+//! address.
 
 mod common;
 
@@ -45,6 +46,12 @@ async fn reads(postgres: bool) {
     .await;
     assert_eq!(status, 200, "{submitted}");
     assert_eq!(submitted["confirmed"], true);
+    // The first buy's wrapped SOL is unwrapped in the same transaction.
+    let wsol = sdk::launchpad_ix::wsol_account(&creator.pubkey());
+    assert!(
+        rpc.get_account(&wsol).await.is_err(),
+        "no wrapped-SOL account is left behind"
+    );
     let mut record = launch.clone();
     record["tokenAddress"] = prepared["mint"].clone();
     record["deployTxHash"] = submitted["signature"].clone();
@@ -56,11 +63,23 @@ async fn reads(postgres: bool) {
     let (status, again) = post(&http, &format!("{}/launchpad/record", s.base), &record).await;
     assert_eq!(status, 200);
     assert_eq!(again["recordedAt"], recorded["recordedAt"]);
-    let mut wrong = record.clone();
-    wrong["creator"] = serde_json::json!(anchor_lang::prelude::Pubkey::new_unique().to_string());
-    let (status, body) = post(&http, &format!("{}/launchpad/record", s.base), &wrong).await;
-    assert_eq!(status, 400);
-    assert_error(&body, "TX_MISMATCH");
+    // A record that differs from what was prepared in any field is refused.
+    for (field, value) in [
+        (
+            "creator",
+            anchor_lang::prelude::Pubkey::new_unique().to_string(),
+        ),
+        ("name", "Other Token".into()),
+        ("symbol", "OTHER".into()),
+        ("curvePreset", "fair".into()),
+        ("description", "something else".into()),
+    ] {
+        let mut wrong = record.clone();
+        wrong[field] = serde_json::json!(value);
+        let (status, body) = post(&http, &format!("{}/launchpad/record", s.base), &wrong).await;
+        assert_eq!(status, 400, "{field}: {body}");
+        assert_error(&body, "TX_MISMATCH");
+    }
     let buyer = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     testkit::buy(&rpc, &keys, &buyer, SOL).await.unwrap();
     let pool =
@@ -136,6 +155,7 @@ async fn reads(postgres: bool) {
         pool.creator_fee_unclaimed.to_string()
     );
     let signed = sign(claimed["solanaTransaction"].as_str().unwrap(), &creator);
+    let before = rpc.get_balance(&creator.pubkey()).await.unwrap();
     let (status, submitted) = post(
         &http,
         &format!("{}/swap/submit-solana", s.base),
@@ -143,6 +163,23 @@ async fn reads(postgres: bool) {
     )
     .await;
     assert_eq!(status, 200, "{submitted}");
+    // Paid as SOL to the wallet: the claim less the network fee, nothing left wrapped.
+    let fee = transaction_fee(&rpc, submitted["signature"].as_str().unwrap()).await;
+    assert_eq!(
+        rpc.get_balance(&creator.pubkey()).await.unwrap() + fee,
+        before + pool.creator_fee_unclaimed
+    );
+    assert!(rpc.get_account(&wsol).await.is_err());
+    // A client retrying the same transaction is told it landed, not that it failed.
+    let (status, again) = post(
+        &http,
+        &format!("{}/swap/submit-solana", s.base),
+        &serde_json::json!({ "signedTransaction": signed }),
+    )
+    .await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["signature"], submitted["signature"]);
+    assert_eq!(again["confirmed"], true);
     let after =
         sdk::accounts::decode_pool(&rpc.get_account(&keys.pool).await.unwrap().data).unwrap();
     assert_eq!(after.creator_fee_unclaimed, 0);
@@ -265,6 +302,12 @@ async fn reads(postgres: bool) {
     assert_eq!(status, 200);
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
     assert!(doc["paths"]["/launchpad/curve/{mint}"]["get"].is_object());
+    // Every schema name is one type: the launch record is not the swap record.
+    let record_ref = &doc["paths"]["/launchpad/record"]["post"]["requestBody"]["content"]
+        ["application/json"]["schema"]["$ref"];
+    assert_eq!(record_ref, "#/components/schemas/LaunchRecordRequest");
+    let schema = &doc["components"]["schemas"]["LaunchRecordResponse"];
+    assert!(schema["properties"]["deployTxHash"].is_object(), "{schema}");
     let (status, health) = get(&http, &format!("{}/health", s.base)).await;
     assert_eq!(status, 200);
     assert_eq!(health["status"], "ok");
@@ -322,6 +365,27 @@ async fn a_flood_is_answered_with_429_and_other_clients_are_served() {
         .await
         .unwrap();
     assert_eq!(r.status().as_u16(), 200);
+    // A new client id per request does not escape the limit: one address shares a few clients' worth.
+    tokio::time::sleep(Duration::from_millis(2_000)).await;
+    let mut rotated = None;
+    for i in 0..400 {
+        let r = http
+            .get(&url)
+            .header("X-Client-Id", format!("rotating-{i}"))
+            .send()
+            .await
+            .unwrap();
+        if r.status().as_u16() == 429 {
+            rotated = Some(i);
+            break;
+        }
+        assert_eq!(r.status().as_u16(), 200);
+    }
+    let rotated = rotated.expect("rotating client ids are limited by address");
+    assert!(
+        rotated >= 40,
+        "the address allows 4 clients' bursts first ({rotated})"
+    );
     let _ = s.stop.send(true);
     s.net.shutdown().await;
 }

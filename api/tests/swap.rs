@@ -237,6 +237,11 @@ async fn swaps(postgres: bool) {
             400,
             "INVALID_PARAMS",
         ),
+        (
+            json!({"chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amountIn": "1000", "amount": "1", "amountUnit": "human"}),
+            400,
+            "INVALID_PARAMS",
+        ),
     ];
     for (body, want, code) in cases {
         let (status, resp) = post(&http, &format!("{base}/swap/quote"), &body).await;

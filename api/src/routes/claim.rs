@@ -105,7 +105,7 @@ pub async fn claim(
         &keys.quote_mint,
         &keys.quote_token_program,
     );
-    let ixs = match kind {
+    let mut ixs = match kind {
         "trading" => vec![
             quote_ata,
             lix::claim_trading_fee(&keys, &wallet, &quote_account),
@@ -128,6 +128,10 @@ pub async fn claim(
             ]
         }
     };
+    if keys.quote_mint == sdk::ids::NATIVE_MINT {
+        // Paid in SOL: the claim arrives as SOL, not in a wrapped-SOL account the wallet pays rent for.
+        ixs.push(lix::unwrap_sol(&wallet));
+    }
     let tx = crate::solana::unsigned_transaction(&state.rpc, &wallet, &ixs).await?;
     Ok(Json(ClaimResponse {
         solana_transaction: tx,

@@ -243,6 +243,10 @@ pub async fn prepare(
                 min_amount_out: min_out,
             },
         ));
+        if launch.quote == QuoteAsset::Sol {
+            // A refund (a first buy past the threshold) comes back as SOL, with the account's rent.
+            ixs.push(lix::unwrap_sol(&creator));
+        }
     }
     let tx = crate::solana::unsigned_transaction(&state.rpc, &launch.creator, &ixs).await?;
     let client_id = headers
@@ -316,7 +320,7 @@ pub async fn metadata(
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct RecordRequest {
+pub struct LaunchRecordRequest {
     #[serde(flatten)]
     pub launch: LaunchRequest,
     /// The mint (from prepare).
@@ -330,7 +334,7 @@ pub struct RecordRequest {
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct RecordResponse {
+pub struct LaunchRecordResponse {
     pub mint: String,
     pub pool: String,
     pub deploy_tx_hash: String,
@@ -343,9 +347,9 @@ pub struct RecordResponse {
 #[utoipa::path(
     post,
     path = "/launchpad/record",
-    request_body = RecordRequest,
+    request_body = LaunchRecordRequest,
     responses(
-        (status = 200, body = RecordResponse, description = "Recorded (idempotent: the same record answers the same)"),
+        (status = 200, body = LaunchRecordResponse, description = "Recorded (idempotent: the same record answers the same)"),
         (status = 400, body = crate::error::ErrorBody, description = "validation codes of prepare, INVALID_SIGNATURE, TX_MISMATCH"),
         (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: not prepared by this service"),
         (status = 409, body = crate::error::ErrorBody, description = "NOT_CONFIRMED (retry once confirmed) or ALREADY_RECORDED (with another transaction)"),
@@ -355,8 +359,8 @@ pub struct RecordResponse {
 )]
 pub async fn record(
     State(state): State<AppState>,
-    ApiJson(req): ApiJson<RecordRequest>,
-) -> Result<Json<RecordResponse>, ApiError> {
+    ApiJson(req): ApiJson<LaunchRecordRequest>,
+) -> Result<Json<LaunchRecordResponse>, ApiError> {
     let launch = req.launch.validate()?;
     let mint = address("tokenAddress", Some(&req.token_address))?;
     let signature: solana_signature::Signature =
@@ -367,17 +371,27 @@ pub async fn record(
             )
         })?;
     let row = sqlx::query(
-        "SELECT creator, uri, deploy_signature, recorded_at FROM launch_metadata WHERE mint = $1",
+        "SELECT creator, uri, deploy_signature, recorded_at, name, symbol, description, preset, quote \
+         FROM launch_metadata WHERE mint = $1",
     )
     .bind(mint.to_string())
     .fetch_optional(state.store.pool())
     .await?
     .ok_or_else(|| ApiError::not_found(format!("{mint} was not prepared by this service")))?;
-    let (creator, uri): (String, String) = (row.get(0), row.get(1));
-    if creator != launch.creator.to_string() || uri != req.metadata_uri {
+    // The record describes the launch that was prepared, field for field.
+    let prepared: [(&str, String, String); 7] = [
+        ("creator", row.get(0), launch.creator.to_string()),
+        ("metadataURI", row.get(1), req.metadata_uri.clone()),
+        ("name", row.get(4), req.launch.name.clone()),
+        ("symbol", row.get(5), req.launch.symbol.clone()),
+        ("description", row.get(6), req.launch.description.clone()),
+        ("curvePreset", row.get(7), launch.preset.name().to_string()),
+        ("quote", row.get(8), launch.quote.name().to_string()),
+    ];
+    if let Some((field, _, _)) = prepared.iter().find(|(_, was, now)| was != now) {
         return Err(bad(
             "TX_MISMATCH",
-            "`creator` or `metadataURI` differ from what prepare returned for this mint",
+            format!("`{field}` differs from what prepare was given for this mint"),
         ));
     }
     let pool = sdk::pda::pool(&mint);
@@ -386,7 +400,7 @@ pub async fn record(
         row.get::<Option<i64>, _>(3),
     ) {
         if sig == signature.to_string() {
-            return Ok(Json(RecordResponse {
+            return Ok(Json(LaunchRecordResponse {
                 mint: mint.to_string(),
                 pool: pool.to_string(),
                 deploy_tx_hash: sig,
@@ -470,7 +484,7 @@ pub async fn record(
     .bind(mint.to_string())
     .execute(state.store.pool())
     .await?;
-    Ok(Json(RecordResponse {
+    Ok(Json(LaunchRecordResponse {
         mint: mint.to_string(),
         pool: pool.to_string(),
         deploy_tx_hash: signature.to_string(),

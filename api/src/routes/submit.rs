@@ -7,6 +7,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use solana_transaction::TransactionError;
 use std::time::{Duration, Instant};
 use utoipa::ToSchema;
 
@@ -32,6 +33,34 @@ fn submit_failed(code: &'static str, message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
 }
 
+/// The most specific code for a refused send, naming our programs' errors.
+fn send_error(
+    tx: &solana_transaction::versioned::VersionedTransaction,
+    e: &solana_rpc_client_api::client_error::Error,
+) -> ApiError {
+    let text = e.to_string();
+    match e.get_transaction_error() {
+        Some(TransactionError::BlockhashNotFound) => submit_failed(
+            "SOLANA_BLOCKHASH_EXPIRED",
+            "the transaction's blockhash expired: build it again and sign promptly",
+        ),
+        Some(err) => {
+            let reason = crate::solana::explain(tx, &err).unwrap_or_else(|| err.to_string());
+            submit_failed(
+                "SOLANA_SIMULATION_FAILED",
+                format!("the transaction fails: {reason}"),
+            )
+        }
+        None if text.contains("Blockhash not found") || text.contains("BlockhashNotFound") => {
+            submit_failed(
+                "SOLANA_BLOCKHASH_EXPIRED",
+                "the transaction's blockhash expired: build it again and sign promptly",
+            )
+        }
+        None => submit_failed("SOLANA_SUBMIT_FAILED", format!("sending failed: {text}")),
+    }
+}
+
 #[utoipa::path(
     post,
     path = "/swap/submit-solana",
@@ -48,22 +77,14 @@ pub async fn submit(
     ApiJson(req): ApiJson<SubmitRequest>,
 ) -> Result<Json<SubmitResponse>, ApiError> {
     let tx = crate::solana::signed_transaction(&req.signed_transaction)?;
-    let signature = state.rpc.send_transaction(&tx).await.map_err(|e| {
-        let text = e.to_string();
-        if text.contains("Blockhash not found") || text.contains("BlockhashNotFound") {
-            submit_failed(
-                "SOLANA_BLOCKHASH_EXPIRED",
-                "the transaction's blockhash expired: build it again and sign promptly",
-            )
-        } else if text.contains("simulation failed") || text.contains("Simulation failed") {
-            submit_failed(
-                "SOLANA_SIMULATION_FAILED",
-                format!("the transaction fails: {text}"),
-            )
-        } else {
-            submit_failed("SOLANA_SUBMIT_FAILED", format!("sending failed: {text}"))
+    let signature = match state.rpc.send_transaction(&tx).await {
+        Ok(signature) => signature,
+        // Sent before (a client retrying): report its outcome like a fresh send's.
+        Err(e) if e.get_transaction_error() == Some(TransactionError::AlreadyProcessed) => {
+            tx.signatures[0]
         }
-    })?;
+        Err(e) => return Err(send_error(&tx, &e)),
+    };
     let start = Instant::now();
     while start.elapsed() < CONFIRM_WAIT {
         if let Ok(r) = state.rpc.get_signature_statuses(&[signature]).await {

@@ -44,6 +44,27 @@ impl Stack {
     }
 }
 
+/// The network fee a landed transaction paid.
+pub async fn transaction_fee(
+    rpc: &solana_rpc_client::nonblocking::rpc_client::RpcClient,
+    signature: &str,
+) -> u64 {
+    let tx = rpc
+        .get_transaction_with_config(
+            &signature.parse().unwrap(),
+            solana_rpc_client_api::config::RpcTransactionConfig {
+                encoding: Some(
+                    solana_transaction_status_client_types::UiTransactionEncoding::Base64,
+                ),
+                commitment: Some(solana_commitment_config::CommitmentConfig::confirmed()),
+                max_supported_transaction_version: Some(0),
+            },
+        )
+        .await
+        .unwrap();
+    tx.transaction.meta.unwrap().fee
+}
+
 pub async fn database(postgres: bool) -> String {
     let unique = format!(
         "{}_{}",

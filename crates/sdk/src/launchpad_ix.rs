@@ -331,6 +331,19 @@ pub fn wsol_account(owner: &Pubkey) -> Pubkey {
     crate::associated_token_address(owner, &ids::NATIVE_MINT, &ids::TOKEN_PROGRAM)
 }
 
+/// Closes `owner`'s wrapped-SOL account: whatever it holds (a refund, a sale, a claim) and its rent return to
+/// the wallet as SOL. The last instruction of any transaction that wraps SOL or is paid in SOL.
+pub fn unwrap_sol(owner: &Pubkey) -> Instruction {
+    anchor_spl::token::spl_token::instruction::close_account(
+        &ids::TOKEN_PROGRAM,
+        &wsol_account(owner),
+        owner,
+        owner,
+        &[],
+    )
+    .expect("close_account of a valid account builds")
+}
+
 /// Creates `owner`'s wrapped-SOL account if needed and moves `lamports` into it (a buy in SOL pays from it).
 pub fn wrap_sol(owner: &Pubkey, lamports: u64) -> Vec<Instruction> {
     let wsol = wsol_account(owner);

@@ -98,7 +98,10 @@ pub fn slippage(requested: Option<u16>) -> Result<u16, ApiError> {
 /// `amountUnit` = `human` (scaled by `decimals`, known only for catalog tokens).
 pub fn amount_in(req: &QuoteRequest, decimals: Option<u8>) -> Result<u128, ApiError> {
     match (&req.amount_in, &req.amount, req.amount_unit.as_deref()) {
-        (Some(a), _, _) => a
+        (Some(_), Some(_), _) => Err(ApiError::invalid(
+            "send either `amountIn` (base units) or `amount` with `amountUnit`, not both",
+        )),
+        (Some(a), None, _) => a
             .trim()
             .parse::<u128>()
             .ok()

@@ -385,17 +385,7 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
     }
     if sol {
         // Unwrap: what is left in (or paid into) the wrapped-SOL account returns to the wallet as SOL.
-        let wsol = lix::wsol_account(&taker);
-        ixs.push(
-            anchor_spl::token::spl_token::instruction::close_account(
-                &sdk::ids::TOKEN_PROGRAM,
-                &wsol,
-                &taker,
-                &taker,
-                &[],
-            )
-            .map_err(|e| ApiError::invalid(format!("unwrap: {e}")))?,
-        );
+        ixs.push(lix::unwrap_sol(&taker));
     }
     let tx = crate::solana::unsigned_transaction(&state.rpc, &taker, &ixs).await?;
     let units = crate::solana::simulate(&state.rpc, &tx).await?;
