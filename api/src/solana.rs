@@ -117,6 +117,24 @@ pub fn signed_transaction(b64: &str) -> Result<VersionedTransaction, ApiError> {
 
 /// Simulates a built transaction (signatures not checked, blockhash replaced) and refuses it when it would
 /// fail; returns the compute units it used.
+/// A landed transaction at `confirmed`, base64-encoded, legacy or v0.
+pub async fn confirmed_transaction(
+    rpc: &RpcClient,
+    signature: &Signature,
+) -> solana_rpc_client_api::client_error::Result<
+    solana_transaction_status_client_types::EncodedConfirmedTransactionWithStatusMeta,
+> {
+    rpc.get_transaction_with_config(
+        signature,
+        solana_rpc_client_api::config::RpcTransactionConfig {
+            encoding: Some(solana_transaction_status_client_types::UiTransactionEncoding::Base64),
+            commitment: Some(solana_commitment_config::CommitmentConfig::confirmed()),
+            max_supported_transaction_version: Some(0),
+        },
+    )
+    .await
+}
+
 /// One of our programs' errors, as its IDL names it.
 struct ProgramError {
     program: String,

@@ -131,12 +131,7 @@ async fn jupiter_routes_rank_build_and_confirm() {
     assert!(built["simulatedUnits"].is_u64());
     let before = rpc.get_balance(&sink()).await.unwrap_or(0);
     let signed = sign(built["solanaTransaction"].as_str().unwrap(), &trader);
-    let (status, sent) = post(
-        &http,
-        &format!("{}/swap/submit-solana", s.base),
-        &json!({"signedTransaction": signed}),
-    )
-    .await;
+    let (status, sent) = s.submit(&http, &signed).await;
     assert_eq!(status, 200, "{sent}");
     assert_eq!(sent["confirmed"], true);
     assert_eq!(rpc.get_balance(&sink()).await.unwrap(), before + 1_000_000);

@@ -38,12 +38,7 @@ async fn reads(postgres: bool) {
     assert_eq!(status, 200);
     assert_eq!(meta["symbol"], "READ");
     let signed = sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
-    let (status, submitted) = post(
-        &http,
-        &format!("{}/swap/submit-solana", s.base),
-        &serde_json::json!({ "signedTransaction": signed }),
-    )
-    .await;
+    let (status, submitted) = s.submit(&http, &signed).await;
     assert_eq!(status, 200, "{submitted}");
     assert_eq!(submitted["confirmed"], true);
     // The first buy's wrapped SOL is unwrapped in the same transaction.
@@ -156,12 +151,7 @@ async fn reads(postgres: bool) {
     );
     let signed = sign(claimed["solanaTransaction"].as_str().unwrap(), &creator);
     let before = rpc.get_balance(&creator.pubkey()).await.unwrap();
-    let (status, submitted) = post(
-        &http,
-        &format!("{}/swap/submit-solana", s.base),
-        &serde_json::json!({ "signedTransaction": signed }),
-    )
-    .await;
+    let (status, submitted) = s.submit(&http, &signed).await;
     assert_eq!(status, 200, "{submitted}");
     // Paid as SOL to the wallet: the claim less the network fee, nothing left wrapped.
     let fee = transaction_fee(&rpc, submitted["signature"].as_str().unwrap()).await;
@@ -171,12 +161,7 @@ async fn reads(postgres: bool) {
     );
     assert!(rpc.get_account(&wsol).await.is_err());
     // A client retrying the same transaction is told it landed, not that it failed.
-    let (status, again) = post(
-        &http,
-        &format!("{}/swap/submit-solana", s.base),
-        &serde_json::json!({ "signedTransaction": signed }),
-    )
-    .await;
+    let (status, again) = s.submit(&http, &signed).await;
     assert_eq!(status, 200, "{again}");
     assert_eq!(again["signature"], submitted["signature"]);
     assert_eq!(again["confirmed"], true);
@@ -267,12 +252,8 @@ async fn reads(postgres: bool) {
         .unwrap();
     assert_eq!(r.status().as_u16(), 413);
     assert_error(&r.json::<Value>().await.unwrap(), "PAYLOAD_TOO_LARGE");
-    let (status, resp) = post(
-        &http,
-        &format!("{}/swap/submit-solana", s.base),
-        &serde_json::json!({ "signedTransaction": prepared["solanaTransaction"] }),
-    )
-    .await;
+    let unsigned = prepared["solanaTransaction"].as_str().unwrap();
+    let (status, resp) = s.submit(&http, unsigned).await;
     assert_eq!(status, 400);
     assert_error(&resp, "NOT_SIGNED");
 

@@ -438,18 +438,7 @@ pub async fn record(
             ))
         }
     }
-    let tx = state
-        .rpc
-        .get_transaction_with_config(
-            &signature,
-            solana_rpc_client_api::config::RpcTransactionConfig {
-                encoding: Some(
-                    solana_transaction_status_client_types::UiTransactionEncoding::Base64,
-                ),
-                commitment: Some(solana_commitment_config::CommitmentConfig::confirmed()),
-                max_supported_transaction_version: Some(0),
-            },
-        )
+    let tx = crate::solana::confirmed_transaction(&state.rpc, &signature)
         .await
         .map_err(|e| {
             tracing::warn!("getTransaction {signature}: {e}");

@@ -20,6 +20,16 @@ pub struct Stack {
 }
 
 impl Stack {
+    /// `POST /swap/submit-solana` with a signed transaction.
+    pub async fn submit(&self, http: &reqwest::Client, signed: &str) -> (u16, Value) {
+        post(
+            http,
+            &format!("{}/swap/submit-solana", self.base),
+            &serde_json::json!({ "signedTransaction": signed }),
+        )
+        .await
+    }
+
     /// Waits until the index has committed everything up to the chain's current confirmed slot, as a
     /// client that just landed a transaction would before asking for a fresh quote.
     pub async fn wait_indexed(&self) {
@@ -49,17 +59,7 @@ pub async fn transaction_fee(
     rpc: &solana_rpc_client::nonblocking::rpc_client::RpcClient,
     signature: &str,
 ) -> u64 {
-    let tx = rpc
-        .get_transaction_with_config(
-            &signature.parse().unwrap(),
-            solana_rpc_client_api::config::RpcTransactionConfig {
-                encoding: Some(
-                    solana_transaction_status_client_types::UiTransactionEncoding::Base64,
-                ),
-                commitment: Some(solana_commitment_config::CommitmentConfig::confirmed()),
-                max_supported_transaction_version: Some(0),
-            },
-        )
+    let tx = api::solana::confirmed_transaction(rpc, &signature.parse().unwrap())
         .await
         .unwrap();
     tx.transaction.meta.unwrap().fee
