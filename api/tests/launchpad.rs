@@ -312,14 +312,13 @@ async fn a_flood_is_answered_with_429_and_other_clients_are_served() {
     let s = stack(false, 10).await;
     let http = reqwest::Client::new();
     let url = format!("{}/launchpad/launches", s.base);
+    let as_client = |id: String| {
+        let request = http.get(&url).header("X-Client-Id", id);
+        async move { request.send().await.unwrap() }
+    };
     let mut limited = None;
     for _ in 0..50 {
-        let r = http
-            .get(&url)
-            .header("X-Client-Id", "flooder")
-            .send()
-            .await
-            .unwrap();
+        let r = as_client("flooder".into()).await;
         if r.status().as_u16() == 429 {
             let retry = r.headers().get("retry-after").cloned();
             limited = Some((retry, r.json::<Value>().await.unwrap()));
@@ -331,36 +330,19 @@ async fn a_flood_is_answered_with_429_and_other_clients_are_served() {
     assert!(retry.is_some(), "429 carries Retry-After");
     assert_error(&body, "RATE_LIMITED");
     // Another client is unaffected, and the flooder is served again after backing off.
-    let r = http
-        .get(&url)
-        .header("X-Client-Id", "polite")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(as_client("polite".into()).await.status().as_u16(), 200);
     tokio::time::sleep(Duration::from_millis(1_200)).await;
-    let r = http
-        .get(&url)
-        .header("X-Client-Id", "flooder")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(as_client("flooder".into()).await.status().as_u16(), 200);
     // A new client id per request does not escape the limit: one address shares a few clients' worth.
     tokio::time::sleep(Duration::from_millis(2_000)).await;
     let mut rotated = None;
     for i in 0..400 {
-        let r = http
-            .get(&url)
-            .header("X-Client-Id", format!("rotating-{i}"))
-            .send()
-            .await
-            .unwrap();
-        if r.status().as_u16() == 429 {
+        let status = as_client(format!("rotating-{i}")).await.status().as_u16();
+        if status == 429 {
             rotated = Some(i);
             break;
         }
-        assert_eq!(r.status().as_u16(), 200);
+        assert_eq!(status, 200);
     }
     let rotated = rotated.expect("rotating client ids are limited by address");
     assert!(
