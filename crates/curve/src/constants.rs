@@ -39,8 +39,10 @@ pub const MIN_FEE_BPS: u16 = 25;
 pub const MAX_FEE_BPS: u16 = 9_900;
 /// Creator's share of each bonding-phase trading fee (the partner gets the rest).
 pub const CREATOR_FEE_SHARE_BPS: u16 = 5_000;
-/// Creator's share of the locked LP at migration (the partner gets the rest).
-pub const CREATOR_LP_SHARE_BPS: u16 = 5_000;
+/// Creator's share of the migration surplus, the raised quote the AMM does not take at the final curve price
+/// (the partner gets the rest). The locked LP is not split by this: it is always two positions of equal
+/// liquidity, creator and partner (see [`crate::amm::plan_migration`]).
+pub const CREATOR_SURPLUS_SHARE_BPS: u16 = 5_000;
 
 /// Largest shortfall, in token base units, between the sale supply and what the exact curve sells; the
 /// difference (rounding dust) goes to the buyer that completes the curve.
@@ -53,7 +55,7 @@ const _: () = assert!(SALE_SUPPLY_BASE_UNITS == 800_000_000_000_000);
 const _: () = assert!(MIGRATION_SUPPLY_BASE_UNITS == 200_000_000_000_000);
 const _: () = assert!(MAX_FEE_BPS as u64 <= BPS_DENOMINATOR);
 const _: () = assert!(CREATOR_FEE_SHARE_BPS as u64 <= BPS_DENOMINATOR);
-const _: () = assert!(CREATOR_LP_SHARE_BPS as u64 <= BPS_DENOMINATOR);
+const _: () = assert!(CREATOR_SURPLUS_SHARE_BPS as u64 <= BPS_DENOMINATOR);
 const _: () = assert!(
     SHIELD_CLIFF_FEE_BPS - SHIELD_REDUCTION_BPS_PER_PERIOD * SHIELD_NUMBER_OF_PERIODS == FEE_BPS
 );

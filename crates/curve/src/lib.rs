@@ -6,6 +6,7 @@
 //! * [`swap`]: pool-level swaps with fees, the exact graduation fill and refund.
 //! * [`fee`]: fixed and time-decaying fee schedules, the creator/partner split.
 //! * [`preset`]: `fair`, `distribute`, `shield` for SOL and USDC, built and validated.
+//! * [`pinned`]: the six preset configs as constants, which the program requires configs to equal.
 //! * [`display`]: integer-only decimal formatting of amounts and prices.
 //!
 //! No floats, no panics on any input: every fallible function returns [`CurveError`]. Rounding always
@@ -19,6 +20,7 @@ pub mod display;
 pub mod error;
 pub mod fee;
 pub mod math;
+pub mod pinned;
 pub mod preset;
 pub mod swap;
 
@@ -26,5 +28,6 @@ pub use curve::{Curve, Fill, Segment, MAX_SEGMENTS};
 pub use error::{CurveError, Result};
 pub use fee::{fee_on_amount, gross_for_net, split_fee, FeeSchedule, FeeSplit};
 pub use math::Rounding;
+pub use pinned::pinned_preset;
 pub use preset::{preset_config, Preset, PresetConfig, QuoteAsset};
 pub use swap::{Market, PoolState, Side, SwapResult};

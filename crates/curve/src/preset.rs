@@ -61,7 +61,7 @@ impl Preset {
         }
     }
 
-    pub fn fee_schedule(self) -> FeeSchedule {
+    pub const fn fee_schedule(self) -> FeeSchedule {
         match self {
             Preset::Fair | Preset::Distribute => FeeSchedule::fixed(FEE_BPS),
             Preset::Shield => FeeSchedule {
@@ -102,14 +102,14 @@ impl QuoteAsset {
     }
 
     /// Quote raised at graduation, in quote base units.
-    pub fn threshold(self) -> u64 {
+    pub const fn threshold(self) -> u64 {
         match self {
             QuoteAsset::Sol => GRADUATION_LAMPORTS,
             QuoteAsset::Usdc => GRADUATION_USDC_UNITS,
         }
     }
 
-    pub fn decimals(self) -> u8 {
+    pub const fn decimals(self) -> u8 {
         match self {
             QuoteAsset::Sol => SOL_DECIMALS,
             QuoteAsset::Usdc => USDC_DECIMALS,
@@ -130,7 +130,7 @@ pub struct PresetConfig {
     pub sale_supply: u64,
     pub migration_supply: u64,
     pub creator_fee_share_bps: u16,
-    pub creator_lp_share_bps: u16,
+    pub creator_surplus_share_bps: u16,
 }
 
 impl PresetConfig {
@@ -286,7 +286,7 @@ pub fn build_config(
         sale_supply,
         migration_supply,
         creator_fee_share_bps: CREATOR_FEE_SHARE_BPS,
-        creator_lp_share_bps: CREATOR_LP_SHARE_BPS,
+        creator_surplus_share_bps: CREATOR_SURPLUS_SHARE_BPS,
     };
     config.market().validate()?;
     config.fees.validate()?;

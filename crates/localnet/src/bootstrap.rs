@@ -1,6 +1,7 @@
 //! What a fresh localnet sets up: an admin and a partner (fresh keys every run, never written to the
-//! repository), a local USDC-like mint (6 decimals), the launchpad initialized, and one config per preset x
-//! quote built by `crates/curve`.
+//! repository), a local USDC-like mint (6 decimals), the launchpad deployed as if through the upgradeable loader
+//! with the admin as its upgrade authority and initialized by it (pinning that mint), and one config per
+//! preset x quote, pinned in `crates/curve`.
 
 use crate::chain::Chain;
 use anyhow::{anyhow, Context};
@@ -38,6 +39,45 @@ fn send(
     })
 }
 
+/// Makes the launchpad's program account an upgradeable-loader `Program` pointing at a program-data account
+/// that names `authority` as upgrade authority (deployed at slot 0, so the natively loaded program stays the
+/// one the cache runs; see `upgradeable_loader` in lib.rs).
+fn make_upgradeable(chain: &mut Chain, authority: &Pubkey) -> anyhow::Result<()> {
+    use anchor_lang::solana_program::bpf_loader_upgradeable::{
+        self as loader, UpgradeableLoaderState,
+    };
+    let program_data = lix::program_data_address();
+    let accounts = [
+        (
+            launchpad::ID,
+            UpgradeableLoaderState::Program {
+                programdata_address: program_data,
+            },
+            true,
+        ),
+        (
+            program_data,
+            UpgradeableLoaderState::ProgramData {
+                slot: 0,
+                upgrade_authority_address: Some(*authority),
+            },
+            false,
+        ),
+    ];
+    for (address, state, executable) in accounts {
+        let data = bincode::serialize(&state)?;
+        let account = solana_account::Account {
+            lamports: chain.minimum_balance(data.len()),
+            data,
+            owner: loader::ID,
+            executable,
+            rent_epoch: 0,
+        };
+        chain.bank().store_account(&address, &account.into());
+    }
+    Ok(())
+}
+
 pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
     let admin = Keypair::new();
     let partner = Keypair::new();
@@ -68,9 +108,15 @@ pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
         )?,
     ];
     send(chain, &ixs, &[&admin, &usdc]).context("creating the USDC mint")?;
+    make_upgradeable(chain, &admin.pubkey())?;
     send(
         chain,
-        &[lix::initialize(&admin.pubkey(), &partner.pubkey(), None)],
+        &[lix::initialize(
+            &admin.pubkey(),
+            &partner.pubkey(),
+            &usdc.pubkey(),
+            Some(lix::program_data_address()),
+        )],
         &[&admin],
     )
     .context("initializing the launchpad")?;

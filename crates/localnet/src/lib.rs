@@ -45,7 +45,39 @@ fn amm_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Prog
     amm::entry(program_id, accounts, data)
 }
 
-/// The programs a localnet runs natively.
+/// The upgradeable loader as the localnet runs it. The launchpad is made to look deployed through the
+/// upgradeable loader (see [`bootstrap`]), so that `initialize` checks its upgrade authority as on a real
+/// cluster; the runtime then hands its instructions to that loader, whose real builtin only runs SBF code.
+/// This replacement runs the launchpad's native entry and passes every other program of that loader
+/// (Token-2022) to the real loader.
+fn upgradeable_loader(
+    vm: *mut solana_program_test::EbpfVm<solana_program_test::InvokeContext<'static, 'static>>,
+    a0: u64,
+    a1: u64,
+    a2: u64,
+    a3: u64,
+    a4: u64,
+) {
+    // SAFETY: the runtime calls a builtin with `vm` pointing into a live `EbpfVm`, offset as `processor!` expects.
+    let program = unsafe {
+        let vm = &*((vm as *mut u64)
+            .offset(-(solana_program_test::get_runtime_environment_key() as isize))
+            as *mut solana_program_test::EbpfVm<solana_program_test::InvokeContext>);
+        let invoke_context = &*vm.context_object_pointer;
+        invoke_context
+            .transaction_context
+            .get_current_instruction_context()
+            .and_then(|ix| ix.get_program_key().copied())
+    };
+    if program == Ok(launchpad::ID) {
+        let native = solana_program_test::processor!(launchpad_entry).expect("native entry");
+        native(vm, a0, a1, a2, a3, a4)
+    } else {
+        solana_bpf_loader_program::Entrypoint::vm(vm, a0, a1, a2, a3, a4)
+    }
+}
+
+/// The programs a localnet runs natively (and the upgradeable loader that runs the launchpad natively).
 pub fn native_programs() -> Vec<chain::NativeProgram> {
     use solana_program_runtime::invoke_context::BuiltinFunctionWithContext;
     let launchpad: Option<BuiltinFunctionWithContext> =
@@ -63,6 +95,11 @@ pub fn native_programs() -> Vec<chain::NativeProgram> {
             name: "amm",
             entry,
         }))
+        .chain([chain::NativeProgram {
+            id: anchor_lang::solana_program::bpf_loader_upgradeable::ID,
+            name: "solana_bpf_loader_upgradeable_program",
+            entry: upgradeable_loader,
+        }])
         .collect()
 }
 

@@ -125,10 +125,23 @@ pub fn create_pool(keys: &AmmKeys, payer: &Pubkey, fee_bps: u16) -> Instruction 
     )
 }
 
+/// `owner`'s position `id`, created with the owner's signature (the owner signs the transaction).
 pub fn create_position(keys: &AmmKeys, payer: &Pubkey, owner: &Pubkey, id: u64) -> Instruction {
+    create_position_by(keys, payer, owner, owner, id)
+}
+
+/// `owner`'s position `id`, created with `authority`'s signature: the owner itself, or the pool's creator.
+pub fn create_position_by(
+    keys: &AmmKeys,
+    payer: &Pubkey,
+    authority: &Pubkey,
+    owner: &Pubkey,
+    id: u64,
+) -> Instruction {
     build(
         acc::CreatePosition {
             payer: *payer,
+            authority: *authority,
             pool: keys.pool,
             position: position_address(&keys.pool, owner, id),
             system_program: ids::SYSTEM_PROGRAM,

@@ -25,16 +25,97 @@ pub fn quote_token_program(_quote_mint: &Pubkey) -> Pubkey {
     ids::TOKEN_PROGRAM
 }
 
-pub fn initialize(admin: &Pubkey, partner: &Pubkey, program_data: Option<Pubkey>) -> Instruction {
+/// The program-data account of the launchpad under the upgradeable loader.
+pub fn program_data_address() -> Pubkey {
+    anchor_lang::solana_program::bpf_loader_upgradeable::get_program_data_address(&launchpad::ID)
+}
+
+/// `initialize` signed by `admin` (the upgrade authority), naming `partner` and pinning `usdc_mint`;
+/// `program_data` is the program's program-data account (None only for a non-upgradeable deployment).
+pub fn initialize(
+    admin: &Pubkey,
+    partner: &Pubkey,
+    usdc_mint: &Pubkey,
+    program_data: Option<Pubkey>,
+) -> Instruction {
     build(
         acc::Initialize {
             admin: *admin,
             global: pda::global(),
             program: launchpad::ID,
             program_data,
+            usdc_mint: *usdc_mint,
+            token_program: ids::TOKEN_PROGRAM,
             system_program: ids::SYSTEM_PROGRAM,
         },
         ix::Initialize { partner: *partner },
+    )
+}
+
+/// Disables (or re-enables) `config` for new launches.
+pub fn set_config_disabled(admin: &Pubkey, config: &Pubkey, disabled: bool) -> Instruction {
+    build(
+        acc::SetConfigDisabled {
+            admin: *admin,
+            global: pda::global(),
+            config: *config,
+        },
+        ix::SetConfigDisabled { disabled },
+    )
+}
+
+pub fn propose_admin(admin: &Pubkey, new_admin: &Pubkey) -> Instruction {
+    build(
+        acc::ProposeAdmin {
+            admin: *admin,
+            global: pda::global(),
+        },
+        ix::ProposeAdmin {
+            new_admin: *new_admin,
+        },
+    )
+}
+
+pub fn accept_admin(new_admin: &Pubkey) -> Instruction {
+    build(
+        acc::AcceptAdmin {
+            new_admin: *new_admin,
+            global: pda::global(),
+        },
+        ix::AcceptAdmin {},
+    )
+}
+
+pub fn propose_partner(admin: &Pubkey, new_partner: &Pubkey) -> Instruction {
+    build(
+        acc::ProposePartner {
+            admin: *admin,
+            global: pda::global(),
+        },
+        ix::ProposePartner {
+            new_partner: *new_partner,
+        },
+    )
+}
+
+pub fn accept_partner(new_partner: &Pubkey) -> Instruction {
+    build(
+        acc::AcceptPartner {
+            new_partner: *new_partner,
+            global: pda::global(),
+        },
+        ix::AcceptPartner {},
+    )
+}
+
+/// Copies the global partner into `config` (anyone may send it).
+pub fn sync_config_partner(config: &Pubkey) -> Instruction {
+    build(
+        acc::SyncConfigPartner {
+            global: pda::global(),
+            config: *config,
+        },
+        ix::SyncConfigPartner {},
     )
 }
 
@@ -56,7 +137,7 @@ pub fn config_args(cfg: &PresetConfig) -> CreateConfigArgs {
         fees: cfg.fees.into(),
         threshold: cfg.threshold,
         creator_fee_share_bps: cfg.creator_fee_share_bps,
-        creator_lp_share_bps: cfg.creator_lp_share_bps,
+        creator_surplus_share_bps: cfg.creator_surplus_share_bps,
     }
 }
 
@@ -73,15 +154,15 @@ pub fn create_config(admin: &Pubkey, quote_mint: &Pubkey, args: CreateConfigArgs
     )
 }
 
-/// `create_config` for a named preset and quote mint, with the curve `crates/curve` builds for it.
+/// `create_config` for a named preset and quote mint, with the config pinned for it in `crates/curve`.
 pub fn create_preset_config(
     admin: &Pubkey,
     preset: Preset,
     quote: QuoteAsset,
     quote_mint: &Pubkey,
 ) -> curve::Result<Instruction> {
-    let cfg = curve::preset_config(preset, quote)?;
-    Ok(create_config(admin, quote_mint, config_args(&cfg)))
+    let cfg = curve::pinned_preset(preset, quote);
+    Ok(create_config(admin, quote_mint, config_args(cfg)))
 }
 
 /// Every address of one launch, derived from its creator and salt (or mint) and its config.

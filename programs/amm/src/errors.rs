@@ -27,6 +27,10 @@ pub enum AmmError {
     FirstDepositLiquidity, // 6009
     #[msg("Pool state is inconsistent")]
     InconsistentState, // 6010
+    #[msg("Mint has a Token-2022 extension the AMM refuses (transfer fee or hook, permanent delegate, non-transferable, default frozen, confidential transfers, pausable, or one it does not know)")]
+    UnsupportedMintExtension, // 6011
+    #[msg("Only the owner (or the pool's creator) may create a position for the owner")]
+    Unauthorized, // 6012
 }
 
 impl From<CurveError> for AmmError {

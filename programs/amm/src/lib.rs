@@ -7,7 +7,8 @@
 //! * `swap`: exact in with a minimum out; the fee is taken on the input and accrues to all liquidity.
 //! * `claim_position_fee`: pays a position's accrued fees, locked liquidity included.
 //!
-//! Token-2022 and classic SPL mints both work through the token interface. Math lives in `crates/curve::amm`.
+//! Token-2022 and classic SPL mints both work through the token interface; Token-2022 mints with extensions that
+//! change what a transfer delivers or who controls custody are refused. Math lives in `crates/curve::amm`.
 #![allow(unexpected_cfgs)]
 #![allow(clippy::result_large_err, clippy::too_many_arguments)]
 
@@ -37,7 +38,8 @@ pub mod amm {
         instructions::create_pool::handler(ctx, fee_bps)
     }
 
-    /// Creates an empty position of `owner` in a pool. Anyone may pay for it; only the owner can withdraw.
+    /// Creates an empty position of `owner` in a pool, signed by the owner or the pool's creator. Anyone may
+    /// pay for it; only the owner can withdraw.
     pub fn create_position(ctx: Context<CreatePosition>, owner: Pubkey, id: u64) -> Result<()> {
         instructions::create_position::handler(ctx, owner, id)
     }

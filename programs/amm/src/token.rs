@@ -1,7 +1,42 @@
 //! Token moves shared by the instructions.
 
+use crate::errors::AmmError;
 use anchor_lang::prelude::*;
+use anchor_spl::token_2022::spl_token_2022::{
+    extension::{BaseStateWithExtensions, ExtensionType, StateWithExtensions},
+    state::Mint as SplMint,
+};
 use anchor_spl::token_interface::{self, Mint, TransferChecked};
+
+/// Token-2022 mint extensions a pool accepts: they describe the token and never touch a transfer. Every
+/// other extension is refused, among them the ones that break constant-product accounting or custody (a
+/// transfer fee makes the vault receive less than it credits, a transfer hook can fail or re-enter every
+/// transfer, a permanent delegate can move the vault's tokens, non-transferable and default-frozen tokens
+/// cannot move in or out, confidential transfers hide amounts, pausable mints can stop every transfer).
+pub const ALLOWED_MINT_EXTENSIONS: &[ExtensionType] = &[
+    ExtensionType::MetadataPointer,
+    ExtensionType::TokenMetadata,
+    ExtensionType::GroupPointer,
+    ExtensionType::TokenGroup,
+    ExtensionType::GroupMemberPointer,
+    ExtensionType::TokenGroupMember,
+];
+
+/// Refuses a mint whose Token-2022 extensions are not all in [`ALLOWED_MINT_EXTENSIONS`]. Classic SPL Token
+/// mints have no extensions.
+pub fn check_mint_extensions(mint: &AccountInfo) -> Result<()> {
+    if *mint.owner != anchor_spl::token_2022::ID {
+        return Ok(());
+    }
+    let data = mint.try_borrow_data()?;
+    let state = StateWithExtensions::<SplMint>::unpack(&data)?;
+    let types = state.get_extension_types()?;
+    require!(
+        types.iter().all(|t| ALLOWED_MINT_EXTENSIONS.contains(t)),
+        AmmError::UnsupportedMintExtension
+    );
+    Ok(())
+}
 
 /// `transfer_checked` of `amount` (nothing when zero), signed by `signer` seeds when the authority is a PDA.
 pub fn transfer<'info>(

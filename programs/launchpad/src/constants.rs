@@ -6,6 +6,9 @@ pub use curve::constants::{
     MIGRATION_SUPPLY_BASE_UNITS, SALE_SUPPLY_BASE_UNITS, TOKEN_DECIMALS, TOTAL_SUPPLY_BASE_UNITS,
 };
 
+/// The wrapped-SOL mint of the classic token program: the quote mint of every SOL config.
+pub const NATIVE_MINT: Pubkey = pubkey!("So11111111111111111111111111111111111111112");
+
 #[constant]
 pub const GLOBAL_SEED: &[u8] = b"global";
 #[constant]

@@ -65,6 +65,18 @@ pub enum LaunchpadError {
     InvalidPosition, // 6028
     #[msg("AMM account does not match the migration")]
     InvalidAmmAccount, // 6029
+    #[msg("Only the program's upgrade authority (or the build-time initialize authority) may initialize it")]
+    NotUpgradeAuthority, // 6030
+    #[msg("Program-data account missing or not this program's")]
+    InvalidProgramData, // 6031
+    #[msg("Quote mints must be classic SPL Token mints")]
+    QuoteMintNotClassic, // 6032
+    #[msg("Config differs from the preset's economics")]
+    PresetMismatch, // 6033
+    #[msg("This config is disabled for new launches")]
+    ConfigDisabled, // 6034
+    #[msg("Signer is not the proposed admin or partner")]
+    NotProposed, // 6035
 }
 
 impl From<CurveError> for LaunchpadError {

@@ -1,8 +1,10 @@
 //! The launchpad program: launches Token-2022 tokens on a bonding curve and trades them up to an exact
 //! graduation.
 //!
-//! * `initialize`, `create_config` (admin, under `instructions/admin/`): the program's admin and partner, and
-//!   one config per (preset, quote) holding a curve built and checked by `crates/curve`.
+//! * `initialize` (the upgrade authority, once), `create_config`, `set_config_disabled`, `propose_admin`,
+//!   `accept_admin`, `propose_partner`, `accept_partner`, `sync_config_partner` (under `instructions/admin/`):
+//!   the program's admin, partner and pinned quote mints, one config per (preset, quote) holding exactly the
+//!   preset pinned in `crates/curve`, configs disabled for new launches, two-step handovers.
 //! * `create_launch`: a metadata-carrying Token-2022 mint at a creator-derived address, the whole supply in
 //!   the pool's vault, no mint or freeze authority, immutable metadata.
 //! * `swap`: buy or sell on the curve, exact in, with a minimum out; the buy that reaches the threshold is
@@ -34,19 +36,55 @@ pub use state::*;
 
 declare_id!("6NpjqXdtL6aWKrifyWxp1e9bYXvqhcYL51T3JTQgNKRu");
 
+/// Who may `initialize` the program when it is not owned by the upgradeable loader (a non-upgradeable loader,
+/// a genesis or native load). `None`: such a deployment cannot be initialized at all. A deployment through the
+/// upgradeable loader ignores this and requires the program's upgrade authority instead. To deploy
+/// non-upgradeably, set this to the intended admin's key and rebuild (see `docs/deploying.md`).
+pub const INITIALIZE_AUTHORITY: Option<Pubkey> = None;
+
 #[program]
 pub mod launchpad {
     use super::*;
 
-    /// Creates the program's global account: the signer becomes the admin; `partner` receives the partner
-    /// share of fees.
+    /// Creates the program's global account: the signer (the program's upgrade authority) becomes the admin;
+    /// `partner` receives the partner share of fees; the USDC mint is pinned.
     pub fn initialize(ctx: Context<Initialize>, partner: Pubkey) -> Result<()> {
         instructions::admin::initialize::handler(ctx, partner)
     }
 
-    /// Creates the config of one (preset, quote). Admin only. The curve is validated on chain.
+    /// Creates the config of one (preset, quote). Admin only. It must equal the pinned preset.
     pub fn create_config(ctx: Context<CreateConfig>, args: CreateConfigArgs) -> Result<()> {
         instructions::admin::create_config::handler(ctx, args)
+    }
+
+    /// Disables (or re-enables) a config for new launches. Admin only. Existing pools are unaffected.
+    pub fn set_config_disabled(ctx: Context<SetConfigDisabled>, disabled: bool) -> Result<()> {
+        instructions::admin::set_config_disabled::handler(ctx, disabled)
+    }
+
+    /// Proposes a new admin (replacing any earlier proposal). Admin only.
+    pub fn propose_admin(ctx: Context<ProposeAdmin>, new_admin: Pubkey) -> Result<()> {
+        instructions::admin::propose_admin::handler(ctx, new_admin)
+    }
+
+    /// The proposed admin takes over.
+    pub fn accept_admin(ctx: Context<AcceptAdmin>) -> Result<()> {
+        instructions::admin::accept_admin::handler(ctx)
+    }
+
+    /// Proposes a new partner (replacing any earlier proposal). Admin only.
+    pub fn propose_partner(ctx: Context<ProposePartner>, new_partner: Pubkey) -> Result<()> {
+        instructions::admin::propose_partner::handler(ctx, new_partner)
+    }
+
+    /// The proposed partner takes over as the global partner.
+    pub fn accept_partner(ctx: Context<AcceptPartner>) -> Result<()> {
+        instructions::admin::accept_partner::handler(ctx)
+    }
+
+    /// Gives a config the global partner (after a partner handover). Anyone may call it.
+    pub fn sync_config_partner(ctx: Context<SyncConfigPartner>) -> Result<()> {
+        instructions::admin::sync_config_partner::handler(ctx)
     }
 
     /// Launches a token: mint with metadata, pool, vaults, the whole supply in the pool.

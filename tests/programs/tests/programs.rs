@@ -4,6 +4,8 @@
 #[path = "launchpad/harness.rs"]
 mod harness;
 
+#[path = "launchpad/admin.rs"]
+mod admin;
 #[path = "amm/liquidity.rs"]
 mod amm_liquidity;
 #[path = "launchpad/claims.rs"]

@@ -72,7 +72,7 @@ fn main() -> Result<(), CurveError> {
                 cfg.migration_supply,
                 cfg.threshold,
                 cfg.curve().sqrt_end_price(),
-                cfg.creator_lp_share_bps,
+                cfg.creator_surplus_share_bps,
             )?;
             println!(
                 "{:<10} {:<5} {:>18} {:>16} {:>8} {:>9} {:>9} {:>22}",

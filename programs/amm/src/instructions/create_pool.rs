@@ -1,10 +1,13 @@
-//! `create_pool`: a pool for a token pair (`["pool", creator, mint_a, mint_b]`), its two vaults and its swap fee. The pool starts empty; the first
-//! `add_liquidity` sets its price.
+//! `create_pool`: a pool for a token pair (`["pool", creator, mint_a, mint_b]`), its two vaults and its swap
+//! fee. The pool starts empty; the first `add_liquidity` sets its price. Token-2022 mints with an extension
+//! outside [`crate::token::ALLOWED_MINT_EXTENSIONS`] are refused: the pool credits what a transfer sends, so
+//! every transfer must deliver exactly that, and custody must stay with the pool.
 
 use crate::constants::*;
 use crate::errors::AmmError;
 use crate::events::EvtCreatePool;
 use crate::state::AmmPool;
+use crate::token::check_mint_extensions;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 
@@ -57,6 +60,8 @@ pub fn handler(ctx: Context<CreatePool>, fee_bps: u16) -> Result<()> {
     let a = &ctx.accounts;
     require!(a.mint_a.key() < a.mint_b.key(), AmmError::MintsNotSorted);
     require!(fee_bps <= MAX_SWAP_FEE_BPS, AmmError::InvalidFee);
+    check_mint_extensions(&a.mint_a.to_account_info())?;
+    check_mint_extensions(&a.mint_b.to_account_info())?;
     let now = Clock::get()?.unix_timestamp;
     let event = EvtCreatePool {
         pool: a.pool.key(),

@@ -1,7 +1,10 @@
-//! `create_position`: an empty position of `owner` in a pool. Anyone may pay for it (a migration creates the
-//! creator's and the partner's); only the owner can ever withdraw from it or claim its fees.
+//! `create_position`: an empty position of `owner` in a pool. Anyone may pay for it, but `authority` must sign
+//! and be the owner itself or the pool's creator (a launchpad migration, signing as the pool's creator, creates
+//! the creator's and the partner's). So nobody can occupy the position address another wallet will use. Only
+//! the owner can ever withdraw from a position or claim its fees.
 
 use crate::constants::*;
+use crate::errors::AmmError;
 use crate::events::EvtCreatePosition;
 use crate::state::{AmmPool, Position};
 use anchor_lang::prelude::*;
@@ -12,6 +15,8 @@ use anchor_lang::prelude::*;
 pub struct CreatePosition<'info> {
     #[account(mut)]
     pub payer: Signer<'info>,
+    /// The owner, or the pool's creator creating a position for someone else.
+    pub authority: Signer<'info>,
     pub pool: Box<Account<'info, AmmPool>>,
     #[account(
         init,
@@ -26,6 +31,11 @@ pub struct CreatePosition<'info> {
 
 pub fn handler(ctx: Context<CreatePosition>, owner: Pubkey, id: u64) -> Result<()> {
     let pool = &ctx.accounts.pool;
+    let authority = ctx.accounts.authority.key();
+    require!(
+        authority == owner || authority == pool.creator,
+        AmmError::Unauthorized
+    );
     let event = EvtCreatePosition {
         pool: pool.key(),
         position: ctx.accounts.position.key(),

@@ -56,9 +56,9 @@ pub fn handler(ctx: Context<ClaimLockedLpFee>) -> Result<()> {
     let position = a.position.key();
     let is_creator_position = claimer == a.pool.creator
         && position == amm_position_address(&amm_pool, &claimer, CREATOR_POSITION_ID);
-    let is_partner_position = claimer == a.config.partner
+    let is_partner_position = claimer == a.pool.locked_partner
         && position == amm_position_address(&amm_pool, &claimer, PARTNER_POSITION_ID);
-    if claimer != a.pool.creator && claimer != a.config.partner {
+    if claimer != a.pool.creator && claimer != a.pool.locked_partner {
         return err!(LaunchpadError::NotEntitled);
     }
     require!(

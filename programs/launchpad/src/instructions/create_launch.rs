@@ -119,6 +119,7 @@ pub fn handler(ctx: Context<CreateLaunch>, args: CreateLaunchArgs) -> Result<()>
     validate_metadata(&args.name, &args.symbol, &args.uri)?;
     let accounts = &ctx.accounts;
     let config = &accounts.config;
+    require!(!config.disabled, LaunchpadError::ConfigDisabled);
     let now = Clock::get()?.unix_timestamp;
 
     let mint_info = accounts.mint.to_account_info();
@@ -268,6 +269,7 @@ pub fn handler(ctx: Context<CreateLaunch>, args: CreateLaunchArgs) -> Result<()>
         partner_surplus_unclaimed: 0,
         creator_surplus_claimed: false,
         partner_surplus_claimed: false,
+        locked_partner: Pubkey::default(),
     });
     emit_cpi!(event);
     Ok(())

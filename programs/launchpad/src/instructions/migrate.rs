@@ -156,18 +156,26 @@ impl<'info> Migrate<'info> {
     }
 
     #[inline(never)]
-    fn create_position(&self, position: AccountInfo<'info>, owner: Pubkey, id: u64) -> Result<()> {
+    fn create_position(
+        &self,
+        position: AccountInfo<'info>,
+        owner: Pubkey,
+        id: u64,
+        signer: &[&[&[u8]]],
+    ) -> Result<()> {
         amm::cpi::create_position(
-            CpiContext::new(
+            CpiContext::new_with_signer(
                 self.amm_program.key(),
                 amm_accounts::CreatePosition {
                     payer: self.migrator.to_account_info(),
+                    authority: self.pool.to_account_info(),
                     pool: self.amm_pool.to_account_info(),
                     position,
                     system_program: self.system_program.to_account_info(),
                     event_authority: self.amm_event_authority.to_account_info(),
                     program: self.amm_program.to_account_info(),
                 },
+                signer,
             ),
             owner,
             id,
@@ -238,7 +246,7 @@ pub fn handler(ctx: Context<Migrate>) -> Result<()> {
         pool.base_reserve,
         pool.quote_reserve,
         pool.sqrt_price,
-        accounts.config.creator_lp_share_bps,
+        accounts.config.creator_surplus_share_bps,
     )
     .or_launchpad()?;
 
@@ -253,11 +261,13 @@ pub fn handler(ctx: Context<Migrate>) -> Result<()> {
         creator_position.clone(),
         accounts.creator.key(),
         CREATOR_POSITION_ID,
+        signer,
     )?;
     accounts.create_position(
         partner_position.clone(),
         accounts.partner.key(),
         PARTNER_POSITION_ID,
+        signer,
     )?;
     // The first deposit sets the price (liquidity 0 = "mint sqrt(a * b)"); the second mints the same liquidity.
     accounts.deposit_locked(
@@ -290,6 +300,7 @@ pub fn handler(ctx: Context<Migrate>) -> Result<()> {
     }
 
     let now = Clock::get()?.unix_timestamp;
+    let accounts_partner = accounts.partner.key();
     let event = EvtMigrate {
         pool: pool.key(),
         mint: mint_key,
@@ -318,6 +329,7 @@ pub fn handler(ctx: Context<Migrate>) -> Result<()> {
     pool.quote_reserve = 0;
     pool.creator_surplus_unclaimed = plan.creator_surplus;
     pool.partner_surplus_unclaimed = plan.partner_surplus;
+    pool.locked_partner = accounts_partner;
     emit_cpi!(event);
     Ok(())
 }

@@ -9,8 +9,14 @@ pub mod create_launch;
 pub mod migrate;
 pub mod swap;
 
+pub use admin::accept_admin::*;
+pub use admin::accept_partner::*;
 pub use admin::create_config::*;
 pub use admin::initialize::*;
+pub use admin::propose_admin::*;
+pub use admin::propose_partner::*;
+pub use admin::set_config_disabled::*;
+pub use admin::sync_config_partner::*;
 pub use claim_locked_lp_fee::*;
 pub use claim_surplus::*;
 pub use claim_trading_fee::*;

@@ -67,8 +67,12 @@ pub struct Config {
     pub sale_supply: u64,
     pub migration_supply: u64,
     pub creator_fee_share_bps: u16,
-    pub creator_lp_share_bps: u16,
+    /// Creator's share of the migration surplus (raised quote the AMM does not take at the final price); the
+    /// partner gets the rest. The locked LP itself always splits 50/50 (two positions of equal liquidity).
+    pub creator_surplus_share_bps: u16,
     pub bump: u8,
+    /// No new launches on this config (set by the admin); its pools are unaffected.
+    pub disabled: bool,
 }
 
 impl Config {

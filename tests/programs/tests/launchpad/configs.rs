@@ -29,7 +29,7 @@ async fn every_preset_and_quote_is_stored_as_built() {
             );
             assert_eq!(stored.fee_schedule(), built.fees);
             assert_eq!(stored.creator_fee_share_bps, 5_000);
-            assert_eq!(stored.creator_lp_share_bps, 5_000);
+            assert_eq!(stored.creator_surplus_share_bps, 5_000);
             let segs = stored.curve_segments();
             assert_eq!(stored.market(&segs).curve, built.curve());
         }
@@ -98,7 +98,7 @@ async fn invalid_configs_are_refused() {
         ),
         (
             CreateConfigArgs {
-                creator_lp_share_bps: 20_000,
+                creator_surplus_share_bps: 20_000,
                 ..good.clone()
             },
             sol,
@@ -129,7 +129,7 @@ async fn invalid_configs_are_refused() {
                 ..good.clone()
             },
             sol,
-            LaunchpadError::InvalidCurve,
+            LaunchpadError::PresetMismatch,
         ),
         // A start price above the end price: not monotone.
         (
@@ -138,7 +138,7 @@ async fn invalid_configs_are_refused() {
                 ..good.clone()
             },
             sol,
-            LaunchpadError::InvalidCurve,
+            LaunchpadError::PresetMismatch,
         ),
         // Liquidity nudged: the curve no longer sells the sale supply for the threshold.
         (
@@ -150,7 +150,7 @@ async fn invalid_configs_are_refused() {
                 ..good.clone()
             },
             sol,
-            LaunchpadError::CurveMismatch,
+            LaunchpadError::PresetMismatch,
         ),
         // Ending anywhere but the migration price.
         (
@@ -162,7 +162,49 @@ async fn invalid_configs_are_refused() {
                 ..good.clone()
             },
             sol,
-            LaunchpadError::CurveMismatch,
+            LaunchpadError::PresetMismatch,
+        ),
+        // A preset is the same economics for everyone: `shield` with the fair fee, `fair` with shield's decay,
+        // `distribute` on the fair curve, other shares.
+        (
+            CreateConfigArgs {
+                preset: Preset::Shield as u8,
+                ..good.clone()
+            },
+            sol,
+            LaunchpadError::PresetMismatch,
+        ),
+        (
+            CreateConfigArgs {
+                fees: args(Preset::Shield, QuoteAsset::Sol).fees,
+                ..good.clone()
+            },
+            sol,
+            LaunchpadError::PresetMismatch,
+        ),
+        (
+            CreateConfigArgs {
+                preset: Preset::Distribute as u8,
+                ..good.clone()
+            },
+            sol,
+            LaunchpadError::PresetMismatch,
+        ),
+        (
+            CreateConfigArgs {
+                creator_fee_share_bps: 9_000,
+                ..good.clone()
+            },
+            sol,
+            LaunchpadError::PresetMismatch,
+        ),
+        (
+            CreateConfigArgs {
+                creator_surplus_share_bps: 0,
+                ..good.clone()
+            },
+            sol,
+            LaunchpadError::PresetMismatch,
         ),
     ];
     for (args, mint, expected) in cases {
@@ -188,7 +230,12 @@ async fn invalid_configs_are_refused() {
 async fn initialize_runs_once() {
     let mut env = Env::start_bare().await;
     let other = env.wallet().await;
-    let ix = lix::initialize(&other.pubkey(), &other.pubkey(), None);
+    let ix = lix::initialize(
+        &other.pubkey(),
+        &other.pubkey(),
+        &env.usdc_mint,
+        Some(lix::program_data_address()),
+    );
     let err = env.send(&[ix], &[&other]).await.unwrap_err();
     // The global account already exists: the system program refuses to create it again.
     assert!(custom_code(&err).is_some() || matches!(err, TransactionError::InstructionError(..)));

@@ -36,6 +36,38 @@ fn process_amm(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Pr
     amm::entry(program_id, accounts, data)
 }
 
+/// The upgradeable loader as the test bank runs it. The runtime hands an instruction for a program owned by
+/// the upgradeable loader to that loader's builtin, which only runs SBF code from the program cache; the
+/// launchpad here is native. So the loader is replaced by this function: the launchpad (made to look deployed
+/// through the upgradeable loader by [`Env::make_upgradeable`]) runs its native entry, and every other program
+/// of that loader (Token-2022) goes to the real loader.
+fn upgradeable_loader(
+    vm: *mut solana_program_test::EbpfVm<solana_program_test::InvokeContext<'static, 'static>>,
+    a0: u64,
+    a1: u64,
+    a2: u64,
+    a3: u64,
+    a4: u64,
+) {
+    // SAFETY: the runtime calls a builtin with `vm` pointing into a live `EbpfVm`, offset as `processor!` expects.
+    let program = unsafe {
+        let vm = &*((vm as *mut u64)
+            .offset(-(solana_program_test::get_runtime_environment_key() as isize))
+            as *mut solana_program_test::EbpfVm<solana_program_test::InvokeContext>);
+        let invoke_context = &*vm.context_object_pointer;
+        invoke_context
+            .transaction_context
+            .get_current_instruction_context()
+            .and_then(|ix| ix.get_program_key().copied())
+    };
+    if program == Ok(launchpad::ID) {
+        let native = processor!(process).expect("native entry");
+        native(vm, a0, a1, a2, a3, a4)
+    } else {
+        solana_bpf_loader_program::Entrypoint::vm(vm, a0, a1, a2, a3, a4)
+    }
+}
+
 pub type TxResult<T> = Result<T, TransactionError>;
 
 pub struct Env {
@@ -75,11 +107,41 @@ impl Env {
         env
     }
 
-    /// A fresh chain with the launchpad initialized and a USDC mint, but no configs.
+    /// A fresh chain with the launchpad initialized (by its upgrade authority, the admin) and a USDC mint, but
+    /// no configs.
     pub async fn start_bare() -> Env {
+        let mut env = Self::start_uninitialized().await;
+        let admin = env.admin.insecure_clone();
+        let ix = lix::initialize(
+            &admin.pubkey(),
+            &env.partner.pubkey(),
+            &env.usdc_mint,
+            Some(lix::program_data_address()),
+        );
+        env.send(&[ix], &[&admin]).await.expect("initialize");
+        env
+    }
+
+    /// A fresh chain whose launchpad is owned by the upgradeable loader with the admin as its upgrade
+    /// authority, a USDC mint, and nothing initialized.
+    pub async fn start_uninitialized() -> Env {
+        let mut env = Self::start_native().await;
+        let admin = env.admin.pubkey();
+        env.make_upgradeable(Some(admin));
+        env
+    }
+
+    /// A fresh chain with both programs loaded natively (owned by the native loader), a USDC mint, nothing
+    /// initialized.
+    pub async fn start_native() -> Env {
         let mut pt = ProgramTest::new("launchpad", launchpad::ID, processor!(process));
         pt.prefer_bpf(false);
         pt.add_program("amm", amm::ID, processor!(process_amm));
+        pt.add_builtin_program(
+            "upgradeable loader",
+            anchor_lang::solana_program::bpf_loader_upgradeable::ID,
+            upgradeable_loader,
+        );
         let ctx = pt.start_with_context().await;
         let mut env = Env {
             ctx,
@@ -94,9 +156,40 @@ impl Env {
         let admin = env.admin.insecure_clone();
         env.airdrop(&admin.pubkey(), 100 * SOL).await;
         env.usdc_mint = env.create_usdc_mint().await;
-        let ix = lix::initialize(&admin.pubkey(), &env.partner.pubkey(), None);
-        env.send(&[ix], &[&admin]).await.expect("initialize");
         env
+    }
+
+    /// Makes the launchpad look deployed through the upgradeable loader: its program account becomes
+    /// `UpgradeableLoaderState::Program` (owned by that loader, still executable) pointing at a program-data
+    /// account whose upgrade authority is `authority`. The native entry keeps running: the program cache
+    /// still holds the builtin, deployed at slot 0, and the program data says slot 0.
+    pub fn make_upgradeable(&mut self, authority: Option<Pubkey>) {
+        use anchor_lang::solana_program::bpf_loader_upgradeable::UpgradeableLoaderState;
+        let program_data = lix::program_data_address();
+        let program = bincode::serialize(&UpgradeableLoaderState::Program {
+            programdata_address: program_data,
+        })
+        .unwrap();
+        let data = bincode::serialize(&UpgradeableLoaderState::ProgramData {
+            slot: 0,
+            upgrade_authority_address: authority,
+        })
+        .unwrap();
+        self.set_loader_account(&launchpad::ID, program, true);
+        self.set_loader_account(&program_data, data, false);
+    }
+
+    /// Stores an account owned by the upgradeable loader (rent exempt).
+    pub fn set_loader_account(&mut self, address: &Pubkey, data: Vec<u8>, executable: bool) {
+        let rent = anchor_lang::prelude::Rent::default();
+        let account = solana_account::Account {
+            lamports: rent.minimum_balance(data.len()),
+            data,
+            owner: anchor_lang::solana_program::bpf_loader_upgradeable::ID,
+            executable,
+            rent_epoch: 0,
+        };
+        self.ctx.set_account(address, &account.into());
     }
 
     pub fn quote_mint(&self, quote: QuoteAsset) -> Pubkey {
@@ -191,6 +284,69 @@ impl Env {
         ];
         self.send(&ixs, &[&payer, &mint]).await.unwrap();
         mint.pubkey()
+    }
+
+    /// A Token-2022 mint with `authority` as its mint authority and one extension: a 1% transfer fee, a
+    /// transfer hook (into the AMM, any program will do), a permanent delegate, or non-transferable tokens.
+    pub async fn create_token_2022_mint(
+        &mut self,
+        authority: &Pubkey,
+        decimals: u8,
+        extension: spl_token_2022::extension::ExtensionType,
+    ) -> Pubkey {
+        use spl_token_2022::extension::ExtensionType;
+        let mint = Keypair::new();
+        let payer = self.ctx.payer.insecure_clone();
+        let rent = self.ctx.banks_client.get_rent().await.unwrap();
+        let len =
+            ExtensionType::try_calculate_account_len::<spl_token_2022::state::Mint>(&[extension])
+                .unwrap();
+        let program = ids::TOKEN_2022_PROGRAM;
+        let key = mint.pubkey();
+        let init_extension = match extension {
+            ExtensionType::TransferFeeConfig => {
+                spl_token_2022::extension::transfer_fee::instruction::initialize_transfer_fee_config(
+                    &program,
+                    &key,
+                    Some(authority),
+                    Some(authority),
+                    100,
+                    u64::MAX,
+                )
+            }
+            ExtensionType::TransferHook => {
+                spl_token_2022::extension::transfer_hook::instruction::initialize(
+                    &program,
+                    &key,
+                    Some(*authority),
+                    Some(amm::ID),
+                )
+            }
+            ExtensionType::PermanentDelegate => {
+                spl_token_2022::instruction::initialize_permanent_delegate(&program, &key, authority)
+            }
+            ExtensionType::NonTransferable => {
+                spl_token_2022::instruction::initialize_non_transferable_mint(&program, &key)
+            }
+            other => panic!("no initializer for {other:?}"),
+        }
+        .unwrap();
+        let ixs = [
+            system_instruction::create_account(
+                &payer.pubkey(),
+                &key,
+                rent.minimum_balance(len),
+                len as u64,
+                &program,
+            ),
+            init_extension,
+            spl_token_2022::instruction::initialize_mint2(
+                &program, &key, authority, None, decimals,
+            )
+            .unwrap(),
+        ];
+        self.send(&ixs, &[&payer, &mint]).await.unwrap();
+        key
     }
 
     /// Gives `owner` `amount` of the quote token in their associated account and returns that account.

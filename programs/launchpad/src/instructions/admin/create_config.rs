@@ -1,7 +1,10 @@
 //! `create_config`: the admin stores the curve, fee schedule and shares of one (preset, quote).
 //!
-//! Everything is validated on chain with the same `crates/curve` code that built it: the curve's shape
-//! (monotone prices, bounded segments), that it sells exactly the sale supply for the threshold and ends at
+//! A preset means the same economics for every creator: the arguments must equal, field for field, the
+//! config pinned for (preset, quote) in `crates/curve` (`curve::pinned_preset`), and anything else is refused
+//! with `PresetMismatch`. The quote mint must be the one the global state pins for the quote (wrapped SOL, or
+//! the USDC mint named at initialization), owned by the classic SPL Token program. The stored curve is also checked
+//! again with the same `crates/curve` code that built it (monotone prices, bounded segments), that it sells exactly the sale supply for the threshold and ends at
 //! the migration price, the fee bounds, and shares of at most 100%.
 
 use crate::constants::*;
@@ -9,10 +12,7 @@ use crate::errors::{CurveResultExt, LaunchpadError};
 use crate::state::{Config, CurveSegment, FeeScheduleParams, Global};
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::Mint;
-use curve::{FeeSchedule, Preset, QuoteAsset, MAX_SEGMENTS};
-
-/// The wrapped-SOL mint of the classic token program.
-pub const NATIVE_MINT: Pubkey = pubkey!("So11111111111111111111111111111111111111112");
+use curve::{pinned_preset, FeeSchedule, Preset, QuoteAsset, MAX_SEGMENTS};
 
 #[derive(AnchorSerialize, AnchorDeserialize, Clone, Debug, PartialEq, Eq)]
 pub struct CreateConfigArgs {
@@ -25,7 +25,8 @@ pub struct CreateConfigArgs {
     pub fees: FeeScheduleParams,
     pub threshold: u64,
     pub creator_fee_share_bps: u16,
-    pub creator_lp_share_bps: u16,
+    /// Creator's share of the migration surplus (the locked LP always splits 50/50).
+    pub creator_surplus_share_bps: u16,
 }
 
 #[derive(Accounts)]
@@ -47,16 +48,43 @@ pub struct CreateConfig<'info> {
     pub system_program: Program<'info, System>,
 }
 
+/// Whether `args` are exactly the pinned config of their (preset, quote).
+fn matches_preset(args: &CreateConfigArgs, preset: Preset, quote: QuoteAsset) -> bool {
+    let pinned = pinned_preset(preset, quote);
+    let segments = pinned.curve().segments;
+    args.sqrt_start_price == pinned.sqrt_start_price
+        && args.segments.len() == segments.len()
+        && args
+            .segments
+            .iter()
+            .zip(segments)
+            .all(|(a, p)| a.sqrt_price_upper == p.sqrt_price_upper && a.liquidity == p.liquidity)
+        && FeeSchedule::from(args.fees) == pinned.fees
+        && args.threshold == pinned.threshold
+        && args.creator_fee_share_bps == pinned.creator_fee_share_bps
+        && args.creator_surplus_share_bps == pinned.creator_surplus_share_bps
+        && pinned.sale_supply == SALE_SUPPLY_BASE_UNITS
+        && pinned.migration_supply == MIGRATION_SUPPLY_BASE_UNITS
+}
+
 pub fn handler(ctx: Context<CreateConfig>, args: CreateConfigArgs) -> Result<()> {
-    Preset::from_u8(args.preset).ok_or(LaunchpadError::InvalidPreset)?;
+    let preset = Preset::from_u8(args.preset).ok_or(LaunchpadError::InvalidPreset)?;
     let quote = QuoteAsset::from_u8(args.quote).ok_or(LaunchpadError::InvalidQuote)?;
     let mint = &ctx.accounts.quote_mint;
-    let is_native = mint.key() == NATIVE_MINT;
-    let mint_ok = match quote {
-        QuoteAsset::Sol => is_native,
-        QuoteAsset::Usdc => !is_native,
-    } && mint.decimals == quote.decimals();
-    require!(mint_ok, LaunchpadError::InvalidQuoteMint);
+    require_keys_eq!(
+        *mint.to_account_info().owner,
+        anchor_spl::token::ID,
+        LaunchpadError::QuoteMintNotClassic
+    );
+    let global = &ctx.accounts.global;
+    let pinned_mint = match quote {
+        QuoteAsset::Sol => global.sol_mint,
+        QuoteAsset::Usdc => global.usdc_mint,
+    };
+    require!(
+        mint.key() == pinned_mint && mint.decimals == quote.decimals(),
+        LaunchpadError::InvalidQuoteMint
+    );
     require!(
         args.threshold == quote.threshold(),
         LaunchpadError::InvalidThreshold
@@ -66,10 +94,14 @@ pub fn handler(ctx: Context<CreateConfig>, args: CreateConfigArgs) -> Result<()>
         LaunchpadError::TooManySegments
     );
     require!(
-        args.creator_fee_share_bps <= 10_000 && args.creator_lp_share_bps <= 10_000,
+        args.creator_fee_share_bps <= 10_000 && args.creator_surplus_share_bps <= 10_000,
         LaunchpadError::InvalidShare
     );
     FeeSchedule::from(args.fees).validate().or_launchpad()?;
+    require!(
+        matches_preset(&args, preset, quote),
+        LaunchpadError::PresetMismatch
+    );
 
     let mut segments = [CurveSegment::default(); MAX_SEGMENTS];
     segments[..args.segments.len()].copy_from_slice(&args.segments);
@@ -79,7 +111,7 @@ pub fn handler(ctx: Context<CreateConfig>, args: CreateConfigArgs) -> Result<()>
         quote: args.quote,
         quote_mint: mint.key(),
         quote_decimals: mint.decimals,
-        partner: ctx.accounts.global.partner,
+        partner: global.partner,
         sqrt_start_price: args.sqrt_start_price,
         segment_count: args.segments.len() as u8,
         segments,
@@ -88,8 +120,9 @@ pub fn handler(ctx: Context<CreateConfig>, args: CreateConfigArgs) -> Result<()>
         sale_supply: SALE_SUPPLY_BASE_UNITS,
         migration_supply: MIGRATION_SUPPLY_BASE_UNITS,
         creator_fee_share_bps: args.creator_fee_share_bps,
-        creator_lp_share_bps: args.creator_lp_share_bps,
+        creator_surplus_share_bps: args.creator_surplus_share_bps,
         bump: ctx.bumps.config,
+        disabled: false,
     });
     let curve_segments = config.curve_segments();
     config.market(&curve_segments).validate().or_launchpad()?;
