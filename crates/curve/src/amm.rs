@@ -228,3 +228,41 @@ pub fn plan_migration(
         partner_surplus: split.partner,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The locked LP always splits 50/50: both positions get exactly half of each side and equal liquidity,
+    /// whatever the surplus share (which splits only the quote the AMM does not take).
+    #[test]
+    fn the_locked_lp_splits_fifty_fifty_whatever_the_surplus_share() {
+        let sqrt_price = crate::pinned_preset(crate::Preset::Fair, crate::QuoteAsset::Sol)
+            .curve()
+            .sqrt_end_price();
+        for share in [0u16, 2_500, 5_000, 10_000] {
+            for (base, raised) in [
+                (200_000_000_000_000u64, 10_000_000_000u64),
+                (7, 1_000),
+                (1_001, 99),
+            ] {
+                let Ok(plan) = plan_migration(base, raised, sqrt_price, share) else {
+                    continue;
+                };
+                assert_eq!(plan.base_per_position, base / 2);
+                assert_eq!(plan.burnt_base, base % 2);
+                assert_eq!(
+                    plan.liquidity_per_position,
+                    initial_liquidity(plan.base_per_position, plan.quote_per_position).unwrap()
+                );
+                assert_eq!(plan.creator_surplus + plan.partner_surplus, plan.surplus);
+                assert_eq!(
+                    plan.creator_surplus,
+                    crate::fee::split_fee(plan.surplus, share).unwrap().creator
+                );
+            }
+        }
+        let full = plan_migration(200_000_000_000_000, 10_000_000_000, sqrt_price, 5_000).unwrap();
+        assert_eq!(full.base_per_position * 2, 200_000_000_000_000);
+    }
+}

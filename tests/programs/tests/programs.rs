@@ -8,6 +8,8 @@ mod harness;
 mod admin;
 #[path = "amm/liquidity.rs"]
 mod amm_liquidity;
+#[path = "amm/mints_and_positions.rs"]
+mod amm_mints_and_positions;
 #[path = "launchpad/claims.rs"]
 mod claims;
 #[path = "launchpad/configs.rs"]

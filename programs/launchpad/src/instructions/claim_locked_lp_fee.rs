@@ -17,8 +17,8 @@ use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 #[derive(Accounts)]
 pub struct ClaimLockedLpFee<'info> {
     pub claimer: Signer<'info>,
-    #[account(address = pool.config)]
     pub config: Box<Account<'info, Config>>,
+    #[account(has_one = config)]
     pub pool: Box<Account<'info, Pool>>,
     /// CHECK: must be the launch's AMM pool (checked in the handler; the AMM checks the rest).
     #[account(mut, address = pool.amm_pool @ LaunchpadError::InvalidAmmAccount)]

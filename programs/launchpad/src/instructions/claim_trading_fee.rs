@@ -14,12 +14,12 @@ use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 #[derive(Accounts)]
 pub struct ClaimTradingFee<'info> {
     pub claimer: Signer<'info>,
-    #[account(address = pool.config)]
     pub config: Box<Account<'info, Config>>,
     #[account(
         mut,
         seeds = [POOL_SEED, pool.base_mint.as_ref()],
         bump = pool.bump,
+        has_one = config,
         has_one = quote_mint,
         has_one = quote_vault,
     )]

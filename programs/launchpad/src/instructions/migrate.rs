@@ -61,12 +61,12 @@ pub struct Migrate<'info> {
     /// Anyone; pays the rent of the AMM accounts.
     #[account(mut)]
     pub migrator: Signer<'info>,
-    #[account(address = pool.config)]
     pub config: Box<Account<'info, Config>>,
     #[account(
         mut,
         seeds = [POOL_SEED, base_mint.key().as_ref()],
         bump = pool.bump,
+        has_one = config,
         has_one = base_mint,
         has_one = quote_mint,
         has_one = base_vault,

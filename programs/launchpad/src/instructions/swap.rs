@@ -34,12 +34,12 @@ pub struct SwapArgs {
 #[derive(Accounts)]
 pub struct Swap<'info> {
     pub trader: Signer<'info>,
-    #[account(address = pool.config)]
     pub config: Box<Account<'info, Config>>,
     #[account(
         mut,
         seeds = [POOL_SEED, base_mint.key().as_ref()],
         bump = pool.bump,
+        has_one = config,
         has_one = base_mint,
         has_one = quote_mint,
         has_one = base_vault,

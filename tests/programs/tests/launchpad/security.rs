@@ -38,7 +38,7 @@ async fn forged_accounts_are_refused() {
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
     assert_code(
         env.send(&[ix], &[&trader]).await,
-        AnchorError::ConstraintAddress,
+        AnchorError::ConstraintHasOne,
     );
     // A program account of another type in the config's place.
     let forged = LaunchKeys {
