@@ -6,6 +6,8 @@ mod harness;
 
 #[path = "launchpad/admin.rs"]
 mod admin;
+#[path = "launchpad/adversarial.rs"]
+mod adversarial;
 #[path = "amm/liquidity.rs"]
 mod amm_liquidity;
 #[path = "amm/mints_and_positions.rs"]

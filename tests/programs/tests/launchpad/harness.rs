@@ -435,6 +435,20 @@ impl Env {
         first_buy: Option<u64>,
     ) -> TxResult<(LaunchKeys, Vec<LaunchpadEvent>)> {
         let salt = self.next_salt();
+        self.launch_with_salt(creator, preset, quote, first_buy, salt)
+            .await
+    }
+
+    /// [`Env::launch`] with a chosen salt (so a test can pick the mint's address, e.g. its order against the
+    /// quote mint).
+    pub async fn launch_with_salt(
+        &mut self,
+        creator: &Keypair,
+        preset: Preset,
+        quote: QuoteAsset,
+        first_buy: Option<u64>,
+        salt: u64,
+    ) -> TxResult<(LaunchKeys, Vec<LaunchpadEvent>)> {
         let keys = self.keys(&creator.pubkey(), salt, preset, quote);
         let args = CreateLaunchArgs {
             name: format!("Token {salt}"),

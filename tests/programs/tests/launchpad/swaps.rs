@@ -11,7 +11,7 @@ use solana_keypair::Keypair;
 use solana_signer::Signer;
 
 /// Quotes the swap with the SDK, sends it, and checks the event and balances against the quote.
-async fn checked_swap(
+pub(crate) async fn checked_swap(
     env: &mut Env,
     keys: &LaunchKeys,
     trader: &Keypair,
