@@ -168,7 +168,7 @@ async fn one_wallet_as_creator_and_partner() {
     let before = env.balance(&dest).await;
     let ix = lix::claim_surplus(&keys, &both.pubkey(), &dest);
     if surplus > 0 {
-        env.send(&[ix.clone()], &[&both]).await.unwrap();
+        env.send(std::slice::from_ref(&ix), &[&both]).await.unwrap();
         assert_eq!(env.balance(&dest).await - before, surplus);
     }
     assert!(env.send(&[ix], &[&both]).await.is_err(), "once");
