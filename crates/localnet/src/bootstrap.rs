@@ -39,43 +39,48 @@ fn send(
     })
 }
 
-/// Makes the launchpad's program account an upgradeable-loader `Program` pointing at a program-data account
+/// The launchpad's program account as the upgradeable loader's `Program`, pointing at a program-data account
 /// that names `authority` as upgrade authority (deployed at slot 0, so the natively loaded program stays the
-/// one the cache runs; see `upgradeable_loader` in lib.rs).
-fn make_upgradeable(chain: &mut Chain, authority: &Pubkey) -> anyhow::Result<()> {
+/// one the program cache runs; [`crate::upgradeable_loader`] runs it). The program tests use these too.
+pub fn upgradeable_launchpad_accounts(
+    authority: Option<Pubkey>,
+) -> anyhow::Result<[(Pubkey, solana_account::Account); 2]> {
     use anchor_lang::solana_program::bpf_loader_upgradeable::{
         self as loader, UpgradeableLoaderState,
     };
+    let rent = solana_rent::Rent::default();
     let program_data = lix::program_data_address();
-    let accounts = [
-        (
-            launchpad::ID,
-            UpgradeableLoaderState::Program {
-                programdata_address: program_data,
-            },
-            true,
-        ),
-        (
-            program_data,
-            UpgradeableLoaderState::ProgramData {
-                slot: 0,
-                upgrade_authority_address: Some(*authority),
-            },
-            false,
-        ),
-    ];
-    for (address, state, executable) in accounts {
+    let account = |state: UpgradeableLoaderState, executable: bool| -> anyhow::Result<_> {
         let data = bincode::serialize(&state)?;
-        let account = solana_account::Account {
-            lamports: chain.minimum_balance(data.len()),
+        Ok(solana_account::Account {
+            lamports: rent.minimum_balance(data.len()),
             data,
             owner: loader::ID,
             executable,
             rent_epoch: 0,
-        };
-        chain.bank().store_account(&address, &account.into());
-    }
-    Ok(())
+        })
+    };
+    Ok([
+        (
+            launchpad::ID,
+            account(
+                UpgradeableLoaderState::Program {
+                    programdata_address: program_data,
+                },
+                true,
+            )?,
+        ),
+        (
+            program_data,
+            account(
+                UpgradeableLoaderState::ProgramData {
+                    slot: 0,
+                    upgrade_authority_address: authority,
+                },
+                false,
+            )?,
+        ),
+    ])
 }
 
 pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
@@ -108,7 +113,9 @@ pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
         )?,
     ];
     send(chain, &ixs, &[&admin, &usdc]).context("creating the USDC mint")?;
-    make_upgradeable(chain, &admin.pubkey())?;
+    for (address, account) in upgradeable_launchpad_accounts(Some(admin.pubkey()))? {
+        chain.bank().store_account(&address, &account.into());
+    }
     send(
         chain,
         &[lix::initialize(

@@ -49,8 +49,8 @@ fn amm_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Prog
 /// upgradeable loader (see [`bootstrap`]), so that `initialize` checks its upgrade authority as on a real
 /// cluster; the runtime then hands its instructions to that loader, whose real builtin only runs SBF code.
 /// This replacement runs the launchpad's native entry and passes every other program of that loader
-/// (Token-2022) to the real loader.
-fn upgradeable_loader(
+/// (Token-2022) to the real loader. The program tests install it too.
+pub fn upgradeable_loader(
     vm: *mut solana_program_test::EbpfVm<solana_program_test::InvokeContext<'static, 'static>>,
     a0: u64,
     a1: u64,

@@ -13,24 +13,8 @@ async fn solana_web3_js_transfers_and_confirms() {
         "run `npm ci` in tests/clients first (scripts/test does)"
     );
     let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
-    let run = tokio::process::Command::new("node")
-        .arg("web3_transfer.mjs")
-        .arg(net.rpc_url())
-        .current_dir(&clients)
-        .kill_on_drop(true)
-        .output();
-    let out = tokio::time::timeout(std::time::Duration::from_secs(90), run)
-        .await
-        .expect("web3.js check finishes within 90 s")
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "web3.js check failed:\n{stdout}\n{stderr}"
-    );
-    let report: serde_json::Value =
-        serde_json::from_str(stdout.trim().lines().last().unwrap()).unwrap();
+    let line = node("web3_transfer.mjs", &[net.rpc_url()]).await;
+    let report: serde_json::Value = serde_json::from_str(&line).unwrap();
     assert_eq!(report["ok"], true);
     assert_eq!(report["received"], 123_456_789);
     net.shutdown().await;

@@ -197,8 +197,7 @@ async fn admin_handover_takes_two_steps() {
 async fn partner_handover_moves_fees_but_not_locked_positions() {
     let mut env = Env::start().await;
     let admin = env.admin.insecure_clone();
-    let old_partner = env.partner.insecure_clone();
-    env.airdrop(&old_partner.pubkey(), 10 * SOL).await;
+    let old_partner = env.funded_partner().await;
     let new_partner = env.wallet().await;
     let quote = QuoteAsset::Usdc;
 
@@ -264,16 +263,9 @@ async fn partner_handover_moves_fees_but_not_locked_positions() {
     );
     // Someone pays quote into the AMM, so the locked positions earn fees.
     env.ensure_amm_accounts(&amm, &trader).await;
-    let ix = sdk::amm_ix::swap(
-        &amm,
-        &trader.pubkey(),
-        sdk::amm_ix::AmmSwapArgs {
-            a_to_b: amm.mint_a == migrated.quote_mint,
-            amount_in: 5 * USDC,
-            min_amount_out: 0,
-        },
-    );
-    env.send(&[ix], &[&trader]).await.unwrap();
+    env.amm_swap(&amm, &trader, amm.mint_a == migrated.quote_mint, 5 * USDC)
+        .await
+        .unwrap();
     env.ensure_amm_accounts(&amm, &new_partner).await;
     let ix = lix::claim_locked_lp_fee(&migrated, &new_partner.pubkey(), &old_position);
     assert!(env.send(&[ix], &[&new_partner]).await.is_err());

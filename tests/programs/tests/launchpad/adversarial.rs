@@ -2,7 +2,7 @@
 //! creator and partner, claims before migration, migrations with the wrong accounts, donations to vaults.
 
 use crate::harness::*;
-use crate::swaps::checked_swap;
+use crate::swaps::{checked_swap, quote_now};
 use anchor_lang::prelude::Pubkey;
 use curve::{Preset, QuoteAsset, Side};
 use launchpad::{LaunchpadError, PoolStatus};
@@ -70,8 +70,7 @@ fn salt_with_order(creator: &Pubkey, quote_mint: &Pubkey, base_first: bool) -> u
 
 async fn migrate_with_order(quote: QuoteAsset, base_first: bool) {
     let mut env = Env::start().await;
-    let partner = env.partner.insecure_clone();
-    env.airdrop(&partner.pubkey(), 10 * SOL).await;
+    let partner = env.funded_partner().await;
     let creator = env.wallet().await;
     let salt = salt_with_order(&creator.pubkey(), &env.quote_mint(quote), base_first);
     let (keys, _) = env
@@ -94,27 +93,13 @@ async fn migrate_with_order(quote: QuoteAsset, base_first: bool) {
     env.fund_quote(&trader, quote, quote.threshold() / 10).await;
     env.ensure_amm_accounts(&amm, &trader).await;
     let quote_is_a = amm.mint_a == keys.quote_mint;
-    let ix = sdk::amm_ix::swap(
-        &amm,
-        &trader.pubkey(),
-        sdk::amm_ix::AmmSwapArgs {
-            a_to_b: quote_is_a,
-            amount_in: quote.threshold() / 20,
-            min_amount_out: 0,
-        },
-    );
-    env.send(&[ix], &[&trader]).await.unwrap();
+    env.amm_swap(&amm, &trader, quote_is_a, quote.threshold() / 20)
+        .await
+        .unwrap();
     let tokens = env.balance(&env.base_ata(&keys, &trader.pubkey())).await;
-    let ix = sdk::amm_ix::swap(
-        &amm,
-        &trader.pubkey(),
-        sdk::amm_ix::AmmSwapArgs {
-            a_to_b: !quote_is_a,
-            amount_in: tokens / 2,
-            min_amount_out: 0,
-        },
-    );
-    env.send(&[ix], &[&trader]).await.unwrap();
+    env.amm_swap(&amm, &trader, !quote_is_a, tokens / 2)
+        .await
+        .unwrap();
     for (who, position) in [
         (&creator, keys.creator_position()),
         (&partner, keys.partner_position(&partner.pubkey())),
@@ -141,8 +126,7 @@ async fn base_mint_above_the_quote_mint() {
 #[tokio::test]
 async fn one_wallet_as_creator_and_partner() {
     let mut env = Env::start().await;
-    let both = env.partner.insecure_clone();
-    env.airdrop(&both.pubkey(), 20 * SOL).await;
+    let both = env.funded_partner().await;
     let quote = QuoteAsset::Usdc;
     let (keys, _) = env.launch(&both, Preset::Fair, quote, None).await.unwrap();
     let trader = env.wallet().await;
@@ -180,16 +164,9 @@ async fn one_wallet_as_creator_and_partner() {
     assert_ne!(creator_pos, partner_pos);
     let tokens = env.balance(&env.base_ata(&keys, &trader.pubkey())).await;
     env.ensure_amm_accounts(&amm, &trader).await;
-    let ix = sdk::amm_ix::swap(
-        &amm,
-        &trader.pubkey(),
-        sdk::amm_ix::AmmSwapArgs {
-            a_to_b: amm.mint_a == keys.mint,
-            amount_in: tokens / 2,
-            min_amount_out: 0,
-        },
-    );
-    env.send(&[ix], &[&trader]).await.unwrap();
+    env.amm_swap(&amm, &trader, amm.mint_a == keys.mint, tokens / 2)
+        .await
+        .unwrap();
     for position in [creator_pos, partner_pos] {
         let ix = lix::claim_locked_lp_fee(&keys, &both.pubkey(), &position);
         env.send(&[ix], &[&both]).await.unwrap();
@@ -200,8 +177,7 @@ async fn one_wallet_as_creator_and_partner() {
 #[tokio::test]
 async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused() {
     let mut env = Env::start().await;
-    let partner = env.partner.insecure_clone();
-    env.airdrop(&partner.pubkey(), 10 * SOL).await;
+    let partner = env.funded_partner().await;
     let quote = QuoteAsset::Usdc;
     let creator = env.wallet().await;
     let (keys, _) = env
@@ -370,16 +346,7 @@ async fn donations_to_vaults_move_no_price_and_break_no_claim() {
 
 /// A buy whose event matches the SDK's quote from the pool's recorded state.
 async fn checked_swap_ignoring_vaults(env: &mut Env, keys: &LaunchKeys, trader: &Keypair) {
-    let pool = env.pool(&keys.pool).await;
-    let config = env.config(&keys.config).await;
-    let now = env
-        .ctx
-        .banks_client
-        .get_sysvar::<anchor_lang::prelude::Clock>()
-        .await
-        .unwrap()
-        .unix_timestamp;
-    let quoted = sdk::quote::quote_exact_in(&config, &pool, Side::Buy, 10 * USDC, now).unwrap();
+    let quoted = quote_now(env, keys, Side::Buy, 10 * USDC).await;
     let events = env
         .buy(keys, trader, 10 * USDC, quoted.amount_out)
         .await

@@ -36,38 +36,6 @@ fn process_amm(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Pr
     amm::entry(program_id, accounts, data)
 }
 
-/// The upgradeable loader as the test bank runs it. The runtime hands an instruction for a program owned by
-/// the upgradeable loader to that loader's builtin, which only runs SBF code from the program cache; the
-/// launchpad here is native. So the loader is replaced by this function: the launchpad (made to look deployed
-/// through the upgradeable loader by [`Env::make_upgradeable`]) runs its native entry, and every other program
-/// of that loader (Token-2022) goes to the real loader.
-fn upgradeable_loader(
-    vm: *mut solana_program_test::EbpfVm<solana_program_test::InvokeContext<'static, 'static>>,
-    a0: u64,
-    a1: u64,
-    a2: u64,
-    a3: u64,
-    a4: u64,
-) {
-    // SAFETY: the runtime calls a builtin with `vm` pointing into a live `EbpfVm`, offset as `processor!` expects.
-    let program = unsafe {
-        let vm = &*((vm as *mut u64)
-            .offset(-(solana_program_test::get_runtime_environment_key() as isize))
-            as *mut solana_program_test::EbpfVm<solana_program_test::InvokeContext>);
-        let invoke_context = &*vm.context_object_pointer;
-        invoke_context
-            .transaction_context
-            .get_current_instruction_context()
-            .and_then(|ix| ix.get_program_key().copied())
-    };
-    if program == Ok(launchpad::ID) {
-        let native = processor!(process).expect("native entry");
-        native(vm, a0, a1, a2, a3, a4)
-    } else {
-        solana_bpf_loader_program::Entrypoint::vm(vm, a0, a1, a2, a3, a4)
-    }
-}
-
 pub type TxResult<T> = Result<T, TransactionError>;
 
 pub struct Env {
@@ -140,7 +108,7 @@ impl Env {
         pt.add_builtin_program(
             "upgradeable loader",
             anchor_lang::solana_program::bpf_loader_upgradeable::ID,
-            upgradeable_loader,
+            localnet::upgradeable_loader,
         );
         let ctx = pt.start_with_context().await;
         let mut env = Env {
@@ -159,24 +127,16 @@ impl Env {
         env
     }
 
-    /// Makes the launchpad look deployed through the upgradeable loader: its program account becomes
-    /// `UpgradeableLoaderState::Program` (owned by that loader, still executable) pointing at a program-data
-    /// account whose upgrade authority is `authority`. The native entry keeps running: the program cache
-    /// still holds the builtin, deployed at slot 0, and the program data says slot 0.
+    /// Makes the launchpad look deployed through the upgradeable loader, with `authority` as its upgrade
+    /// authority (see `localnet::bootstrap::upgradeable_launchpad_accounts`). The runtime hands instructions of
+    /// such a program to the loader's builtin, which runs only SBF code; `localnet::upgradeable_loader`,
+    /// installed in its place at start, runs the launchpad's native entry instead.
     pub fn make_upgradeable(&mut self, authority: Option<Pubkey>) {
-        use anchor_lang::solana_program::bpf_loader_upgradeable::UpgradeableLoaderState;
-        let program_data = lix::program_data_address();
-        let program = bincode::serialize(&UpgradeableLoaderState::Program {
-            programdata_address: program_data,
-        })
-        .unwrap();
-        let data = bincode::serialize(&UpgradeableLoaderState::ProgramData {
-            slot: 0,
-            upgrade_authority_address: authority,
-        })
-        .unwrap();
-        self.set_loader_account(&launchpad::ID, program, true);
-        self.set_loader_account(&program_data, data, false);
+        for (address, account) in
+            localnet::bootstrap::upgradeable_launchpad_accounts(authority).unwrap()
+        {
+            self.ctx.set_account(&address, &account.into());
+        }
     }
 
     /// Stores an account owned by the upgradeable loader (rent exempt).
@@ -246,6 +206,13 @@ impl Env {
         let payer = self.ctx.payer.insecure_clone();
         let ix = system_instruction::transfer(&payer.pubkey(), to, lamports);
         self.send(&[ix], &[&payer]).await.unwrap();
+    }
+
+    /// The partner's keypair, given 20 SOL to pay fees and rent of its claims.
+    pub async fn funded_partner(&mut self) -> Keypair {
+        let partner = self.partner.insecure_clone();
+        self.airdrop(&partner.pubkey(), 20 * SOL).await;
+        partner
     }
 
     /// A new wallet with 10 SOL for fees and rent.
@@ -647,6 +614,26 @@ impl Env {
     ) -> TxResult<Vec<LaunchpadEvent>> {
         let ix = lix::migrate(keys, &migrator.pubkey(), &self.partner.pubkey());
         self.send(&[ix], &[migrator]).await
+    }
+
+    /// An exact-in AMM swap from `trader`'s associated accounts, with no minimum out.
+    pub async fn amm_swap(
+        &mut self,
+        keys: &AmmKeys,
+        trader: &Keypair,
+        a_to_b: bool,
+        amount_in: u64,
+    ) -> TxResult<Vec<LaunchpadEvent>> {
+        let ix = sdk::amm_ix::swap(
+            keys,
+            &trader.pubkey(),
+            sdk::amm_ix::AmmSwapArgs {
+                a_to_b,
+                amount_in,
+                min_amount_out: 0,
+            },
+        );
+        self.send(&[ix], &[trader]).await
     }
 
     /// Creates `owner`'s associated token accounts for both AMM mints (idempotent).

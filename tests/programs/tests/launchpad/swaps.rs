@@ -11,13 +11,13 @@ use solana_keypair::Keypair;
 use solana_signer::Signer;
 
 /// Quotes the swap with the SDK, sends it, and checks the event and balances against the quote.
-pub(crate) async fn checked_swap(
+/// The SDK's quote of a swap against the pool's recorded state at the chain's current time.
+pub(crate) async fn quote_now(
     env: &mut Env,
     keys: &LaunchKeys,
-    trader: &Keypair,
     side: Side,
     amount: u64,
-) -> sdk::events::EvtSwap {
+) -> curve::SwapResult {
     let pool = env.pool(&keys.pool).await;
     let config = env.config(&keys.config).await;
     let now = env
@@ -27,7 +27,17 @@ pub(crate) async fn checked_swap(
         .await
         .unwrap()
         .unix_timestamp;
-    let quoted = sdk::quote::quote_exact_in(&config, &pool, side, amount, now).expect("quote");
+    sdk::quote::quote_exact_in(&config, &pool, side, amount, now).expect("quote")
+}
+
+pub(crate) async fn checked_swap(
+    env: &mut Env,
+    keys: &LaunchKeys,
+    trader: &Keypair,
+    side: Side,
+    amount: u64,
+) -> sdk::events::EvtSwap {
+    let quoted = quote_now(env, keys, side, amount).await;
     let base_ata = env.base_ata(keys, &trader.pubkey());
     let quote_ata = env.quote_ata(keys, &trader.pubkey());
     let (b0, q0) = (env.balance(&base_ata).await, env.balance(&quote_ata).await);
