@@ -14,7 +14,8 @@ use solana_transaction::{versioned::VersionedTransaction, Transaction};
 
 /// Keys and addresses a bootstrapped localnet runs with.
 pub struct Bootstrap {
-    pub admin: Keypair,
+    /// The launchpad's upgrade authority (and, once initialized, its admin).
+    pub admin: Pubkey,
     pub partner: Keypair,
     pub usdc_mint: Pubkey,
     pub usdc_authority: Keypair,
@@ -83,22 +84,15 @@ pub fn upgradeable_launchpad_accounts(
     ])
 }
 
-pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
-    let admin = Keypair::new();
-    let partner = Keypair::new();
+/// A fresh USDC-like classic mint (6 decimals) paid by `payer`, with a new mint authority.
+fn create_usdc_mint(chain: &mut Chain, payer: &Keypair) -> anyhow::Result<(Pubkey, Keypair)> {
     let usdc_authority = Keypair::new();
     let usdc = Keypair::new();
-    chain
-        .airdrop(&admin.pubkey(), 1_000 * 1_000_000_000)
-        .map_err(|e| anyhow!("{e}"))?;
-    chain
-        .airdrop(&partner.pubkey(), 10 * 1_000_000_000)
-        .map_err(|e| anyhow!("{e}"))?;
     let token = anchor_spl::token::ID;
     let len = anchor_spl::token::spl_token::state::Mint::LEN;
     let ixs = [
         solana_system_interface::instruction::create_account(
-            &admin.pubkey(),
+            &payer.pubkey(),
             &usdc.pubkey(),
             chain.minimum_balance(len),
             len as u64,
@@ -112,7 +106,40 @@ pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
             6,
         )?,
     ];
-    send(chain, &ixs, &[&admin, &usdc]).context("creating the USDC mint")?;
+    send(chain, &ixs, &[payer, &usdc]).context("creating the USDC mint")?;
+    Ok((usdc.pubkey(), usdc_authority))
+}
+
+/// A chain as a fresh cluster deployment leaves it: the launchpad deployed (upgradeable, `authority` its
+/// upgrade authority), a USDC-like mint, nothing initialized.
+pub fn deploy_only(chain: &mut Chain, authority: Pubkey) -> anyhow::Result<Bootstrap> {
+    let payer = Keypair::new();
+    let partner = Keypair::new();
+    chain
+        .airdrop(&payer.pubkey(), 10 * 1_000_000_000)
+        .map_err(|e| anyhow!("{e}"))?;
+    let (usdc_mint, usdc_authority) = create_usdc_mint(chain, &payer)?;
+    for (address, account) in upgradeable_launchpad_accounts(Some(authority))? {
+        chain.bank().store_account(&address, &account.into());
+    }
+    Ok(Bootstrap {
+        admin: authority,
+        partner,
+        usdc_mint,
+        usdc_authority,
+    })
+}
+
+pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
+    let admin = Keypair::new();
+    let partner = Keypair::new();
+    chain
+        .airdrop(&admin.pubkey(), 1_000 * 1_000_000_000)
+        .map_err(|e| anyhow!("{e}"))?;
+    chain
+        .airdrop(&partner.pubkey(), 10 * 1_000_000_000)
+        .map_err(|e| anyhow!("{e}"))?;
+    let (usdc_mint, usdc_authority) = create_usdc_mint(chain, &admin)?;
     for (address, account) in upgradeable_launchpad_accounts(Some(admin.pubkey()))? {
         chain.bank().store_account(&address, &account.into());
     }
@@ -121,7 +148,7 @@ pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
         &[lix::initialize(
             &admin.pubkey(),
             &partner.pubkey(),
-            &usdc.pubkey(),
+            &usdc_mint,
             Some(lix::program_data_address()),
         )],
         &[&admin],
@@ -131,7 +158,7 @@ pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
         for quote in QuoteAsset::ALL {
             let mint = match quote {
                 QuoteAsset::Sol => sdk::ids::NATIVE_MINT,
-                QuoteAsset::Usdc => usdc.pubkey(),
+                QuoteAsset::Usdc => usdc_mint,
             };
             let ix = lix::create_preset_config(&admin.pubkey(), preset, quote, &mint)
                 .map_err(|e| anyhow!("{e}"))?;
@@ -140,9 +167,9 @@ pub fn bootstrap(chain: &mut Chain) -> anyhow::Result<Bootstrap> {
         }
     }
     Ok(Bootstrap {
-        admin,
+        admin: admin.pubkey(),
         partner,
-        usdc_mint: usdc.pubkey(),
+        usdc_mint,
         usdc_authority,
     })
 }

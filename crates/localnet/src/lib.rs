@@ -113,6 +113,9 @@ pub struct LocalnetConfig {
     pub slot_duration: Duration,
     /// How many recent slots subscribers can replay from.
     pub keep_slots: u64,
+    /// `Some(key)`: only deploy, as a real cluster starts: the launchpad's upgrade authority is `key` and
+    /// nothing is initialized (the admin tool's tests do the rest). `None`: the usual bootstrap.
+    pub deploy_only: Option<Pubkey>,
 }
 
 impl Default for LocalnetConfig {
@@ -122,6 +125,7 @@ impl Default for LocalnetConfig {
             grpc_addr: SocketAddr::from(([127, 0, 0, 1], 10000)),
             slot_duration: Duration::from_millis(400),
             keep_slots: 1_000,
+            deploy_only: None,
         }
     }
 }
@@ -175,7 +179,10 @@ impl Localnet {
     pub async fn start(config: LocalnetConfig) -> anyhow::Result<Self> {
         let (chain, boot) = tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
             let mut chain = Chain::new(native_programs(), config.keep_slots)?;
-            let boot = bootstrap::bootstrap(&mut chain)?;
+            let boot = match config.deploy_only {
+                None => bootstrap::bootstrap(&mut chain)?,
+                Some(authority) => bootstrap::deploy_only(&mut chain, authority)?,
+            };
             Ok((chain, boot))
         })
         .await??;
@@ -194,7 +201,7 @@ impl Localnet {
                 usdc_mint: boot.usdc_mint,
                 usdc_authority: boot.usdc_authority.insecure_clone(),
                 partner: boot.partner.pubkey(),
-                admin: boot.admin.pubkey(),
+                admin: boot.admin,
             }),
         };
         let mut tasks = Vec::new();
@@ -246,7 +253,7 @@ impl Localnet {
             chain,
             rpc_addr,
             grpc_addr,
-            admin: boot.admin.pubkey(),
+            admin: boot.admin,
             partner: boot.partner,
             usdc_mint: boot.usdc_mint,
             shutdown,

@@ -38,6 +38,7 @@ async fn main() -> anyhow::Result<()> {
         grpc_addr: args.grpc_addr,
         slot_duration: Duration::from_millis(args.slot_ms),
         keep_slots: args.keep_slots,
+        deploy_only: None,
     })
     .await?;
     println!("localnet running");

@@ -1,0 +1,115 @@
+//! `launchpad-admin`: sets up and administers the launchpad on a real cluster (or the localnet) over JSON-RPC,
+//! signing with a Solana CLI keypair file the operator names. Prints each transaction's signature; reruns do
+//! nothing twice.
+//!
+//! ```text
+//! launchpad-admin --url https://api.devnet.solana.com --keypair ~/.config/solana/deployer.json initialize --partner <KEY> --usdc-mint <MINT>
+//! launchpad-admin ... configs                     # creates the six preset configs that are missing
+//! launchpad-admin ... disable fair usdc           # (enable fair usdc) new launches on a config
+//! launchpad-admin ... propose-admin <KEY> | accept-admin | propose-partner <KEY> | accept-partner
+//! launchpad-admin --url ... show
+//! ```
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use curve::{Preset, QuoteAsset};
+use launchpad_admin::{self as admin, Role};
+use solana_commitment_config::CommitmentConfig;
+use solana_pubkey::Pubkey;
+use solana_rpc_client::nonblocking::rpc_client::RpcClient;
+
+#[derive(Parser)]
+#[command(about = "Administers the launchpad over JSON-RPC")]
+struct Args {
+    /// JSON-RPC URL of the cluster.
+    #[arg(long, env = "RPC_URL", default_value = "http://127.0.0.1:8899")]
+    url: String,
+    /// Solana CLI keypair file that signs (and pays); not needed for `show`.
+    #[arg(long, env = "ADMIN_KEYPAIR")]
+    keypair: Option<std::path::PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Initializes the launchpad (the keypair must be its upgrade authority).
+    Initialize {
+        #[arg(long)]
+        partner: Pubkey,
+        #[arg(long)]
+        usdc_mint: Pubkey,
+    },
+    /// Creates every preset config that is missing.
+    Configs,
+    /// Stops new launches on a config (`fair|distribute|shield` `sol|usdc`).
+    Disable {
+        preset: String,
+        quote: String,
+    },
+    /// Resumes new launches on a config.
+    Enable {
+        preset: String,
+        quote: String,
+    },
+    ProposeAdmin {
+        new_admin: Pubkey,
+    },
+    AcceptAdmin,
+    ProposePartner {
+        new_partner: Pubkey,
+    },
+    /// Accepts the partner role, then gives every config the new partner.
+    AcceptPartner,
+    /// Prints the global state and the configs.
+    Show,
+}
+
+fn preset_quote(preset: &str, quote: &str) -> anyhow::Result<(Preset, QuoteAsset)> {
+    Ok((
+        Preset::from_name(preset).with_context(|| format!("unknown preset {preset:?}"))?,
+        QuoteAsset::from_name(quote).with_context(|| format!("unknown quote {quote:?}"))?,
+    ))
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let rpc = RpcClient::new_with_commitment(args.url.clone(), CommitmentConfig::confirmed());
+    if let Command::Show = args.command {
+        print!("{}", admin::show(&rpc).await?);
+        return Ok(());
+    }
+    let path = args
+        .keypair
+        .context("--keypair (or ADMIN_KEYPAIR) names the signing keypair file")?;
+    let signer = solana_keypair::read_keypair_file(&path)
+        .map_err(|e| anyhow::anyhow!("reading keypair {}: {e}", path.display()))?;
+    let outcomes = match args.command {
+        Command::Initialize { partner, usdc_mint } => {
+            vec![admin::initialize(&rpc, &signer, &partner, &usdc_mint).await?]
+        }
+        Command::Configs => admin::create_configs(&rpc, &signer).await?,
+        Command::Disable { preset, quote } => {
+            let (p, q) = preset_quote(&preset, &quote)?;
+            vec![admin::set_disabled(&rpc, &signer, p, q, true).await?]
+        }
+        Command::Enable { preset, quote } => {
+            let (p, q) = preset_quote(&preset, &quote)?;
+            vec![admin::set_disabled(&rpc, &signer, p, q, false).await?]
+        }
+        Command::ProposeAdmin { new_admin } => {
+            vec![admin::propose(&rpc, &signer, Role::Admin, &new_admin).await?]
+        }
+        Command::AcceptAdmin => admin::accept(&rpc, &signer, Role::Admin).await?,
+        Command::ProposePartner { new_partner } => {
+            vec![admin::propose(&rpc, &signer, Role::Partner, &new_partner).await?]
+        }
+        Command::AcceptPartner => admin::accept(&rpc, &signer, Role::Partner).await?,
+        Command::Show => unreachable!("handled above"),
+    };
+    for o in outcomes {
+        println!("{o}");
+    }
+    Ok(())
+}
