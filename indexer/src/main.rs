@@ -25,6 +25,8 @@ async fn main() -> anyhow::Result<()> {
         .init();
     let cli = Cli::parse();
     let config = cli.config;
+    // Settings that can never work stop here, with the flag at fault named, rather than in a retry loop.
+    config.grpc_tls()?;
     let store = loop {
         match Store::open(&config.database_url).await {
             Ok(s) => break s,

@@ -22,6 +22,8 @@ pub struct Metrics {
     /// The highest slot the stream has announced (any commitment).
     pub tip_slot: AtomicU64,
     pub connected: AtomicU64,
+    /// Why the last connection or stream failed, until streaming resumes.
+    pub last_error: std::sync::Mutex<Option<String>>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -41,6 +43,9 @@ pub struct Snapshot {
     pub gaps: u64,
     pub backfilled_accounts: u64,
     pub dead_slots: u64,
+    /// Why the last connection or stream failed (a TLS certificate the indexer does not trust, a refused
+    /// connection, ...), until streaming resumes.
+    pub last_error: Option<String>,
 }
 
 impl Metrics {
@@ -50,6 +55,16 @@ impl Metrics {
 
     pub fn raise(counter: &AtomicU64, to: u64) {
         counter.fetch_max(to, Relaxed);
+    }
+
+    pub fn set_last_error(&self, error: Option<String>) {
+        if let Ok(mut last) = self.last_error.lock() {
+            *last = error;
+        }
+    }
+
+    pub fn last_error(&self) -> Option<String> {
+        self.last_error.lock().ok().and_then(|e| e.clone())
     }
 
     pub fn snapshot(&self) -> Snapshot {
@@ -79,6 +94,7 @@ impl Metrics {
             gaps: self.gaps.load(Relaxed),
             backfilled_accounts: self.backfilled_accounts.load(Relaxed),
             dead_slots: self.dead_slots.load(Relaxed),
+            last_error: self.last_error(),
         }
     }
 

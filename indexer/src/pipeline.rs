@@ -365,10 +365,13 @@ impl Indexer {
                 Ok(End::Lost { reason, gap }) => {
                     force_backfill = gap;
                     tracing::warn!("indexer: stream lost ({reason}); reconnecting");
+                    self.metrics.set_last_error(Some(reason));
                 }
                 Err(e) => {
                     force_backfill = false;
-                    tracing::warn!("indexer: {e:#}; reconnecting");
+                    let reason = explain(&e);
+                    tracing::error!("indexer: {reason}; reconnecting");
+                    self.metrics.set_last_error(Some(reason));
                 }
             }
             Metrics::bump(&self.metrics.reconnects, 1);
@@ -477,12 +480,7 @@ impl Indexer {
             return Ok(End::Shutdown);
         };
 
-        let mut client = GeyserGrpcClient::build_from_shared(self.config.grpc_url.clone())?
-            .x_token(self.config.grpc_x_token.clone())?
-            .connect_timeout(Duration::from_secs(5))
-            .max_decoding_message_size(64 * 1024 * 1024)
-            .connect()
-            .await?;
+        let mut client = connect(&self.config).await?;
         // The oldest slot the server can replay, when it says.
         let first_available = client
             .subscribe_replay_info()
@@ -523,6 +521,7 @@ impl Indexer {
         self.metrics
             .connected
             .store(1, std::sync::atomic::Ordering::Relaxed);
+        self.metrics.set_last_error(None);
         tracing::info!("indexer: streaming from slot {from_slot:?}");
         let mut received_any = false;
         let wait = self.config.batch_wait();
@@ -584,6 +583,43 @@ impl Indexer {
                 }
             }
         }
+    }
+}
+
+/// Connects to the Yellowstone endpoint of `config`: over TLS for an `https://` URL (the system's roots, or
+/// the configured CA), with the `x-token` when one is set.
+pub async fn connect(config: &IndexerConfig) -> anyhow::Result<GeyserGrpcClient> {
+    use anyhow::Context;
+    let mut builder = GeyserGrpcClient::build_from_shared(config.grpc_url.clone())
+        .with_context(|| format!("--grpc-url (GRPC_URL) {}", config.grpc_url))?
+        .x_token(config.grpc_x_token.clone())
+        .context("--grpc-x-token (GRPC_X_TOKEN)")?
+        .connect_timeout(Duration::from_secs(5))
+        .max_decoding_message_size(64 * 1024 * 1024);
+    if let Some(tls) = config.grpc_tls()? {
+        builder = builder.tls_config(tls)?;
+    }
+    builder
+        .connect()
+        .await
+        .with_context(|| format!("connecting to {}", config.grpc_url))
+}
+
+/// An error with its causes, and for a TLS failure what to configure.
+pub fn explain(e: &anyhow::Error) -> String {
+    let text = format!("{e:#}");
+    if text.contains("native certs") {
+        format!(
+            "{text}: the system has no CA roots (install ca-certificates), or give the provider's CA with \
+             --grpc-ca-cert (GRPC_CA_CERT)"
+        )
+    } else if text.contains("certificate") {
+        format!(
+            "{text}: TLS: the server's certificate is not trusted; give its CA with --grpc-ca-cert \
+             (GRPC_CA_CERT), or check the system's roots"
+        )
+    } else {
+        text
     }
 }
 

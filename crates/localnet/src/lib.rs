@@ -21,6 +21,7 @@ pub use chain::{Chain, ChainEvent, SharedChain, Stamped};
 
 use anchor_lang::prelude::{AccountInfo, Pubkey};
 use anchor_lang::solana_program::entrypoint::ProgramResult;
+use anyhow::Context as _;
 use solana_keypair::Keypair;
 use solana_signer::Signer;
 use std::net::SocketAddr;
@@ -76,6 +77,22 @@ pub struct LocalnetConfig {
     pub slot_duration: Duration,
     /// How many recent slots subscribers can replay from.
     pub keep_slots: u64,
+    /// Serve Yellowstone gRPC over TLS with this certificate (plaintext without).
+    pub grpc_tls: Option<GrpcTls>,
+}
+
+/// A TLS certificate (chain) and its private key, PEM, for the gRPC server.
+#[derive(Clone)]
+pub struct GrpcTls {
+    pub cert_pem: Vec<u8>,
+    pub key_pem: Vec<u8>,
+}
+
+impl std::fmt::Debug for GrpcTls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The key is never printed.
+        f.debug_struct("GrpcTls").finish_non_exhaustive()
+    }
 }
 
 impl Default for LocalnetConfig {
@@ -85,6 +102,7 @@ impl Default for LocalnetConfig {
             grpc_addr: SocketAddr::from(([127, 0, 0, 1], 10000)),
             slot_duration: Duration::from_millis(400),
             keep_slots: 1_000,
+            grpc_tls: None,
         }
     }
 }
@@ -106,7 +124,9 @@ async fn bind_rpc_pair(
     addr: SocketAddr,
 ) -> anyhow::Result<(tokio::net::TcpListener, tokio::net::TcpListener)> {
     for _ in 0..32 {
-        let rpc = tokio::net::TcpListener::bind(addr).await?;
+        let rpc = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("JSON-RPC port {}: binding {addr}", addr.port()))?;
         let port = rpc.local_addr()?.port();
         let Some(next) = port.checked_add(1) else {
             continue;
@@ -114,7 +134,10 @@ async fn bind_rpc_pair(
         match tokio::net::TcpListener::bind(SocketAddr::new(addr.ip(), next)).await {
             Ok(pubsub) => return Ok((rpc, pubsub)),
             Err(e) if addr.port() != 0 => {
-                return Err(anyhow::anyhow!("binding PubSub port {next}: {e}"))
+                return Err(anyhow::anyhow!(
+                    "PubSub port {next} (the JSON-RPC port + 1): binding {}: {e}",
+                    SocketAddr::new(addr.ip(), next)
+                ))
             }
             Err(_) => continue,
         }
@@ -127,6 +150,7 @@ pub struct Localnet {
     pub chain: SharedChain,
     pub rpc_addr: SocketAddr,
     pub grpc_addr: SocketAddr,
+    grpc_scheme: &'static str,
     pub admin: Pubkey,
     pub partner: Keypair,
     pub usdc_mint: Pubkey,
@@ -148,7 +172,15 @@ impl Localnet {
             let _ = rx.wait_for(|s| *s).await;
         };
         let (rpc_listener, pubsub_listener) = bind_rpc_pair(config.rpc_addr).await?;
-        let grpc_listener = tokio::net::TcpListener::bind(config.grpc_addr).await?;
+        let grpc_listener = tokio::net::TcpListener::bind(config.grpc_addr)
+            .await
+            .with_context(|| {
+                format!(
+                    "Yellowstone gRPC port {}: binding {}",
+                    config.grpc_addr.port(),
+                    config.grpc_addr
+                )
+            })?;
         let rpc_addr = rpc_listener.local_addr()?;
         let grpc_addr = grpc_listener.local_addr()?;
         let state = rpc::RpcState {
@@ -178,8 +210,12 @@ impl Localnet {
         }));
         let grpc_chain = chain.clone();
         let grpc_stop = stopped(rx.clone());
+        let grpc_tls = config.grpc_tls.clone();
+        let grpc_scheme = if grpc_tls.is_some() { "https" } else { "http" };
         tasks.push(tokio::spawn(async move {
-            if let Err(e) = grpc::serve_with_listener(grpc_chain, grpc_listener, grpc_stop).await {
+            if let Err(e) =
+                grpc::serve_with_listener_tls(grpc_chain, grpc_listener, grpc_tls, grpc_stop).await
+            {
                 tracing::error!("gRPC server stopped: {e:#}");
             }
         }));
@@ -209,6 +245,7 @@ impl Localnet {
             chain,
             rpc_addr,
             grpc_addr,
+            grpc_scheme,
             admin: boot.admin.pubkey(),
             partner: boot.partner,
             usdc_mint: boot.usdc_mint,
@@ -221,8 +258,9 @@ impl Localnet {
         format!("http://{}", self.rpc_addr)
     }
 
+    /// `http://` or, when it serves TLS, `https://` and the gRPC address.
     pub fn grpc_url(&self) -> String {
-        format!("http://{}", self.grpc_addr)
+        format!("{}://{}", self.grpc_scheme, self.grpc_addr)
     }
 
     /// Stops the servers and the slot clock.

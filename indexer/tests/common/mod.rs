@@ -427,6 +427,40 @@ pub async fn assert_caught_up(
     );
 }
 
+/// A certificate authority made at test time, and a server certificate it signed for 127.0.0.1 and
+/// localhost.
+pub struct TestCa {
+    pub ca_pem: String,
+    pub server: localnet::GrpcTls,
+}
+
+pub fn test_ca() -> TestCa {
+    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "launchpad test CA");
+    params.key_usages = vec![
+        rcgen::KeyUsagePurpose::KeyCertSign,
+        rcgen::KeyUsagePurpose::CrlSign,
+    ];
+    let ca =
+        rcgen::CertifiedIssuer::self_signed(params, rcgen::KeyPair::generate().unwrap()).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert =
+        rcgen::CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])
+            .unwrap()
+            .signed_by(&key, &ca)
+            .unwrap();
+    TestCa {
+        ca_pem: ca.pem(),
+        server: localnet::GrpcTls {
+            cert_pem: cert.pem().into_bytes(),
+            key_pem: key.serialize_pem().into_bytes(),
+        },
+    }
+}
+
 pub fn pubkey(s: &str) -> Pubkey {
     s.parse().unwrap()
 }
