@@ -264,6 +264,7 @@ impl Processor {
         if self.batch.is_empty() && self.cursor.is_none() {
             return Ok(());
         }
+        let writing = Instant::now();
         self.store
             .apply(
                 &self.batch,
@@ -271,6 +272,12 @@ impl Processor {
                 self.commitment == Commitment::Processed,
             )
             .await?;
+        // Latency of a batch: the database write, and the time its first change waited until committed.
+        metrics::histogram!("indexer_batch_write_seconds").record(writing.elapsed().as_secs_f64());
+        if let Some(started) = self.batch_started {
+            metrics::histogram!("indexer_batch_latency_seconds")
+                .record(started.elapsed().as_secs_f64());
+        }
         Metrics::bump(&self.metrics.committed_batches, 1);
         Metrics::bump(&self.metrics.committed_changes, self.batch.len() as u64);
         if let Some(c) = self.cursor.take() {

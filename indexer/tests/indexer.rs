@@ -28,6 +28,7 @@ macro_rules! on_both_databases {
 
 on_both_databases!(a_whole_lifecycle_is_indexed_exactly);
 on_both_databases!(a_killed_indexer_restarts_without_loss_or_duplicates);
+on_both_databases!(a_terminated_indexer_stops_cleanly_and_restarts_without_loss);
 on_both_databases!(a_dropped_grpc_connection_resumes_without_a_gap);
 on_both_databases!(a_database_outage_is_waited_out_without_skipping);
 on_both_databases!(an_empty_database_backfills_to_the_same_state);
@@ -323,6 +324,40 @@ async fn a_killed_indexer_restarts_without_loss_or_duplicates(db: Db) {
     unique.dedup();
     assert_eq!(unique.len(), events.len());
     child.kill().await;
+    net.shutdown().await;
+}
+
+async fn a_terminated_indexer_stops_cleanly_and_restarts_without_loss(db: Db) {
+    let (net, rpc) = start_chain(1_000).await;
+    let db = fresh_db(db).await;
+    let cfg = config(net.rpc_url(), net.grpc_url(), &db);
+    let store = Store::open(&db.url).await.unwrap();
+    let trader = start_trader(net.rpc_url(), 13).await;
+    for _ in 0..2 {
+        let child = spawn_indexer_process(&cfg);
+        let before = trade_signatures(&store).await.len();
+        // Mid-stream: it has written some trades and more are arriving.
+        eventually(60, "the indexer to write trades", || async {
+            trade_signatures(&store).await.len() > before + 2
+        })
+        .await;
+        let status = child.terminate().await;
+        assert!(
+            status.success(),
+            "SIGTERM is a clean stop, not a kill: {status:?}"
+        );
+        trader.wait_for(trader.count() + 3).await;
+    }
+    let child = spawn_indexer_process(&cfg);
+    trader.wait_for(trader.count() + 2).await;
+    let swaps = trader.finish().await;
+    assert_caught_up(&rpc, &store, &swaps).await;
+    let events = indexed_events(&store).await;
+    let mut unique = events.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), events.len());
+    let status = child.terminate().await;
+    assert!(status.success(), "{status:?}");
     net.shutdown().await;
 }
 

@@ -154,6 +154,20 @@ impl Child {
     pub async fn kill(mut self) {
         self.0.kill().await.expect("kill");
     }
+
+    /// SIGTERM, as systemd or a container runtime stops it; waits for the exit (at most 30 s).
+    pub async fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.0.id().expect("running").to_string();
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        tokio::time::timeout(Duration::from_secs(30), self.0.wait())
+            .await
+            .expect("exits within 30 s of SIGTERM")
+            .expect("wait")
+    }
 }
 
 /// A TCP proxy in front of a server that can cut every open connection and refuse new ones.
