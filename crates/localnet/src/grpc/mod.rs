@@ -180,6 +180,10 @@ pub async fn serve_with_listener_tls(
 ) -> anyhow::Result<()> {
     let mut server = tonic::transport::Server::builder();
     if let Some(tls) = tls {
+        // tonic's server takes rustls's process-wide crypto provider, which rustls cannot pick by itself when
+        // a build enables two (a whole-workspace build does): ring, as tonic's client uses. Already installed
+        // is fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         server = server
             .tls_config(tonic::transport::ServerTlsConfig::new().identity(
                 tonic::transport::Identity::from_pem(tls.cert_pem, tls.key_pem),
