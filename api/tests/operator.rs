@@ -387,3 +387,83 @@ async fn every_flag_of_api_and_indexer_is_in_the_operations_reference() {
     }
     assert!(missing.is_empty(), "not in docs/operations.md: {missing:?}");
 }
+
+/// `scripts/rekey` on a scratch copy of the files it edits: every address of both programs is replaced by the
+/// public half of the given keypair files, in the sources, each cluster of Anchor.toml and the IDLs.
+#[test]
+fn rekey_gives_both_programs_the_keypairs_addresses_everywhere() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let scratch = std::env::temp_dir().join(format!("rekey-{}", std::process::id()));
+    let files = [
+        "scripts/rekey",
+        "programs/launchpad/src/lib.rs",
+        "programs/amm/src/lib.rs",
+        "Anchor.toml",
+        "idl/launchpad.json",
+        "idl/amm.json",
+    ];
+    for file in files {
+        let to = scratch.join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(repo.join(file), &to).unwrap();
+    }
+    // Keypair files in the Solana CLI's format; only their public halves matter here.
+    let keypair = |name: &str, seed: u8| {
+        let bytes: Vec<u8> = (0..64u8)
+            .map(|i| i.wrapping_mul(31).wrapping_add(seed))
+            .collect();
+        std::fs::write(scratch.join(name), serde_json::to_string(&bytes).unwrap()).unwrap();
+        bs58::encode(&bytes[32..]).into_string()
+    };
+    let (launchpad, amm) = (keypair("l.json", 1), keypair("a.json", 2));
+    let out = std::process::Command::new(scratch.join("scripts/rekey"))
+        .args([
+            "--launchpad-keypair",
+            "l.json",
+            "--amm-keypair",
+            "a.json",
+            "--no-idl",
+        ])
+        .current_dir(&scratch)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |f: &str| std::fs::read_to_string(scratch.join(f)).unwrap();
+    assert!(
+        read("programs/launchpad/src/lib.rs").contains(&format!("declare_id!(\"{launchpad}\");"))
+    );
+    assert!(read("programs/amm/src/lib.rs").contains(&format!("declare_id!(\"{amm}\");")));
+    let anchor = read("Anchor.toml");
+    for cluster in ["localnet", "devnet", "mainnet"] {
+        let section = anchor
+            .split(&format!("[programs.{cluster}]"))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no [programs.{cluster}]: {anchor}"));
+        let section = section.split("\n[").next().unwrap();
+        assert!(
+            section.contains(&format!("launchpad = \"{launchpad}\""))
+                && section.contains(&format!("amm = \"{amm}\"")),
+            "{cluster}: {section}"
+        );
+    }
+    let idl: serde_json::Value = serde_json::from_str(&read("idl/launchpad.json")).unwrap();
+    assert_eq!(idl["address"], launchpad.as_str());
+    let idl: serde_json::Value = serde_json::from_str(&read("idl/amm.json")).unwrap();
+    assert_eq!(idl["address"], amm.as_str());
+    for old in [launchpad::ID.to_string(), amm_id()] {
+        for file in &files[1..] {
+            assert!(!read(file).contains(&old), "{old} is left in {file}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// The AMM's address as compiled into this build (the launchpad's IDL names it).
+fn amm_id() -> String {
+    let idl: serde_json::Value = serde_json::from_str(include_str!("../../idl/amm.json")).unwrap();
+    idl["address"].as_str().unwrap().to_string()
+}
