@@ -130,21 +130,6 @@ fn series(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
         .and_then(|v| v.parse().ok())
 }
 
-async fn eventually<F, Fut>(secs: u64, what: &str, mut check: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(secs) {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    panic!("timed out after {secs}s waiting for: {what}");
-}
-
 const CURVE_404: [&str; 3] = [
     r#"method="GET""#,
     r#"route="/launchpad/curve/{mint}""#,
@@ -187,10 +172,14 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
     .spawn()
     .expect("api serve starts");
     let http = reqwest::Client::new();
-    eventually(60, "the API to answer", || async {
-        http.get(format!("{base}/health")).send().await.is_ok()
-    })
-    .await;
+    let started = Instant::now();
+    while http.get(format!("{base}/health")).send().await.is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the API did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 
     let scrape = || async {
         http.get(&metrics_url)

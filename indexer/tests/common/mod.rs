@@ -149,24 +149,33 @@ pub fn spawn_indexer_process(cfg: &IndexerConfig) -> Child {
     Child(child)
 }
 
-impl Child {
+/// How a test stops the indexer binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
     /// SIGKILL: no chance to flush anything.
-    pub async fn kill(mut self) {
-        self.0.kill().await.expect("kill");
-    }
+    Kill,
+    /// SIGTERM, as systemd or a container runtime stops it: it must exit by itself, with status 0.
+    Terminate,
+}
 
-    /// SIGTERM, as systemd or a container runtime stops it; waits for the exit (at most 30 s).
-    pub async fn terminate(mut self) -> std::process::ExitStatus {
-        let pid = self.0.id().expect("running").to_string();
-        let sent = std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .expect("kill runs");
-        assert!(sent.success());
-        tokio::time::timeout(Duration::from_secs(30), self.0.wait())
-            .await
-            .expect("exits within 30 s of SIGTERM")
-            .expect("wait")
+impl Child {
+    pub async fn stop(mut self, how: Stop) {
+        match how {
+            Stop::Kill => self.0.kill().await.expect("kill"),
+            Stop::Terminate => {
+                let pid = self.0.id().expect("running").to_string();
+                let sent = std::process::Command::new("kill")
+                    .args(["-TERM", &pid])
+                    .status()
+                    .expect("kill runs");
+                assert!(sent.success());
+                let status = tokio::time::timeout(Duration::from_secs(30), self.0.wait())
+                    .await
+                    .expect("exits within 30 s of SIGTERM")
+                    .expect("wait");
+                assert!(status.success(), "SIGTERM is a clean stop: {status:?}");
+            }
+        }
     }
 }
 
