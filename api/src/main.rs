@@ -190,8 +190,19 @@ async fn main() -> anyhow::Result<()> {
             let rpc_url = indexer.rpc_url.clone();
             let mut tasks = Vec::new();
             let metrics = if with_indexer {
+                let health_addr = indexer.health_addr;
                 let ix = Indexer::new(indexer, store.clone());
                 let m = ix.metrics();
+                if let Some(addr) = health_addr {
+                    let listener = bind(addr, "--health-addr (INDEXER_HEALTH_ADDR)").await?;
+                    let app = indexer::metrics::health_router(m.clone());
+                    let rx = rx.clone();
+                    tokio::spawn(async move {
+                        axum::serve(listener, app)
+                            .with_graceful_shutdown(stopped(rx))
+                            .await
+                    });
+                }
                 tasks.push(tokio::spawn(ix.run(rx.clone())));
                 Some(m)
             } else {

@@ -146,7 +146,7 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
     let dir = std::env::temp_dir().join(format!("api-operator-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}/index.db", dir.display());
-    let (api_port, metrics_port) = (free_port(), free_port());
+    let (api_port, metrics_port, health_port) = (free_port(), free_port(), free_port());
     let base = format!("http://127.0.0.1:{api_port}");
     let metrics_url = format!("http://127.0.0.1:{metrics_port}/metrics");
     let (listen, metrics_addr) = (
@@ -168,6 +168,8 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
         &listen,
         "--metrics-addr",
         &metrics_addr,
+        "--health-addr",
+        &format!("127.0.0.1:{health_port}"),
     ])
     .spawn()
     .expect("api serve starts");
@@ -248,6 +250,26 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
             "routes are labelled by pattern, not path"
         );
     }
+    // The in-process indexer's own endpoints on --health-addr.
+    let health: serde_json::Value = http
+        .get(format!("http://127.0.0.1:{health_port}/health"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["connected"], true, "{health}");
+    assert!(health["cursor_slot"].as_u64().unwrap() > 0, "{health}");
+    let indexer_metrics = http
+        .get(format!("http://127.0.0.1:{health_port}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(series(&indexer_metrics, "indexer_slot_lag", &[]).is_some());
 
     // A request in flight when SIGTERM arrives: its headers are in, its body is not yet.
     let body = br#"{"chainKey":"solana","dexId":"launchpad-solana"}"#;

@@ -59,16 +59,7 @@ async fn main() -> anyhow::Result<()> {
         tracing::info!(
             "health on http://{addr}/health, Prometheus metrics on http://{addr}/metrics"
         );
-        let m = metrics.clone();
-        let app = axum::Router::new()
-            .route(
-                "/health",
-                axum::routing::get(move || {
-                    let m = m.clone();
-                    async move { axum::Json(m.snapshot()) }
-                }),
-            )
-            .merge(indexer::metrics::metrics_router(Some(metrics.clone())));
+        let app = indexer::metrics::health_router(metrics.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
     }
     let (stop, shutdown) = watch::channel(false);

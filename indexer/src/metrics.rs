@@ -201,3 +201,17 @@ pub fn metrics_router(indexer: Option<Arc<Metrics>>) -> axum::Router {
         }),
     )
 }
+
+/// The indexer's own endpoints (`--health-addr`): `GET /health` (the snapshot as JSON) and `GET /metrics`.
+pub fn health_router(metrics: Arc<Metrics>) -> axum::Router {
+    let m = metrics.clone();
+    axum::Router::new()
+        .route(
+            "/health",
+            axum::routing::get(move || {
+                let m = m.clone();
+                async move { axum::Json(m.snapshot()) }
+            }),
+        )
+        .merge(metrics_router(Some(metrics)))
+}
