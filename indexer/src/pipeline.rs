@@ -614,7 +614,15 @@ pub async fn connect(config: &IndexerConfig) -> anyhow::Result<GeyserGrpcClient>
 
 /// An error with its causes, and for a TLS failure what to configure.
 pub fn explain(e: &anyhow::Error) -> String {
-    let text = format!("{e:#}");
+    // Transport errors repeat their source in their own message: each cause once.
+    let mut causes: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let cause = cause.to_string();
+        if !causes.last().is_some_and(|last| last.contains(&cause)) {
+            causes.push(cause);
+        }
+    }
+    let text = causes.join(": ");
     if text.contains("native certs") {
         format!(
             "{text}: the system has no CA roots (install ca-certificates), or give the provider's CA with \
