@@ -7,9 +7,14 @@ pub struct ApiConfig {
     /// Address to listen on.
     #[arg(long = "listen", env = "API_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The URL clients reach this API at (used in metadata URIs); defaults to `http://<listen>`.
+    /// The URL clients reach this API at. It is written into every token's metadata URI, on chain and
+    /// immutable: `serve` requires it; `dev` uses `http://<listen>`.
     #[arg(long, env = "PUBLIC_BASE_URL")]
     pub public_base_url: Option<String>,
+    /// Serve `GET /metrics` (Prometheus text: requests by route and status, the indexer's series) on this
+    /// address, apart from the public port.
+    #[arg(long, env = "METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
     /// Platform fee on swaps, basis points.
     #[arg(long, env = "PLATFORM_FEE_BPS", default_value_t = 0)]
     pub platform_fee_bps: u16,
@@ -82,6 +87,7 @@ impl ApiConfig {
         ApiConfig {
             addr,
             public_base_url: None,
+            metrics_addr: None,
             platform_fee_bps: 0,
             rate_limit_per_second: 20,
             rate_limit_burst: 40,

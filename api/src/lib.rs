@@ -243,11 +243,25 @@ async fn request_log(req: Request, next: Next) -> Response {
         )
     };
     let (method, path) = (req.method().clone(), req.uri().path().to_string());
+    // Metrics are labelled by the matched route (`/launchpad/curve/{mint}`), never the raw path.
+    let route = req
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
     let start = Instant::now();
     let response = next.run(req).await;
+    let elapsed = start.elapsed();
+    let status = response.status().as_u16();
+    let labels = [
+        ("method", method.to_string()),
+        ("route", route),
+        ("status", status.to_string()),
+    ];
+    metrics::counter!("http_requests_total", &labels[..]).increment(1);
+    metrics::histogram!("http_request_duration_seconds", &labels[..]).record(elapsed.as_secs_f64());
     tracing::info!(
-        %method, %path, status = response.status().as_u16(),
-        ms = start.elapsed().as_secs_f64() * 1e3,
+        %method, %path, status,
+        ms = elapsed.as_secs_f64() * 1e3,
         client_id, client_name, client_source,
         "request"
     );

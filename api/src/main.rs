@@ -19,7 +19,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Localnet (JSON-RPC :8899, gRPC :10000), indexer and API (:8080) in one process, on a fresh SQLite file.
+    /// Localnet (JSON-RPC :8899, PubSub :8900, gRPC :10000), indexer and API (:8080) in one process, on a
+    /// fresh SQLite file.
     Dev(Box<DevArgs>),
     /// The API over an existing index (and, with --with-indexer, the indexer in the same process).
     Serve(Box<ServeArgs>),
@@ -28,8 +29,15 @@ enum Command {
 #[derive(clap::Args, Debug)]
 struct DevArgs {
     /// Where the dev database and wallet go (wiped at start: the chain is new every run).
-    #[arg(long, default_value = ".dev")]
+    #[arg(long, env = "DEV_DIR", default_value = ".dev")]
     dir: std::path::PathBuf,
+    /// The localnet's JSON-RPC port (PubSub listens on the next port, as on a Solana validator; 0 picks
+    /// free ports).
+    #[arg(long, env = "DEV_RPC_PORT", default_value_t = 8899)]
+    rpc_port: u16,
+    /// The localnet's Yellowstone gRPC port (0 picks a free port).
+    #[arg(long, env = "DEV_GRPC_PORT", default_value_t = 10000)]
+    grpc_port: u16,
     #[command(flatten)]
     api: ApiConfig,
 }
@@ -49,12 +57,91 @@ struct ServeArgs {
     keeper_keypair: Option<std::path::PathBuf>,
 }
 
+/// SIGTERM or SIGINT: the HTTP server stops accepting, finishes the requests in flight, and the indexer
+/// writes its open batch.
 fn shutdown_signal(tx: watch::Sender<bool>) {
     tokio::spawn(async move {
-        let _ = tokio::signal::ctrl_c().await;
-        tracing::info!("shutting down");
+        let signal = indexer::signal::shutdown_signal().await;
+        tracing::info!("{signal}: finishing requests in flight, then stopping");
         let _ = tx.send(true);
     });
+}
+
+/// `serve` runs against real infrastructure: settings whose local default would quietly serve an empty
+/// index, or write a wrong URL on chain forever, must be given (flag or environment).
+fn require_explicit(
+    serve: &clap::ArgMatches,
+    api: &ApiConfig,
+    with_indexer: bool,
+) -> anyhow::Result<()> {
+    use clap::parser::ValueSource;
+    let given = |id: &str| {
+        matches!(
+            serve.value_source(id),
+            Some(ValueSource::CommandLine | ValueSource::EnvVariable)
+        )
+    };
+    let mut missing = Vec::new();
+    if !given("rpc_url") {
+        missing
+            .push("--rpc-url (RPC_URL): the Solana JSON-RPC node transactions are built against");
+    }
+    if !given("database_url") {
+        missing.push(
+            "--database-url (DATABASE_URL): the index, postgres://user:password@host/database",
+        );
+    }
+    if with_indexer && !given("grpc_url") {
+        missing
+            .push("--grpc-url (GRPC_URL): the Yellowstone gRPC endpoint the indexer streams from");
+    }
+    if api.public_base_url.is_none() {
+        missing.push(
+            "--public-base-url (PUBLIC_BASE_URL): the URL clients reach this API at; it is written into \
+             every token's metadata URI on chain, which can never change",
+        );
+    }
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "`api serve` needs these settings (flag or environment variable; `api dev` runs a local stack \
+             with defaults):\n  {}",
+            missing.join("\n  ")
+        );
+    }
+    if let Some(url) = &api.public_base_url {
+        let parsed = reqwest::Url::parse(url)
+            .map_err(|e| anyhow::anyhow!("--public-base-url (PUBLIC_BASE_URL) `{url}`: {e}"))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            anyhow::bail!("--public-base-url (PUBLIC_BASE_URL) `{url}` is not an http(s) URL");
+        }
+    }
+    Ok(())
+}
+
+/// Binds a listener, naming the port and the setting when it cannot.
+async fn bind(addr: std::net::SocketAddr, what: &str) -> anyhow::Result<tokio::net::TcpListener> {
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("{what}: port {} (binding {addr}): {e}", addr.port()))
+}
+
+/// `GET /metrics` on `--metrics-addr`, when set.
+async fn serve_metrics(
+    api: &ApiConfig,
+    indexer: Option<Arc<indexer::Metrics>>,
+    rx: watch::Receiver<bool>,
+) -> anyhow::Result<()> {
+    if let Some(addr) = api.metrics_addr {
+        let listener = bind(addr, "--metrics-addr (METRICS_ADDR)").await?;
+        tracing::info!("Prometheus metrics on http://{addr}/metrics");
+        let app = indexer::metrics::metrics_router(indexer);
+        tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(stopped(rx))
+                .await
+        });
+    }
+    Ok(())
 }
 
 fn rpc_client(url: &str) -> solana_rpc_client::nonblocking::rpc_client::RpcClient {
@@ -76,12 +163,14 @@ async fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| "info,sqlx=warn,solana=warn,agave=warn".into()),
         )
         .init();
+    indexer::metrics::prometheus();
     let (stop, rx) = watch::channel(false);
-    shutdown_signal(stop);
-    match Cli::parse().command {
+    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
+    match cli.command {
         Command::Dev(args) => {
-            let DevArgs { dir, api } = *args;
-            dev(dir, api, rx).await
+            shutdown_signal(stop);
+            dev(*args, rx).await
         }
         Command::Serve(args) => {
             let ServeArgs {
@@ -90,32 +179,58 @@ async fn main() -> anyhow::Result<()> {
                 with_indexer,
                 keeper_keypair,
             } = *args;
+            if let Some(serve) = matches.subcommand_matches("serve") {
+                require_explicit(serve, &api, with_indexer)?;
+            }
+            if with_indexer {
+                indexer.grpc_tls()?;
+            }
+            shutdown_signal(stop);
             let store = Store::open(&indexer.database_url).await?;
             let rpc_url = indexer.rpc_url.clone();
+            let mut tasks = Vec::new();
             let metrics = if with_indexer {
+                let health_addr = indexer.health_addr;
                 let ix = Indexer::new(indexer, store.clone());
                 let m = ix.metrics();
-                tokio::spawn(ix.run(rx.clone()));
+                if let Some(addr) = health_addr {
+                    let listener = bind(addr, "--health-addr (INDEXER_HEALTH_ADDR)").await?;
+                    let app = indexer::metrics::health_router(m.clone());
+                    let rx = rx.clone();
+                    tokio::spawn(async move {
+                        axum::serve(listener, app)
+                            .with_graceful_shutdown(stopped(rx))
+                            .await
+                    });
+                }
+                tasks.push(tokio::spawn(ix.run(rx.clone())));
                 Some(m)
             } else {
                 None
             };
-            let listener = tokio::net::TcpListener::bind(api.addr).await?;
+            let listener = bind(api.addr, "--listen (API_ADDR)").await?;
+            serve_metrics(&api, metrics.clone(), rx.clone()).await?;
             tracing::info!("API on {}", api.base_url());
             let rpc = Arc::new(rpc_client(&rpc_url));
             if let Some(path) = keeper_keypair {
                 let operator = solana_keypair::read_keypair_file(&path).map_err(|e| {
                     anyhow::anyhow!("reading the keeper keypair {}: {e}", path.display())
                 })?;
-                tokio::spawn(api::keeper::run(
+                tasks.push(tokio::spawn(api::keeper::run(
                     store.clone(),
                     rpc.clone(),
                     operator,
                     rx.clone(),
-                ));
+                )));
             }
             let state = AppState::new(store, api, rpc, metrics);
-            api::serve(state, listener, stopped(rx)).await
+            api::serve(state, listener, stopped(rx)).await?;
+            // The indexer writes its open batch and the keeper finishes its round before the process ends.
+            for task in tasks {
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(30), task).await;
+            }
+            tracing::info!("stopped");
+            Ok(())
         }
     }
 }
@@ -148,14 +263,29 @@ fn outside_services(c: &ApiConfig) -> String {
     }
 }
 
-async fn dev(
-    dir: std::path::PathBuf,
-    api_config: ApiConfig,
-    rx: watch::Receiver<bool>,
-) -> anyhow::Result<()> {
+async fn dev(args: DevArgs, rx: watch::Receiver<bool>) -> anyhow::Result<()> {
+    let DevArgs {
+        dir,
+        rpc_port,
+        grpc_port,
+        api: api_config,
+    } = args;
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
-    let net = Localnet::start(LocalnetConfig::default()).await?;
+    // The API's port is checked first: it is the one most often taken by another copy of the stack.
+    let listener = bind(api_config.addr, "--listen (API_ADDR)").await?;
+    let loopback = std::net::Ipv4Addr::LOCALHOST;
+    let net = Localnet::start(LocalnetConfig {
+        rpc_addr: (loopback, rpc_port).into(),
+        grpc_addr: (loopback, grpc_port).into(),
+        ..LocalnetConfig::default()
+    })
+    .await
+    .map_err(|e| {
+        anyhow::anyhow!(
+            "{e:#} (choose other ports with --rpc-port/DEV_RPC_PORT and --grpc-port/DEV_GRPC_PORT)"
+        )
+    })?;
     let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
         net.rpc_url(),
         solana_commitment_config::CommitmentConfig::confirmed(),
@@ -175,7 +305,7 @@ async fn dev(
     );
     let metrics = ix.metrics();
     let indexer = tokio::spawn(ix.run(rx.clone()));
-    let listener = tokio::net::TcpListener::bind(api_config.addr).await?;
+    serve_metrics(&api_config, Some(metrics.clone()), rx.clone()).await?;
     println!(
         "\nlaunchpad dev stack\n  API           {}\n  OpenAPI       {}/openapi.json\n  JSON-RPC      {}\n  \
          Yellowstone   {}\n  database      {db_url}\n  dev wallet    {} (1000 SOL; keypair in {})\n  \

@@ -1,6 +1,7 @@
 //! Settings of the indexer, from flags or the environment (shared with the API's `dev` and `serve`).
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The commitment the stream is read at.
@@ -17,12 +18,17 @@ pub struct IndexerConfig {
     /// Solana JSON-RPC URL (used to backfill account state).
     #[arg(long, env = "RPC_URL", default_value = "http://127.0.0.1:8899")]
     pub rpc_url: String,
-    /// Yellowstone gRPC URL.
+    /// Yellowstone gRPC URL; `https://` connects over TLS, verified against the system's roots (or the
+    /// `--grpc-ca-cert` file).
     #[arg(long, env = "GRPC_URL", default_value = "http://127.0.0.1:10000")]
     pub grpc_url: String,
     /// Yellowstone `x-token`, when the endpoint requires one.
     #[arg(long, env = "GRPC_X_TOKEN", hide_env_values = true)]
     pub grpc_x_token: Option<String>,
+    /// PEM file of the certificate authority to trust for an `https://` gRPC URL, instead of the system's
+    /// roots (a provider with a private CA).
+    #[arg(long, env = "GRPC_CA_CERT")]
+    pub grpc_ca_cert: Option<PathBuf>,
     /// `postgres://…` or `sqlite://path`.
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://launchpad.db")]
     pub database_url: String,
@@ -59,6 +65,7 @@ impl IndexerConfig {
             rpc_url,
             grpc_url,
             grpc_x_token: None,
+            grpc_ca_cert: None,
             database_url,
             commitment: Commitment::Confirmed,
             batch_size: 1000,
@@ -68,6 +75,43 @@ impl IndexerConfig {
             metrics_interval_secs: 30,
             health_addr: None,
         }
+    }
+
+    /// The TLS settings for the gRPC URL: none for `http://`; for `https://` the system's roots, or only the
+    /// `--grpc-ca-cert` authority when one is given. Errors name the flag at fault.
+    pub fn grpc_tls(&self) -> anyhow::Result<Option<tonic::transport::ClientTlsConfig>> {
+        use anyhow::Context;
+        use tonic::transport::{Certificate, ClientTlsConfig};
+        let https = self
+            .grpc_url
+            .get(..8)
+            .is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+        if !https {
+            if let Some(path) = &self.grpc_ca_cert {
+                anyhow::bail!(
+                    "--grpc-ca-cert (GRPC_CA_CERT) {} is set but --grpc-url (GRPC_URL) {} is not https://",
+                    path.display(),
+                    self.grpc_url
+                );
+            }
+            return Ok(None);
+        }
+        let tls = ClientTlsConfig::new();
+        Ok(Some(match &self.grpc_ca_cert {
+            Some(path) => {
+                let pem = std::fs::read(path).with_context(|| {
+                    format!("reading --grpc-ca-cert (GRPC_CA_CERT) {}", path.display())
+                })?;
+                if !String::from_utf8_lossy(&pem).contains("-----BEGIN CERTIFICATE-----") {
+                    anyhow::bail!(
+                        "--grpc-ca-cert (GRPC_CA_CERT) {} holds no PEM certificate",
+                        path.display()
+                    );
+                }
+                tls.ca_certificate(Certificate::from_pem(pem))
+            }
+            None => tls.with_native_roots(),
+        }))
     }
 
     pub fn batch_wait(&self) -> Duration {
@@ -86,5 +130,45 @@ impl IndexerConfig {
             .with_jitter()
             .without_max_times()
             .build()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IndexerConfig;
+
+    fn with(url: &str, ca: Option<&str>) -> IndexerConfig {
+        IndexerConfig {
+            grpc_ca_cert: ca.map(Into::into),
+            ..IndexerConfig::local(String::new(), url.into(), String::new())
+        }
+    }
+
+    #[test]
+    fn tls_follows_the_url_scheme_and_a_ca_file_is_checked_at_start() {
+        assert!(with("http://127.0.0.1:10000", None)
+            .grpc_tls()
+            .unwrap()
+            .is_none());
+        assert!(with("https://grpc.example.com:443", None)
+            .grpc_tls()
+            .unwrap()
+            .is_some());
+        assert!(with("HTTPS://grpc.example.com", None)
+            .grpc_tls()
+            .unwrap()
+            .is_some());
+        let plain = with("http://127.0.0.1:10000", Some("/ca.pem")).grpc_tls();
+        assert!(format!("{:#}", plain.unwrap_err()).contains("is not https://"));
+        let missing = with("https://grpc.example.com", Some("/nonexistent/ca.pem")).grpc_tls();
+        assert!(format!("{:#}", missing.unwrap_err())
+            .contains("--grpc-ca-cert (GRPC_CA_CERT) /nonexistent/ca.pem"));
+        let dir = std::env::temp_dir().join(format!("indexer-ca-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let not_pem = dir.join("ca.pem");
+        std::fs::write(&not_pem, "not a certificate").unwrap();
+        let bad = with("https://grpc.example.com", not_pem.to_str()).grpc_tls();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(format!("{:#}", bad.unwrap_err()).contains("holds no PEM certificate"));
     }
 }

@@ -6,7 +6,7 @@
 //! - [`decode`]: accounts and `emit_cpi!` events from updates
 //! - [`store`]: the database, migrations under `migrations/`
 //! - [`read`]: queries for the API
-//! - [`backfill`], [`metrics`], [`config`]
+//! - [`backfill`], [`metrics`], [`config`], [`signal`]
 
 pub mod backfill;
 pub mod config;
@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod model;
 pub mod pipeline;
 pub mod read;
+pub mod signal;
 pub mod store;
 
 pub use config::{Commitment, IndexerConfig};

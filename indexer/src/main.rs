@@ -24,7 +24,10 @@ async fn main() -> anyhow::Result<()> {
         )
         .init();
     let cli = Cli::parse();
+    indexer::metrics::prometheus();
     let config = cli.config;
+    // Settings that can never work stop here, with the flag at fault named, rather than in a retry loop.
+    config.grpc_tls()?;
     let store = loop {
         match Store::open(&config.database_url).await {
             Ok(s) => break s,
@@ -50,24 +53,22 @@ async fn main() -> anyhow::Result<()> {
         );
     }
     if let Some(addr) = config.health_addr {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        tracing::info!("health on http://{addr}/health");
-        let m = metrics.clone();
-        let app = axum::Router::new().route(
-            "/health",
-            axum::routing::get(move || {
-                let m = m.clone();
-                async move { axum::Json(m.snapshot()) }
-            }),
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+            anyhow::anyhow!("--health-addr (INDEXER_HEALTH_ADDR) {addr}: cannot bind: {e}")
+        })?;
+        tracing::info!(
+            "health on http://{addr}/health, Prometheus metrics on http://{addr}/metrics"
         );
+        let app = indexer::metrics::health_router(metrics.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
     }
     let (stop, shutdown) = watch::channel(false);
     tokio::spawn(async move {
-        let _ = tokio::signal::ctrl_c().await;
-        tracing::info!("shutting down");
+        let signal = indexer::signal::shutdown_signal().await;
+        tracing::info!("{signal}: writing the open batch and stopping");
         let _ = stop.send(true);
     });
     indexer.run(shutdown).await;
+    tracing::info!("stopped");
     Ok(())
 }

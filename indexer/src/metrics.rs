@@ -1,7 +1,9 @@
-//! Metrics: counters the pipeline bumps, a log line per interval, and a JSON snapshot for `/health`.
+//! Metrics: counters the pipeline bumps, a log line per interval, a JSON snapshot for `/health`, and the
+//! process's Prometheus text (`GET /metrics`) through the `metrics` facade.
 
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Default)]
@@ -22,6 +24,8 @@ pub struct Metrics {
     /// The highest slot the stream has announced (any commitment).
     pub tip_slot: AtomicU64,
     pub connected: AtomicU64,
+    /// Why the last connection or stream failed, until streaming resumes.
+    pub last_error: std::sync::Mutex<Option<String>>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -41,6 +45,9 @@ pub struct Snapshot {
     pub gaps: u64,
     pub backfilled_accounts: u64,
     pub dead_slots: u64,
+    /// Why the last connection or stream failed (a TLS certificate the indexer does not trust, a refused
+    /// connection, ...), until streaming resumes.
+    pub last_error: Option<String>,
 }
 
 impl Metrics {
@@ -50,6 +57,16 @@ impl Metrics {
 
     pub fn raise(counter: &AtomicU64, to: u64) {
         counter.fetch_max(to, Relaxed);
+    }
+
+    pub fn set_last_error(&self, error: Option<String>) {
+        if let Ok(mut last) = self.last_error.lock() {
+            *last = error;
+        }
+    }
+
+    pub fn last_error(&self) -> Option<String> {
+        self.last_error.lock().ok().and_then(|e| e.clone())
     }
 
     pub fn snapshot(&self) -> Snapshot {
@@ -79,6 +96,7 @@ impl Metrics {
             gaps: self.gaps.load(Relaxed),
             backfilled_accounts: self.backfilled_accounts.load(Relaxed),
             dead_slots: self.dead_slots.load(Relaxed),
+            last_error: self.last_error(),
         }
     }
 
@@ -106,4 +124,94 @@ impl Metrics {
             last = now;
         }
     }
+}
+
+/// The process's Prometheus recorder, installed as the `metrics` facade's global recorder on first use
+/// (call it at start, before anything records). Durations are histograms in seconds.
+pub fn prometheus() -> &'static metrics_exporter_prometheus::PrometheusHandle {
+    static HANDLE: OnceLock<metrics_exporter_prometheus::PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = metrics_exporter_prometheus::PrometheusBuilder::new()
+            .set_buckets(&[
+                0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                10.0,
+            ])
+            .expect("the bucket list is not empty")
+            .build_recorder();
+        let handle = recorder.handle();
+        if metrics::set_global_recorder(recorder).is_err() {
+            tracing::warn!("another metrics recorder is installed: /metrics will be empty");
+        }
+        handle
+    })
+}
+
+impl Metrics {
+    /// Copies the counters into the Prometheus recorder (at scrape time, so the pipeline keeps its plain
+    /// atomics).
+    pub fn export(&self) {
+        let s = self.snapshot();
+        metrics::gauge!("indexer_slot_lag").set(s.slot_lag as f64);
+        metrics::gauge!("indexer_cursor_slot").set(s.cursor_slot as f64);
+        metrics::gauge!("indexer_tip_slot").set(s.tip_slot as f64);
+        metrics::gauge!("indexer_connected").set(if s.connected { 1.0 } else { 0.0 });
+        for (name, value) in [
+            ("indexer_account_updates_total", s.account_updates),
+            ("indexer_events_total", s.events),
+            ("indexer_decode_failures_total", s.decode_failures),
+            ("indexer_committed_batches_total", s.committed_batches),
+            ("indexer_committed_changes_total", s.committed_changes),
+            ("indexer_db_errors_total", s.db_errors),
+            ("indexer_reconnects_total", s.reconnects),
+            ("indexer_gaps_total", s.gaps),
+            ("indexer_backfilled_accounts_total", s.backfilled_accounts),
+            ("indexer_dead_slots_total", s.dead_slots),
+        ] {
+            metrics::counter!(name).absolute(value);
+        }
+    }
+}
+
+/// The Prometheus text of this process: the indexer's series when it runs here, and whatever else was
+/// recorded (the API's requests, the indexer's batch latencies).
+pub fn prometheus_text(indexer: Option<&Metrics>) -> String {
+    if let Some(m) = indexer {
+        m.export();
+    }
+    let handle = prometheus();
+    handle.run_upkeep();
+    handle.render()
+}
+
+/// `GET /metrics` (Prometheus text format) for an operator's scraper.
+pub fn metrics_router(indexer: Option<Arc<Metrics>>) -> axum::Router {
+    axum::Router::new().route(
+        "/metrics",
+        axum::routing::get(move || {
+            let indexer = indexer.clone();
+            async move {
+                (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        "text/plain; version=0.0.4; charset=utf-8",
+                    )],
+                    prometheus_text(indexer.as_deref()),
+                )
+            }
+        }),
+    )
+}
+
+/// The indexer's own endpoints (`--health-addr`): `GET /health` (the snapshot as JSON) and `GET /metrics`.
+pub fn health_router(metrics: Arc<Metrics>) -> axum::Router {
+    let m = metrics.clone();
+    axum::Router::new()
+        .route(
+            "/health",
+            axum::routing::get(move || {
+                let m = m.clone();
+                async move { axum::Json(m.snapshot()) }
+            }),
+        )
+        .merge(metrics_router(Some(metrics)))
 }

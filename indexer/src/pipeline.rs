@@ -264,6 +264,7 @@ impl Processor {
         if self.batch.is_empty() && self.cursor.is_none() {
             return Ok(());
         }
+        let writing = Instant::now();
         self.store
             .apply(
                 &self.batch,
@@ -271,6 +272,12 @@ impl Processor {
                 self.commitment == Commitment::Processed,
             )
             .await?;
+        // Latency of a batch: the database write, and the time its first change waited until committed.
+        metrics::histogram!("indexer_batch_write_seconds").record(writing.elapsed().as_secs_f64());
+        if let Some(started) = self.batch_started {
+            metrics::histogram!("indexer_batch_latency_seconds")
+                .record(started.elapsed().as_secs_f64());
+        }
         Metrics::bump(&self.metrics.committed_batches, 1);
         Metrics::bump(&self.metrics.committed_changes, self.batch.len() as u64);
         if let Some(c) = self.cursor.take() {
@@ -365,10 +372,13 @@ impl Indexer {
                 Ok(End::Lost { reason, gap }) => {
                     force_backfill = gap;
                     tracing::warn!("indexer: stream lost ({reason}); reconnecting");
+                    self.metrics.set_last_error(Some(reason));
                 }
                 Err(e) => {
                     force_backfill = false;
-                    tracing::warn!("indexer: {e:#}; reconnecting");
+                    let reason = explain(&e);
+                    tracing::error!("indexer: {reason}; reconnecting");
+                    self.metrics.set_last_error(Some(reason));
                 }
             }
             Metrics::bump(&self.metrics.reconnects, 1);
@@ -477,12 +487,7 @@ impl Indexer {
             return Ok(End::Shutdown);
         };
 
-        let mut client = GeyserGrpcClient::build_from_shared(self.config.grpc_url.clone())?
-            .x_token(self.config.grpc_x_token.clone())?
-            .connect_timeout(Duration::from_secs(5))
-            .max_decoding_message_size(64 * 1024 * 1024)
-            .connect()
-            .await?;
+        let mut client = connect(&self.config).await?;
         // The oldest slot the server can replay, when it says.
         let first_available = client
             .subscribe_replay_info()
@@ -523,6 +528,7 @@ impl Indexer {
         self.metrics
             .connected
             .store(1, std::sync::atomic::Ordering::Relaxed);
+        self.metrics.set_last_error(None);
         tracing::info!("indexer: streaming from slot {from_slot:?}");
         let mut received_any = false;
         let wait = self.config.batch_wait();
@@ -584,6 +590,51 @@ impl Indexer {
                 }
             }
         }
+    }
+}
+
+/// Connects to the Yellowstone endpoint of `config`: over TLS for an `https://` URL (the system's roots, or
+/// the configured CA), with the `x-token` when one is set.
+pub async fn connect(config: &IndexerConfig) -> anyhow::Result<GeyserGrpcClient> {
+    use anyhow::Context;
+    let mut builder = GeyserGrpcClient::build_from_shared(config.grpc_url.clone())
+        .with_context(|| format!("--grpc-url (GRPC_URL) {}", config.grpc_url))?
+        .x_token(config.grpc_x_token.clone())
+        .context("--grpc-x-token (GRPC_X_TOKEN)")?
+        .connect_timeout(Duration::from_secs(5))
+        .max_decoding_message_size(64 * 1024 * 1024);
+    if let Some(tls) = config.grpc_tls()? {
+        builder = builder.tls_config(tls)?;
+    }
+    builder
+        .connect()
+        .await
+        .with_context(|| format!("connecting to {}", config.grpc_url))
+}
+
+/// An error with its causes, and for a TLS failure what to configure.
+pub fn explain(e: &anyhow::Error) -> String {
+    // Transport errors repeat their source in their own message: each cause once.
+    let mut causes: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let cause = cause.to_string();
+        if !causes.last().is_some_and(|last| last.contains(&cause)) {
+            causes.push(cause);
+        }
+    }
+    let text = causes.join(": ");
+    if text.contains("native certs") {
+        format!(
+            "{text}: the system has no CA roots (install ca-certificates), or give the provider's CA with \
+             --grpc-ca-cert (GRPC_CA_CERT)"
+        )
+    } else if text.contains("certificate") {
+        format!(
+            "{text}: TLS: the server's certificate is not trusted; give its CA with --grpc-ca-cert \
+             (GRPC_CA_CERT), or check the system's roots"
+        )
+    } else {
+        text
     }
 }
 

@@ -28,10 +28,65 @@ macro_rules! on_both_databases {
 
 on_both_databases!(a_whole_lifecycle_is_indexed_exactly);
 on_both_databases!(a_killed_indexer_restarts_without_loss_or_duplicates);
+on_both_databases!(a_terminated_indexer_stops_cleanly_and_restarts_without_loss);
 on_both_databases!(a_dropped_grpc_connection_resumes_without_a_gap);
 on_both_databases!(a_database_outage_is_waited_out_without_skipping);
 on_both_databases!(an_empty_database_backfills_to_the_same_state);
 on_both_databases!(a_gap_the_server_cannot_replay_is_backfilled);
+
+/// TLS is the same on both databases: SQLite only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn over_tls_the_configured_ca_is_trusted_and_any_other_certificate_refused() {
+    let ca = test_ca();
+    let net = localnet::Localnet::start(localnet::LocalnetConfig {
+        grpc_tls: Some(ca.server.clone()),
+        ..localnet::LocalnetConfig::ephemeral()
+    })
+    .await
+    .expect("localnet starts");
+    assert!(net.grpc_url().starts_with("https://"), "{}", net.grpc_url());
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let db = fresh_db(Db::Sqlite).await;
+
+    // No CA configured: the system's roots do not know the test's CA, so the server is refused, and why is
+    // reported (health and logs), not retried in silence.
+    let refused = spawn_indexer(config(net.rpc_url(), net.grpc_url(), &db)).await;
+    eventually(30, "the untrusted certificate to be reported", || async {
+        refused.metrics.snapshot().last_error.is_some()
+    })
+    .await;
+    let m = refused.metrics.snapshot();
+    let error = m.last_error.clone().unwrap();
+    assert!(
+        error.contains("certificate") && error.contains("--grpc-ca-cert (GRPC_CA_CERT)"),
+        "the error names the cause and the setting: {error}"
+    );
+    assert!(
+        !m.connected && m.status == "disconnected" && m.committed_batches == 0,
+        "{m:?}"
+    );
+    refused.stop().await;
+
+    // The test's CA configured: streams and indexes exactly.
+    let ca_file =
+        std::path::PathBuf::from(db.url.trim_start_matches("sqlite://")).with_file_name("ca.pem");
+    std::fs::write(&ca_file, &ca.ca_pem).unwrap();
+    let run = spawn_indexer(indexer::IndexerConfig {
+        grpc_ca_cert: Some(ca_file),
+        ..config(net.rpc_url(), net.grpc_url(), &db)
+    })
+    .await;
+    let store = Store::open(&db.url).await.unwrap();
+    let life = full_lifecycle(&net, &rpc, 21).await;
+    assert_caught_up(&rpc, &store, &life.swaps).await;
+    let m = run.metrics.snapshot();
+    assert!(m.connected && m.last_error.is_none(), "{m:?}");
+    run.stop().await;
+    net.shutdown().await;
+}
 
 async fn a_whole_lifecycle_is_indexed_exactly(db: Db) {
     let (net, rpc) = start_chain(1_000).await;
@@ -243,12 +298,22 @@ impl Trader {
 }
 
 async fn a_killed_indexer_restarts_without_loss_or_duplicates(db: Db) {
+    stopped_twice_mid_stream(db, Stop::Kill, 11).await
+}
+
+async fn a_terminated_indexer_stops_cleanly_and_restarts_without_loss(db: Db) {
+    stopped_twice_mid_stream(db, Stop::Terminate, 13).await
+}
+
+/// The indexer binary stopped twice while trades arrive (SIGKILL: nothing flushed; SIGTERM: a clean exit with
+/// status 0), then restarted: the index ends exactly as the chain, with no trade lost or written twice.
+async fn stopped_twice_mid_stream(db: Db, how: Stop, salt: u64) {
     let (net, rpc) = start_chain(1_000).await;
     let db = fresh_db(db).await;
     let cfg = config(net.rpc_url(), net.grpc_url(), &db);
     let store = Store::open(&db.url).await.unwrap();
-    let trader = start_trader(net.rpc_url(), 11).await;
-    for round in 0..2 {
+    let trader = start_trader(net.rpc_url(), salt).await;
+    for _ in 0..2 {
         let child = spawn_indexer_process(&cfg);
         let before = trade_signatures(&store).await.len();
         // Mid-stream: it has written some trades and more are arriving.
@@ -256,9 +321,8 @@ async fn a_killed_indexer_restarts_without_loss_or_duplicates(db: Db) {
             trade_signatures(&store).await.len() > before + 2
         })
         .await;
-        child.kill().await;
+        child.stop(how).await;
         trader.wait_for(trader.count() + 3).await;
-        let _ = round;
     }
     let child = spawn_indexer_process(&cfg);
     trader.wait_for(trader.count() + 2).await;
@@ -268,7 +332,7 @@ async fn a_killed_indexer_restarts_without_loss_or_duplicates(db: Db) {
     let mut unique = events.clone();
     unique.dedup();
     assert_eq!(unique.len(), events.len());
-    child.kill().await;
+    child.stop(how).await;
     net.shutdown().await;
 }
 

@@ -21,6 +21,7 @@ pub use chain::{Chain, ChainEvent, SharedChain, Stamped};
 
 use anchor_lang::prelude::{AccountInfo, Pubkey};
 use anchor_lang::solana_program::entrypoint::ProgramResult;
+use anyhow::Context as _;
 use solana_keypair::Keypair;
 use solana_signer::Signer;
 use std::net::SocketAddr;
@@ -116,6 +117,22 @@ pub struct LocalnetConfig {
     /// `Some(key)`: only deploy, as a real cluster starts: the launchpad's upgrade authority is `key` and
     /// nothing is initialized (the admin tool's tests do the rest). `None`: the usual bootstrap.
     pub deploy_only: Option<Pubkey>,
+    /// Serve Yellowstone gRPC over TLS with this certificate (plaintext without).
+    pub grpc_tls: Option<GrpcTls>,
+}
+
+/// A TLS certificate (chain) and its private key, PEM, for the gRPC server.
+#[derive(Clone)]
+pub struct GrpcTls {
+    pub cert_pem: Vec<u8>,
+    pub key_pem: Vec<u8>,
+}
+
+impl std::fmt::Debug for GrpcTls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The key is never printed.
+        f.debug_struct("GrpcTls").finish_non_exhaustive()
+    }
 }
 
 impl Default for LocalnetConfig {
@@ -126,6 +143,7 @@ impl Default for LocalnetConfig {
             slot_duration: Duration::from_millis(400),
             keep_slots: 1_000,
             deploy_only: None,
+            grpc_tls: None,
         }
     }
 }
@@ -147,7 +165,9 @@ async fn bind_rpc_pair(
     addr: SocketAddr,
 ) -> anyhow::Result<(tokio::net::TcpListener, tokio::net::TcpListener)> {
     for _ in 0..32 {
-        let rpc = tokio::net::TcpListener::bind(addr).await?;
+        let rpc = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("JSON-RPC port {}: binding {addr}", addr.port()))?;
         let port = rpc.local_addr()?.port();
         let Some(next) = port.checked_add(1) else {
             continue;
@@ -155,7 +175,10 @@ async fn bind_rpc_pair(
         match tokio::net::TcpListener::bind(SocketAddr::new(addr.ip(), next)).await {
             Ok(pubsub) => return Ok((rpc, pubsub)),
             Err(e) if addr.port() != 0 => {
-                return Err(anyhow::anyhow!("binding PubSub port {next}: {e}"))
+                return Err(anyhow::anyhow!(
+                    "PubSub port {next} (the JSON-RPC port + 1): binding {}: {e}",
+                    SocketAddr::new(addr.ip(), next)
+                ))
             }
             Err(_) => continue,
         }
@@ -168,6 +191,7 @@ pub struct Localnet {
     pub chain: SharedChain,
     pub rpc_addr: SocketAddr,
     pub grpc_addr: SocketAddr,
+    grpc_scheme: &'static str,
     pub admin: Pubkey,
     pub partner: Keypair,
     pub usdc_mint: Pubkey,
@@ -192,7 +216,15 @@ impl Localnet {
             let _ = rx.wait_for(|s| *s).await;
         };
         let (rpc_listener, pubsub_listener) = bind_rpc_pair(config.rpc_addr).await?;
-        let grpc_listener = tokio::net::TcpListener::bind(config.grpc_addr).await?;
+        let grpc_listener = tokio::net::TcpListener::bind(config.grpc_addr)
+            .await
+            .with_context(|| {
+                format!(
+                    "Yellowstone gRPC port {}: binding {}",
+                    config.grpc_addr.port(),
+                    config.grpc_addr
+                )
+            })?;
         let rpc_addr = rpc_listener.local_addr()?;
         let grpc_addr = grpc_listener.local_addr()?;
         let state = rpc::RpcState {
@@ -222,8 +254,12 @@ impl Localnet {
         }));
         let grpc_chain = chain.clone();
         let grpc_stop = stopped(rx.clone());
+        let grpc_tls = config.grpc_tls.clone();
+        let grpc_scheme = if grpc_tls.is_some() { "https" } else { "http" };
         tasks.push(tokio::spawn(async move {
-            if let Err(e) = grpc::serve_with_listener(grpc_chain, grpc_listener, grpc_stop).await {
+            if let Err(e) =
+                grpc::serve_with_listener_tls(grpc_chain, grpc_listener, grpc_tls, grpc_stop).await
+            {
                 tracing::error!("gRPC server stopped: {e:#}");
             }
         }));
@@ -253,6 +289,7 @@ impl Localnet {
             chain,
             rpc_addr,
             grpc_addr,
+            grpc_scheme,
             admin: boot.admin,
             partner: boot.partner,
             usdc_mint: boot.usdc_mint,
@@ -265,8 +302,9 @@ impl Localnet {
         format!("http://{}", self.rpc_addr)
     }
 
+    /// `http://` or, when it serves TLS, `https://` and the gRPC address.
     pub fn grpc_url(&self) -> String {
-        format!("http://{}", self.grpc_addr)
+        format!("{}://{}", self.grpc_scheme, self.grpc_addr)
     }
 
     /// Stops the servers and the slot clock.

@@ -1,8 +1,10 @@
 //! `localnet`: runs the embedded chain with JSON-RPC (default 8899) and Yellowstone gRPC (default 10000).
 
+use anyhow::Context;
 use clap::Parser;
 use solana_signer::Signer;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Parser, Debug)]
@@ -17,11 +19,17 @@ struct Args {
     #[arg(long, env = "LOCALNET_GRPC_ADDR", default_value = "127.0.0.1:10000")]
     grpc_addr: SocketAddr,
     /// Slot length in milliseconds (a slot also closes after every transaction).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, env = "LOCALNET_SLOT_MS", default_value_t = 400)]
     slot_ms: u64,
     /// Recent slots kept for gRPC `from_slot` replay.
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, env = "LOCALNET_KEEP_SLOTS", default_value_t = 1_000)]
     keep_slots: u64,
+    /// Serve Yellowstone gRPC over TLS with this certificate (PEM; with --grpc-tls-key).
+    #[arg(long, env = "LOCALNET_GRPC_TLS_CERT", requires = "grpc_tls_key")]
+    grpc_tls_cert: Option<PathBuf>,
+    /// The private key (PEM) of --grpc-tls-cert.
+    #[arg(long, env = "LOCALNET_GRPC_TLS_KEY", requires = "grpc_tls_cert")]
+    grpc_tls_key: Option<PathBuf>,
 }
 
 #[tokio::main]
@@ -33,12 +41,23 @@ async fn main() -> anyhow::Result<()> {
         )
         .init();
     let args = Args::parse();
+    let read = |flag: &str, path: &PathBuf| {
+        std::fs::read(path).with_context(|| format!("reading {flag} {}", path.display()))
+    };
+    let grpc_tls = match (&args.grpc_tls_cert, &args.grpc_tls_key) {
+        (Some(cert), Some(key)) => Some(localnet::GrpcTls {
+            cert_pem: read("--grpc-tls-cert", cert)?,
+            key_pem: read("--grpc-tls-key", key)?,
+        }),
+        _ => None,
+    };
     let net = localnet::Localnet::start(localnet::LocalnetConfig {
         rpc_addr: args.rpc_addr,
         grpc_addr: args.grpc_addr,
         slot_duration: Duration::from_millis(args.slot_ms),
         keep_slots: args.keep_slots,
         deploy_only: None,
+        grpc_tls,
     })
     .await?;
     println!("localnet running");

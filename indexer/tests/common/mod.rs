@@ -149,10 +149,33 @@ pub fn spawn_indexer_process(cfg: &IndexerConfig) -> Child {
     Child(child)
 }
 
-impl Child {
+/// How a test stops the indexer binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
     /// SIGKILL: no chance to flush anything.
-    pub async fn kill(mut self) {
-        self.0.kill().await.expect("kill");
+    Kill,
+    /// SIGTERM, as systemd or a container runtime stops it: it must exit by itself, with status 0.
+    Terminate,
+}
+
+impl Child {
+    pub async fn stop(mut self, how: Stop) {
+        match how {
+            Stop::Kill => self.0.kill().await.expect("kill"),
+            Stop::Terminate => {
+                let pid = self.0.id().expect("running").to_string();
+                let sent = std::process::Command::new("kill")
+                    .args(["-TERM", &pid])
+                    .status()
+                    .expect("kill runs");
+                assert!(sent.success());
+                let status = tokio::time::timeout(Duration::from_secs(30), self.0.wait())
+                    .await
+                    .expect("exits within 30 s of SIGTERM")
+                    .expect("wait");
+                assert!(status.success(), "SIGTERM is a clean stop: {status:?}");
+            }
+        }
     }
 }
 
@@ -425,6 +448,40 @@ pub async fn assert_caught_up(
         trades.len(),
         expected.len()
     );
+}
+
+/// A certificate authority made at test time, and a server certificate it signed for 127.0.0.1 and
+/// localhost.
+pub struct TestCa {
+    pub ca_pem: String,
+    pub server: localnet::GrpcTls,
+}
+
+pub fn test_ca() -> TestCa {
+    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "launchpad test CA");
+    params.key_usages = vec![
+        rcgen::KeyUsagePurpose::KeyCertSign,
+        rcgen::KeyUsagePurpose::CrlSign,
+    ];
+    let ca =
+        rcgen::CertifiedIssuer::self_signed(params, rcgen::KeyPair::generate().unwrap()).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert =
+        rcgen::CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])
+            .unwrap()
+            .signed_by(&key, &ca)
+            .unwrap();
+    TestCa {
+        ca_pem: ca.pem(),
+        server: localnet::GrpcTls {
+            cert_pem: cert.pem().into_bytes(),
+            key_pem: key.serialize_pem().into_bytes(),
+        },
+    }
 }
 
 pub fn pubkey(s: &str) -> Pubkey {

@@ -167,6 +167,29 @@ pub async fn serve_with_listener(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    serve_with_listener_tls(chain, listener, None, shutdown).await
+}
+
+/// Serves on an already bound listener, over TLS with `tls` (a certificate and its key, PEM), until
+/// `shutdown` resolves.
+pub async fn serve_with_listener_tls(
+    chain: SharedChain,
+    listener: tokio::net::TcpListener,
+    tls: Option<crate::GrpcTls>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let mut server = tonic::transport::Server::builder();
+    if let Some(tls) = tls {
+        // tonic's server takes rustls's process-wide crypto provider, which rustls cannot pick by itself when
+        // a build enables two (a whole-workspace build does): ring, as tonic's client uses. Already installed
+        // is fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        server = server
+            .tls_config(tonic::transport::ServerTlsConfig::new().identity(
+                tonic::transport::Identity::from_pem(tls.cert_pem, tls.key_pem),
+            ))
+            .context("the gRPC server's TLS certificate and key")?;
+    }
     if let Ok(addr) = listener.local_addr() {
         tracing::info!("Yellowstone gRPC listening on {addr}");
     }
@@ -185,7 +208,7 @@ pub async fn serve_with_listener(
         // Ends the open subscriptions, so that the graceful shutdown does not wait on them forever.
         closing_tx.send_replace(true);
     };
-    tonic::transport::Server::builder()
+    server
         .add_service(configure(GeyserServer::new(GeyserService::with_closing(
             chain, closing,
         ))))

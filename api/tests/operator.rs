@@ -1,0 +1,480 @@
+//! The `api` binary as an operator runs it: `serve` refuses to start on local defaults, `dev` names a port it
+//! cannot bind, `/metrics` is scraped while the stack works, SIGTERM drains a request in flight and stops the
+//! indexer cleanly, and every flag is in `docs/operations.md`.
+
+use localnet::testkit::{self, SOL};
+use localnet::{Localnet, LocalnetConfig};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const API: &str = env!("CARGO_BIN_EXE_api");
+
+/// Every variable the binary reads a setting from is removed, so that the test sees only its flags (scripts/test
+/// exports DATABASE_URL).
+fn api_command(args: &[&str]) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(API);
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("RUST_LOG", "warn,api=info,indexer=info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    cmd
+}
+
+async fn output_of(args: &[&str]) -> (bool, String) {
+    let out = tokio::time::timeout(Duration::from_secs(120), api_command(args).output())
+        .await
+        .expect("exits within 120 s")
+        .expect("runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[tokio::test]
+async fn serve_refuses_to_start_on_local_defaults_and_names_each_setting() {
+    let (ok, text) = output_of(&["serve"]).await;
+    assert!(!ok, "serve started without settings: {text}");
+    for needed in [
+        "--rpc-url (RPC_URL)",
+        "--database-url (DATABASE_URL)",
+        "--public-base-url (PUBLIC_BASE_URL)",
+    ] {
+        assert!(text.contains(needed), "names {needed}: {text}");
+    }
+    assert!(!text.contains("--grpc-url (GRPC_URL)"), "{text}");
+    let (ok, text) =
+        output_of(&["serve", "--with-indexer", "--rpc-url", "http://127.0.0.1:9"]).await;
+    assert!(!ok);
+    assert!(
+        text.contains("--grpc-url (GRPC_URL)") && !text.contains("--rpc-url (RPC_URL)"),
+        "{text}"
+    );
+    let (ok, text) = output_of(&[
+        "serve",
+        "--rpc-url",
+        "http://127.0.0.1:9",
+        "--database-url",
+        "sqlite://unused.db",
+        "--public-base-url",
+        "not a url",
+    ])
+    .await;
+    assert!(
+        !ok && text.contains("--public-base-url (PUBLIC_BASE_URL) `not a url`"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn dev_names_the_port_it_cannot_bind() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let dir = std::env::temp_dir().join(format!("api-dev-ports-{}", std::process::id()));
+    let dir = dir.to_str().unwrap();
+    let api_addr = format!("127.0.0.1:{}", free_port());
+    let (ok, text) = output_of(&[
+        "dev",
+        "--dir",
+        dir,
+        "--listen",
+        &api_addr,
+        "--rpc-port",
+        &port,
+        "--grpc-port",
+        "0",
+    ])
+    .await;
+    assert!(!ok, "dev started on a taken port: {text}");
+    assert!(
+        text.contains(&format!("JSON-RPC port {port}")) && text.contains("--rpc-port/DEV_RPC_PORT"),
+        "{text}"
+    );
+    let (ok, text) = output_of(&[
+        "dev",
+        "--dir",
+        dir,
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+    ])
+    .await;
+    assert!(!ok);
+    assert!(
+        text.contains(&format!("--listen (API_ADDR): port {port}")),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The value of one series in Prometheus text (`name{labels} value`), by its name and labels it carries.
+fn series(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .find(|l| l.split([' ', '{']).next() == Some(name) && labels.iter().all(|x| l.contains(x)))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+}
+
+const CURVE_404: [&str; 3] = [
+    r#"method="GET""#,
+    r#"route="/launchpad/curve/{mint}""#,
+    r#"status="404""#,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
+    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let dir = std::env::temp_dir().join(format!("api-operator-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}/index.db", dir.display());
+    let (api_port, metrics_port, health_port) = (free_port(), free_port(), free_port());
+    let base = format!("http://127.0.0.1:{api_port}");
+    let metrics_url = format!("http://127.0.0.1:{metrics_port}/metrics");
+    let (listen, metrics_addr) = (
+        format!("127.0.0.1:{api_port}"),
+        format!("127.0.0.1:{metrics_port}"),
+    );
+    let mut child = api_command(&[
+        "serve",
+        "--with-indexer",
+        "--rpc-url",
+        &net.rpc_url(),
+        "--grpc-url",
+        &net.grpc_url(),
+        "--database-url",
+        &db,
+        "--public-base-url",
+        &base,
+        "--listen",
+        &listen,
+        "--metrics-addr",
+        &metrics_addr,
+        "--health-addr",
+        &format!("127.0.0.1:{health_port}"),
+    ])
+    .spawn()
+    .expect("api serve starts");
+    let http = reqwest::Client::new();
+    let started = Instant::now();
+    while http.get(format!("{base}/health")).send().await.is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the API did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    let scrape = || async {
+        http.get(&metrics_url)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    };
+    let first = scrape().await;
+    assert!(series(&first, "indexer_slot_lag", &[]).is_some(), "{first}");
+    let batches = |t: &str| series(t, "indexer_committed_batches_total", &[]).unwrap_or(0.0);
+    let changes = |t: &str| series(t, "indexer_committed_changes_total", &[]).unwrap_or(0.0);
+    let curve_404s = |t: &str| series(t, "http_requests_total", &CURVE_404).unwrap_or(0.0);
+    // A launch and a buy move the indexer's series; two reads of an unknown curve move the API's.
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 1, "OPS")
+        .await
+        .unwrap();
+    testkit::buy(&rpc, &keys, &creator, SOL / 10).await.unwrap();
+    let mut unknown_mints = Vec::new();
+    for _ in 0..2 {
+        let unknown = solana_pubkey::Pubkey::new_unique();
+        unknown_mints.push(unknown.to_string());
+        let status = http
+            .get(format!("{base}/launchpad/curve/{unknown}"))
+            .send()
+            .await
+            .unwrap()
+            .status();
+        assert_eq!(status, 404);
+    }
+    let start = Instant::now();
+    let last = loop {
+        let last = scrape().await;
+        if batches(&last) > batches(&first)
+            && changes(&last) >= changes(&first) + 2.0
+            && curve_404s(&last) == curve_404s(&first) + 2.0
+        {
+            break last;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the indexer's and the API's series did not move:\n{first}\n---\n{last}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let mut bucket = CURVE_404.to_vec();
+    bucket.push("le=\"+Inf\"");
+    assert_eq!(
+        series(&last, "http_request_duration_seconds_bucket", &bucket),
+        Some(curve_404s(&last)),
+        "latency histogram by route and status: {last}"
+    );
+    assert!(series(&last, "indexer_batch_latency_seconds_count", &[]).unwrap_or(0.0) > 0.0);
+    assert!(series(&last, "indexer_batch_write_seconds_count", &[]).unwrap_or(0.0) > 0.0);
+    assert_eq!(series(&last, "indexer_gaps_total", &[]), Some(0.0));
+    assert_eq!(
+        series(&last, "indexer_decode_failures_total", &[]),
+        Some(0.0)
+    );
+    for mint in &unknown_mints {
+        assert!(
+            !last.contains(mint.as_str()),
+            "routes are labelled by pattern, not path"
+        );
+    }
+    // The in-process indexer's own endpoints on --health-addr.
+    let health: serde_json::Value = http
+        .get(format!("http://127.0.0.1:{health_port}/health"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["connected"], true, "{health}");
+    assert!(health["cursor_slot"].as_u64().unwrap() > 0, "{health}");
+    let indexer_metrics = http
+        .get(format!("http://127.0.0.1:{health_port}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(series(&indexer_metrics, "indexer_slot_lag", &[]).is_some());
+
+    // A request in flight when SIGTERM arrives: its headers are in, its body is not yet.
+    let body = br#"{"chainKey":"solana","dexId":"launchpad-solana"}"#;
+    let mut conn = tokio::net::TcpStream::connect(("127.0.0.1", api_port))
+        .await
+        .unwrap();
+    conn.write_all(
+        format!(
+            "POST /swap/record HTTP/1.1\r\nhost: {listen}\r\ncontent-type: application/json\r\n\
+             content-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    conn.write_all(&body[..10]).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let pid = child.id().expect("running").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // New connections are no longer accepted...
+    assert!(
+        http.get(format!("{base}/health")).send().await.is_err(),
+        "the listener closes on SIGTERM"
+    );
+    // ...but the request in flight is answered.
+    conn.write_all(&body[10..]).await.unwrap();
+    let mut response = String::new();
+    tokio::time::timeout(Duration::from_secs(10), conn.read_to_string(&mut response))
+        .await
+        .expect("answered")
+        .unwrap();
+    assert!(
+        response.starts_with("HTTP/1.1 4") && response.contains(r#"{"error":{"#),
+        "the request in flight is answered in full: {response}"
+    );
+    let status = tokio::time::timeout(Duration::from_secs(30), child.wait())
+        .await
+        .expect("exits within 30 s of SIGTERM")
+        .unwrap();
+    let mut log = String::new();
+    if let Some(mut err) = child.stderr.take() {
+        let _ = err.read_to_string(&mut log).await;
+    }
+    let mut out = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        let _ = o.read_to_string(&mut out).await;
+    }
+    assert!(
+        status.success(),
+        "a clean exit, not a kill: {status:?}\n{out}{log}"
+    );
+    assert!(format!("{out}{log}").contains("SIGTERM"), "{out}{log}");
+    net.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `(flag, env var)` of every option a `--help` text lists.
+fn flags_in_help(help: &str) -> Vec<(String, Option<String>)> {
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    for line in help.lines() {
+        let line = line.trim();
+        if line.starts_with("--") || line.starts_with('-') && line.contains(", --") {
+            let flag = line
+                .split_whitespace()
+                .find(|w| w.starts_with("--"))
+                .unwrap()
+                .trim_end_matches(',')
+                .to_string();
+            if flag != "--help" && flag != "--version" {
+                out.push((flag, None));
+            }
+        } else if let Some(env) = line.strip_prefix("[env: ") {
+            let name = env.split(['=', ']']).next().unwrap().to_string();
+            if let Some(last) = out.last_mut() {
+                last.1 = Some(name);
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn every_flag_of_api_and_indexer_is_in_the_operations_reference() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/operations.md"
+    ))
+    .unwrap();
+    let mut flags = Vec::new();
+    for sub in ["dev", "serve"] {
+        let (ok, help) = output_of(&[sub, "--help"]).await;
+        assert!(ok, "{help}");
+        flags.extend(flags_in_help(&help));
+    }
+    // The indexer binary's flags are `IndexerConfig`'s (which `serve` flattens too).
+    let indexer =
+        <indexer::IndexerConfig as clap::Args>::augment_args(clap::Command::new("indexer"));
+    for arg in indexer.get_arguments() {
+        if let Some(long) = arg.get_long() {
+            flags.push((
+                format!("--{long}"),
+                arg.get_env().map(|e| e.to_string_lossy().into_owned()),
+            ));
+        }
+    }
+    assert!(flags.len() > 30, "{flags:?}");
+    let mut missing = Vec::new();
+    for (flag, env) in &flags {
+        // A flag's row in a table: `| `--flag` | `ENV` | default | what |`.
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{flag}` |")));
+        match (row, env) {
+            (None, _) => missing.push(flag.clone()),
+            (Some(row), Some(env)) if !row.contains(&format!("`{env}`")) => {
+                missing.push(format!("{flag} ({env})"))
+            }
+            _ => {}
+        }
+    }
+    assert!(missing.is_empty(), "not in docs/operations.md: {missing:?}");
+}
+
+/// `scripts/rekey` on a scratch copy of the files it edits: every address of both programs is replaced by the
+/// public half of the given keypair files, in the sources, each cluster of Anchor.toml and the IDLs.
+#[test]
+fn rekey_gives_both_programs_the_keypairs_addresses_everywhere() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let scratch = std::env::temp_dir().join(format!("rekey-{}", std::process::id()));
+    let files = [
+        "scripts/rekey",
+        "programs/launchpad/src/lib.rs",
+        "programs/amm/src/lib.rs",
+        "Anchor.toml",
+        "idl/launchpad.json",
+        "idl/amm.json",
+    ];
+    for file in files {
+        let to = scratch.join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(repo.join(file), &to).unwrap();
+    }
+    // Keypair files in the Solana CLI's format; only their public halves matter here.
+    let keypair = |name: &str, seed: u8| {
+        let bytes: Vec<u8> = (0..64u8)
+            .map(|i| i.wrapping_mul(31).wrapping_add(seed))
+            .collect();
+        std::fs::write(scratch.join(name), serde_json::to_string(&bytes).unwrap()).unwrap();
+        bs58::encode(&bytes[32..]).into_string()
+    };
+    let (launchpad, amm) = (keypair("l.json", 1), keypair("a.json", 2));
+    let out = std::process::Command::new(scratch.join("scripts/rekey"))
+        .args([
+            "--launchpad-keypair",
+            "l.json",
+            "--amm-keypair",
+            "a.json",
+            "--no-idl",
+        ])
+        .current_dir(&scratch)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |f: &str| std::fs::read_to_string(scratch.join(f)).unwrap();
+    assert!(
+        read("programs/launchpad/src/lib.rs").contains(&format!("declare_id!(\"{launchpad}\");"))
+    );
+    assert!(read("programs/amm/src/lib.rs").contains(&format!("declare_id!(\"{amm}\");")));
+    let anchor = read("Anchor.toml");
+    for cluster in ["localnet", "devnet", "mainnet"] {
+        let section = anchor
+            .split(&format!("[programs.{cluster}]"))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no [programs.{cluster}]: {anchor}"));
+        let section = section.split("\n[").next().unwrap();
+        assert!(
+            section.contains(&format!("launchpad = \"{launchpad}\""))
+                && section.contains(&format!("amm = \"{amm}\"")),
+            "{cluster}: {section}"
+        );
+    }
+    let idl: serde_json::Value = serde_json::from_str(&read("idl/launchpad.json")).unwrap();
+    assert_eq!(idl["address"], launchpad.as_str());
+    let idl: serde_json::Value = serde_json::from_str(&read("idl/amm.json")).unwrap();
+    assert_eq!(idl["address"], amm.as_str());
+    for old in [launchpad::ID.to_string(), amm_id()] {
+        for file in &files[1..] {
+            assert!(!read(file).contains(&old), "{old} is left in {file}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// The AMM's address as compiled into this build (the launchpad's IDL names it).
+fn amm_id() -> String {
+    let idl: serde_json::Value = serde_json::from_str(include_str!("../../idl/amm.json")).unwrap();
+    idl["address"].as_str().unwrap().to_string()
+}
