@@ -145,6 +145,8 @@ impl AppState {
         routes::launchpad::curve,
         routes::launchpad::launches,
         routes::launchpad::fees,
+        routes::trades::trades,
+        routes::candles::candles,
         routes::launch::prepare,
         routes::launch::metadata,
         routes::launch::record,
@@ -308,6 +310,8 @@ pub fn router(state: AppState) -> Router {
         .route("/launchpad/curve/{mint}", get(routes::launchpad::curve))
         .route("/launchpad/launches", get(routes::launchpad::launches))
         .route("/launchpad/fees", get(routes::launchpad::fees))
+        .route("/launchpad/trades/{mint}", get(routes::trades::trades))
+        .route("/launchpad/candles/{mint}", get(routes::candles::candles))
         .route("/launchpad/prepare", post(routes::launch::prepare))
         .route("/launchpad/metadata/{file}", get(routes::launch::metadata))
         .route("/launchpad/record", post(routes::launch::record))

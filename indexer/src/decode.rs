@@ -172,6 +172,7 @@ pub fn decode_transaction_update(
                 ix_index: group.index,
                 inner_index,
                 slot: update.slot,
+                tx_index: info.index,
             };
             let decoded = if program == launchpad::ID {
                 decode_event(&ix.data).map(|e| launchpad_event(event_key, e))

@@ -4,6 +4,7 @@
 //!
 //! - [`pipeline`]: source (subscription, reconnects, backfill) and process (batches, cursor)
 //! - [`decode`]: accounts and `emit_cpi!` events from updates
+//! - [`market`]: the trade series across curve and AMM, and its candles
 //! - [`store`]: the database, migrations under `migrations/`
 //! - [`read`]: queries for the API
 //! - [`backfill`], [`metrics`], [`config`], [`signal`]
@@ -11,6 +12,7 @@
 pub mod backfill;
 pub mod config;
 pub mod decode;
+pub mod market;
 pub mod metrics;
 pub mod model;
 pub mod pipeline;

@@ -92,6 +92,8 @@ pub struct EventKey {
     pub ix_index: u32,
     pub inner_index: u32,
     pub slot: u64,
+    /// The transaction's position in its slot (orders events within a slot; not part of the key).
+    pub tx_index: u64,
 }
 
 /// A launch, from its `EvtCreateLaunch` or, when backfilled, from the pool account and the mint's metadata.

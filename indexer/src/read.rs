@@ -9,6 +9,8 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
+mod market;
+
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
 fn key(row: &AnyRow, col: &str) -> Pubkey {
@@ -122,6 +124,30 @@ pub struct AmmPoolState {
     pub address: Pubkey,
     pub pool: AmmPool,
     pub slot: u64,
+}
+
+impl AmmPoolState {
+    /// `(quote reserve, token reserve)` of a pool that trades `quote_mint` against a token.
+    pub fn reserves(&self, quote_mint: &Pubkey) -> (u64, u64) {
+        if self.pool.mint_a == *quote_mint {
+            (self.pool.reserve_a, self.pool.reserve_b)
+        } else {
+            (self.pool.reserve_b, self.pool.reserve_a)
+        }
+    }
+
+    /// The spot price in whole quote per whole token (12 decimals, as [`CurveState::price`]).
+    pub fn price(&self, quote_mint: &Pubkey, quote_decimals: u8) -> String {
+        let (quote, base) = self.reserves(quote_mint);
+        curve::display::execution_price(
+            quote,
+            quote_decimals,
+            base,
+            curve::constants::TOKEN_DECIMALS,
+            12,
+        )
+        .unwrap_or_default()
+    }
 }
 
 #[derive(Debug, Clone)]

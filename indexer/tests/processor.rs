@@ -87,6 +87,10 @@ fn transaction(slot: u64, signature: u8, program: &Pubkey, event_data: Vec<u8>) 
 }
 
 fn swap_event(pool: Pubkey, mint: Pubkey) -> Vec<u8> {
+    swap_event_at(pool, mint, 1 << 64)
+}
+
+fn swap_event_at(pool: Pubkey, mint: Pubkey, sqrt_price: u128) -> Vec<u8> {
     let e = sdk::events::EvtSwap {
         pool,
         mint,
@@ -101,7 +105,7 @@ fn swap_event(pool: Pubkey, mint: Pubkey) -> Vec<u8> {
         partner_fee: 5_000_000,
         refund: 0,
         fee_bps: 100,
-        sqrt_price: 1 << 64,
+        sqrt_price,
         base_reserve: 1,
         quote_reserve: SOL,
         progress_bps: 990,
@@ -168,6 +172,7 @@ async fn dead_slots_roll_back(kind: Db) {
     let feed = [
         account(&keys.config, &lp, 99, 1, config),
         account(&keys.pool, &lp, 100, 2, before.clone()),
+        transaction(100, 6, &lp, swap_event_at(keys.pool, keys.mint, 3 << 63)),
         slot(100, SlotStatus::SlotProcessed),
         account(&keys.pool, &lp, 101, 3, after.clone()),
         transaction(101, 7, &lp, swap_event(keys.pool, keys.mint)),
@@ -179,14 +184,36 @@ async fn dead_slots_roll_back(kind: Db) {
         }
     }
     assert_eq!(pool_data(&store, &keys.pool).await, Some(after));
-    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 1);
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 2);
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM market_trades").await, 2);
+    let both = candle_rows(&store).await;
+    assert_eq!(both.len(), indexer::market::INTERVALS.len());
+    assert!(both
+        .iter()
+        .all(|c| c.trades == 2 && c.close == 1_000_000_000_000_000));
     assert_eq!(store.cursor("main").await.unwrap(), Some(101));
 
     // Slot 101 dies: its trade goes and the pool returns to its slot-100 version.
     assert!(p.process(&slot(101, SlotStatus::SlotDead)).await.unwrap());
     p.flush().await.unwrap();
     assert_eq!(pool_data(&store, &keys.pool).await, Some(before.clone()));
-    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 0);
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 1);
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM market_trades").await, 1);
+    // Its candles are recomputed from the trade that remains: (3/2)^2 * 10^-3 SOL per token.
+    let left = candle_rows(&store).await;
+    assert_eq!(left.len(), indexer::market::INTERVALS.len());
+    for c in &left {
+        assert_eq!((c.trades, c.volume_quote), (1, u128::from(SOL)));
+        assert_eq!(
+            (c.open, c.high, c.low, c.close),
+            (
+                2_250_000_000_000_000,
+                2_250_000_000_000_000,
+                2_250_000_000_000_000,
+                2_250_000_000_000_000
+            )
+        );
+    }
     assert_eq!(metrics.snapshot().dead_slots, 1);
     let progress: Option<i64> = sqlx::query("SELECT progress_bps FROM pools")
         .fetch_one(store.pool())
@@ -248,7 +275,20 @@ async fn dead_slots_roll_back(kind: Db) {
         .unwrap();
     p.flush().await.unwrap();
     assert_eq!(pool_data(&store, &keys.pool).await, Some(before));
-    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 0);
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 1);
+}
+
+async fn candle_rows(store: &Store) -> Vec<indexer::market::Candle> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {} FROM candles ORDER BY interval_secs",
+        indexer::store::CANDLE_COLS
+    )))
+    .fetch_all(store.pool())
+    .await
+    .unwrap()
+    .iter()
+    .map(indexer::store::candle_row)
+    .collect()
 }
 
 /// A valid pool account that differs from `data` (a different sqrt price).

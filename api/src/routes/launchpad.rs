@@ -36,8 +36,13 @@ pub struct CurveResponse {
     /// The fee once any decay is over, basis points.
     pub final_fee_bps: u16,
     pub migrated: bool,
-    /// Spot price in whole quote per whole token.
+    /// Where the token trades now: `curve` (the bonding curve, also while migration is pending) or `amm`
+    /// (the pool the curve migrated into).
+    pub venue: String,
+    /// Spot price in whole quote per whole token on `venue`.
     pub price: String,
+    /// The curve's spot price (frozen at graduation).
+    pub curve_price: String,
     /// The Q64.64 square-root price the program stores.
     pub sqrt_price: String,
     pub base_reserve: String,
@@ -75,6 +80,17 @@ pub async fn curve(
     let threshold = c.config.threshold;
     let graduated = c.pool.status != PoolStatus::Bonding;
     let progress_bps = c.progress_bps();
+    let amm = match c.migrated() {
+        true => state.store.amm_pool(&c.pool.amm_pool).await?,
+        false => None,
+    };
+    let (venue, price) = match &amm {
+        Some(amm) => (
+            "amm",
+            amm.price(&c.pool.quote_mint, c.config.quote_decimals),
+        ),
+        None => ("curve", c.price()),
+    };
     Ok(Json(CurveResponse {
         mint: mint.to_string(),
         pool: c.address.to_string(),
@@ -106,7 +122,9 @@ pub async fn curve(
         current_fee_bps: c.current_fee_bps(now),
         final_fee_bps: c.final_fee_bps(),
         migrated: c.migrated(),
-        price: c.price(),
+        venue: venue.into(),
+        price,
+        curve_price: c.price(),
         sqrt_price: c.pool.sqrt_price.to_string(),
         base_reserve: c.pool.base_reserve.to_string(),
         quote_reserve: c.pool.quote_reserve.to_string(),

@@ -1,6 +1,7 @@
 //! One module per area of the spec.
 
 pub mod allowance;
+pub mod candles;
 pub mod catalog;
 pub mod claim;
 pub mod cross_chain;
@@ -9,3 +10,4 @@ pub mod launch;
 pub mod launchpad;
 pub mod submit;
 pub mod swap;
+pub mod trades;

@@ -77,6 +77,74 @@ pub fn execution_price(
     ratio_to_decimal(num, den, frac_digits).ok()
 }
 
+/// Digits after the point of fixed-point prices: a fixed price is whole quote per whole token times
+/// `10^PRICE_DIGITS`, rounded down (the market series and its candles compare and store prices this way).
+pub const PRICE_DIGITS: u32 = 18;
+
+/// `num / den` (quote base units per token base unit) as a fixed price, rounded down; `None` when `den` is
+/// zero or the price does not fit (above about 3.4 * 10^20 whole quote per whole token).
+pub fn ratio_to_fixed_price(
+    num: U256,
+    den: U256,
+    token_decimals: u8,
+    quote_decimals: u8,
+) -> Option<u128> {
+    let exp = i64::from(token_decimals) + i64::from(PRICE_DIGITS) - i64::from(quote_decimals);
+    let ten = U256::from(10u8);
+    let (m, den) = if exp >= 0 {
+        (ten.checked_pow(U256::from(exp))?, den)
+    } else {
+        (
+            U256::from(1u8),
+            den.checked_mul(ten.checked_pow(U256::from(-exp))?)?,
+        )
+    };
+    if den.is_zero() {
+        return None;
+    }
+    // floor(num * m / den) without overflowing: the quotient and the remainder separately.
+    let (q, r) = num.div_rem(den);
+    let v = q.checked_mul(m)?.checked_add(r.checked_mul(m)? / den)?;
+    u128::try_from(v).ok()
+}
+
+/// The fixed price of a Q64.64 square-root price (the curve's spot price).
+pub fn sqrt_price_to_fixed(
+    sqrt_price: u128,
+    token_decimals: u8,
+    quote_decimals: u8,
+) -> Option<u128> {
+    let sq = mul(u256(sqrt_price), u256(sqrt_price)).ok()?;
+    let q128 = mul(u256(Q64), u256(Q64)).ok()?;
+    ratio_to_fixed_price(sq, q128, token_decimals, quote_decimals)
+}
+
+/// The fixed price of a constant-product pool's reserves (its spot price).
+pub fn reserves_to_fixed(
+    quote_reserve: u64,
+    base_reserve: u64,
+    token_decimals: u8,
+    quote_decimals: u8,
+) -> Option<u128> {
+    ratio_to_fixed_price(
+        U256::from(quote_reserve),
+        U256::from(base_reserve),
+        token_decimals,
+        quote_decimals,
+    )
+}
+
+/// A fixed price as a decimal string with [`PRICE_DIGITS`] digits after the point.
+pub fn fixed_price_to_decimal(price: u128) -> String {
+    let scale = 10u128.pow(PRICE_DIGITS);
+    format!(
+        "{}.{:0>width$}",
+        price / scale,
+        price % scale,
+        width = PRICE_DIGITS as usize
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +162,21 @@ mod tests {
             Some("1.50")
         );
         assert_eq!(execution_price(1, 9, 0, 6, 2), None);
+    }
+
+    #[test]
+    fn fixed_prices_are_exact_and_round_down() {
+        // 0.5 SOL of reserve against 2,000,000 tokens: 0.00000025 SOL per token.
+        let p = reserves_to_fixed(500_000_000, 2_000_000_000_000, 6, 9).unwrap();
+        assert_eq!(fixed_price_to_decimal(p), "0.000000250000000000");
+        // 1 USDC per 3 tokens rounds down at the 18th digit.
+        let p = reserves_to_fixed(1_000_000, 3_000_000, 6, 6).unwrap();
+        assert_eq!(fixed_price_to_decimal(p), "0.333333333333333333");
+        // sqrt price 2^64 is one quote base unit per token base unit: 10^-3 SOL per token.
+        let p = sqrt_price_to_fixed(Q64, 6, 9).unwrap();
+        assert_eq!(fixed_price_to_decimal(p), "0.001000000000000000");
+        assert_eq!(parse_decimal_u128(&fixed_price_to_decimal(p), 18), Some(p));
+        assert_eq!(reserves_to_fixed(1, 0, 6, 9), None);
     }
 }
 

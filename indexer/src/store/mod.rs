@@ -1,8 +1,11 @@
 //! Store: the index in PostgreSQL (production) or SQLite (embedded default) through sqlx's `Any` driver, so
 //! both run the same statements. Each batch of changes is written in one transaction, with the cursor.
 
+mod market;
 mod rows;
 mod write;
+
+pub use market::{candle_row, CANDLE_COLS};
 
 use crate::model::Change;
 use anchor_lang::prelude::Pubkey;

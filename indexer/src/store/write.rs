@@ -50,7 +50,12 @@ pub async fn changes(
                 pending.account(w);
             }
             Change::Event(e) => match event_row(e) {
-                Some((table, row)) => pending.events.entry(table).or_default().push(row),
+                Some((table, row)) => {
+                    pending.events.entry(table).or_default().push(row);
+                    if matches!(e, Event::Trade(_) | Event::Amm(..)) {
+                        pending.market.push(e);
+                    }
+                }
                 None => {
                     pending.flush(conn).await?;
                     event(conn, e).await?;
@@ -70,6 +75,8 @@ pub async fn changes(
 struct Pending<'a> {
     accounts: BTreeMap<Pubkey, &'a AccountWrite>,
     events: BTreeMap<&'static str, Vec<Row>>,
+    /// Trade events, for the market series once their batch's accounts and events are in.
+    market: Vec<&'a Event>,
 }
 
 impl<'a> Pending<'a> {
@@ -102,7 +109,7 @@ impl<'a> Pending<'a> {
                 exec(conn, &sql, flat(chunk)).await?;
             }
         }
-        Ok(())
+        super::market::record(conn, &std::mem::take(&mut self.market)).await
     }
 }
 
@@ -508,6 +515,7 @@ const EVENT_TABLES: [&str; 6] = [
 /// Removes what a dead slot wrote: its events, launches created in it, and its account writes (each
 /// account goes back to its newest surviving version, or away when it has none).
 async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
+    super::market::roll_back(conn, slot).await?;
     for table in EVENT_TABLES {
         exec(
             conn,

@@ -1,0 +1,279 @@
+//! The market series of a launched token: its bonding-curve trades and then its AMM trades as one series
+//! ([`MarketTrade`]), ordered by [`seq`], and the candles rolled up from it ([`Candle`]). Pure: the store
+//! writes and reads them (`store::market`, `read::market`), and tests recompute candles with
+//! [`candles_of`] from the trade list to check the rollup.
+//!
+//! Prices are fixed-point integers (`curve::display::PRICE_DIGITS` digits of whole quote per whole token,
+//! rounded down): the spot price after each trade (the curve's square-root price, or the AMM's reserves).
+//! Volumes are base units: tokens bought or sold, and the quote the trader paid (fee included) or received
+//! (after the fee).
+
+use serde::Serialize;
+
+/// Candle intervals: name and length in seconds.
+pub const INTERVALS: [(&str, i64); 8] = [
+    ("1s", 1),
+    ("15s", 15),
+    ("1m", 60),
+    ("5m", 300),
+    ("15m", 900),
+    ("1h", 3_600),
+    ("4h", 14_400),
+    ("1d", 86_400),
+];
+
+/// The length in seconds of a named interval.
+pub fn interval_secs(name: &str) -> Option<i64> {
+    INTERVALS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
+/// The start of the interval of length `secs` that holds `time` (unix seconds; intervals align to the
+/// epoch, so days start at 00:00 UTC).
+pub fn bucket(time: i64, secs: i64) -> i64 {
+    time - time.rem_euclid(secs)
+}
+
+/// The order of a trade in the chain: slot, position of its transaction in the slot, instruction, inner
+/// instruction, as a fixed-width decimal string (40 digits) that sorts as the chain does. Also the trade
+/// list's cursor.
+pub fn seq(slot: u64, tx_index: u64, ix_index: u32, inner_index: u32) -> String {
+    format!(
+        "{slot:020}{:010}{:05}{:05}",
+        tx_index.min(9_999_999_999),
+        ix_index.min(99_999),
+        inner_index.min(99_999)
+    )
+}
+
+/// Whether `s` is a well-formed [`seq`] (a cursor a client sends back).
+pub fn is_seq(s: &str) -> bool {
+    s.len() == 40 && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Which pool a trade went through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Venue {
+    Curve,
+    Amm,
+}
+
+impl Venue {
+    pub fn name(self) -> &'static str {
+        match self {
+            Venue::Curve => "curve",
+            Venue::Amm => "amm",
+        }
+    }
+}
+
+/// One trade of the series.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarketTrade {
+    pub signature: String,
+    pub ix_index: u32,
+    pub inner_index: u32,
+    pub slot: u64,
+    pub seq: String,
+    pub time: i64,
+    pub mint: String,
+    pub venue: Venue,
+    pub pool: String,
+    pub wallet: String,
+    /// `buy` (quote in, tokens out) or `sell`.
+    pub side: &'static str,
+    pub amount_in: u64,
+    pub amount_out: u64,
+    /// Tokens bought or sold, base units.
+    pub base_amount: u64,
+    /// Quote paid (fee included) or received (after the fee), base units.
+    pub quote_amount: u64,
+    pub fee: u64,
+    /// `quote` or `base`: the token the fee was taken in (the curve always takes quote; the AMM takes the
+    /// input token).
+    pub fee_token: &'static str,
+    /// Spot price after the trade, fixed-point.
+    pub price: u128,
+}
+
+/// One candle: open/high/low/close prices (fixed-point), volumes in base units, the trade count, and the
+/// order keys of its first and last trades (so a late-arriving trade merges into the right place).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Candle {
+    pub start: i64,
+    pub open: u128,
+    pub high: u128,
+    pub low: u128,
+    pub close: u128,
+    pub volume_base: u128,
+    pub volume_quote: u128,
+    pub trades: u64,
+    pub open_seq: String,
+    pub close_seq: String,
+}
+
+impl Candle {
+    /// The candle of one trade.
+    pub fn of(price: u128, base: u64, quote: u64, seq: &str, start: i64) -> Candle {
+        Candle {
+            start,
+            open: price,
+            high: price,
+            low: price,
+            close: price,
+            volume_base: u128::from(base),
+            volume_quote: u128::from(quote),
+            trades: 1,
+            open_seq: seq.to_string(),
+            close_seq: seq.to_string(),
+        }
+    }
+
+    /// Adds the trades of `other` (same interval and start, disjoint trades) to this candle.
+    pub fn merge(&mut self, other: &Candle) {
+        if other.open_seq < self.open_seq {
+            self.open = other.open;
+            self.open_seq = other.open_seq.clone();
+        }
+        if other.close_seq > self.close_seq {
+            self.close = other.close;
+            self.close_seq = other.close_seq.clone();
+        }
+        self.high = self.high.max(other.high);
+        self.low = self.low.min(other.low);
+        self.volume_base = self.volume_base.saturating_add(other.volume_base);
+        self.volume_quote = self.volume_quote.saturating_add(other.volume_quote);
+        self.trades = self.trades.saturating_add(other.trades);
+    }
+
+    /// An empty interval after this one, as charts draw it: the previous close, no volume, no trades.
+    pub fn empty_after(&self, start: i64) -> Candle {
+        Candle {
+            start,
+            open: self.close,
+            high: self.close,
+            low: self.close,
+            close: self.close,
+            volume_base: 0,
+            volume_quote: 0,
+            trades: 0,
+            open_seq: self.close_seq.clone(),
+            close_seq: self.close_seq.clone(),
+        }
+    }
+}
+
+/// The candles of `trades` (any order) for an interval of `secs`, oldest first: the reference the
+/// rollup must always equal.
+pub fn candles_of<'a>(
+    trades: impl IntoIterator<Item = (&'a str, i64, u128, u64, u64)>,
+    secs: i64,
+) -> Vec<Candle> {
+    let mut out: std::collections::BTreeMap<i64, Candle> = std::collections::BTreeMap::new();
+    for (seq, time, price, base, quote) in trades {
+        let start = bucket(time, secs);
+        let c = Candle::of(price, base, quote, seq, start);
+        match out.get_mut(&start) {
+            Some(existing) => existing.merge(&c),
+            None => {
+                out.insert(start, c);
+            }
+        }
+    }
+    out.into_values().collect()
+}
+
+/// `candles` (oldest first, all within `[first, last]`) with every interval from `first` to `last`
+/// present: an empty interval repeats the previous close with zero volume (as GeckoTerminal does).
+/// `before` is the last candle before `first`, if any; intervals before any trade stay absent.
+pub fn fill(
+    candles: Vec<Candle>,
+    before: Option<Candle>,
+    first: i64,
+    last: i64,
+    secs: i64,
+) -> Vec<Candle> {
+    let mut out = Vec::new();
+    let mut prev = before;
+    let mut it = candles.into_iter().peekable();
+    let mut t = first;
+    while t <= last {
+        match it.peek() {
+            Some(c) if c.start == t => {
+                let c = it.next().expect("peeked");
+                prev = Some(c.clone());
+                out.push(c);
+            }
+            _ => {
+                if let Some(p) = &prev {
+                    out.push(p.empty_after(t));
+                }
+            }
+        }
+        t = match t.checked_add(secs) {
+            Some(n) => n,
+            None => break,
+        };
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seq_sorts_as_the_chain_orders_trades() {
+        assert!(seq(9, 5, 0, 0) < seq(10, 0, 0, 0));
+        assert!(seq(10, 1, 0, 0) > seq(10, 0, 7, 3));
+        assert!(seq(10, 0, 2, 1) > seq(10, 0, 2, 0));
+        assert!(is_seq(&seq(u64::MAX, u64::MAX, u32::MAX, u32::MAX)));
+        assert!(!is_seq("12x"));
+    }
+
+    #[test]
+    fn buckets_align_to_the_epoch() {
+        assert_eq!(bucket(86_399, 86_400), 0);
+        assert_eq!(bucket(90_061, 3_600), 86_400 + 3_600);
+        assert_eq!(bucket(-1, 60), -60);
+    }
+
+    #[test]
+    fn merging_in_any_order_gives_the_same_candle() {
+        let trades = [
+            (seq(1, 0, 0, 0), 100, 5u128, 10u64, 20u64),
+            (seq(1, 1, 0, 0), 101, 9, 1, 2),
+            (seq(2, 0, 0, 0), 119, 3, 4, 5),
+        ];
+        let forward = candles_of(
+            trades.iter().map(|t| (t.0.as_str(), t.1, t.2, t.3, t.4)),
+            60,
+        );
+        let backward = candles_of(
+            trades
+                .iter()
+                .rev()
+                .map(|t| (t.0.as_str(), t.1, t.2, t.3, t.4)),
+            60,
+        );
+        assert_eq!(forward, backward);
+        let c = &forward[0];
+        assert_eq!((c.open, c.high, c.low, c.close), (5, 9, 3, 3));
+        assert_eq!((c.volume_base, c.volume_quote, c.trades), (15, 27, 3));
+    }
+
+    #[test]
+    fn fill_repeats_the_previous_close_and_skips_time_before_any_trade() {
+        let a = Candle::of(5, 1, 1, &seq(1, 0, 0, 0), 120);
+        let b = Candle::of(7, 1, 1, &seq(2, 0, 0, 0), 300);
+        let filled = fill(vec![a.clone(), b.clone()], None, 0, 360, 60);
+        let starts: Vec<i64> = filled.iter().map(|c| c.start).collect();
+        assert_eq!(starts, [120, 180, 240, 300, 360]);
+        assert_eq!(
+            (filled[1].open, filled[1].close, filled[1].trades),
+            (5, 5, 0)
+        );
+        assert_eq!(filled[4].close, 7);
+        let before = Candle::of(4, 1, 1, &seq(0, 0, 0, 0), 0);
+        assert_eq!(fill(vec![b], Some(before), 240, 300, 60)[0].close, 4);
+    }
+}

@@ -1,0 +1,126 @@
+//! Market reads: a token's trade series (curve then AMM), newest first by cursor, and its candles.
+
+use crate::market::{Candle, MarketTrade, Venue};
+use crate::store::{candle_row, Store, CANDLE_COLS};
+use anchor_lang::prelude::Pubkey;
+use sqlx::any::AnyRow;
+use sqlx::{AssertSqlSafe, Row};
+
+type Result<T> = std::result::Result<T, sqlx::Error>;
+
+fn num<T: std::str::FromStr + Default>(r: &AnyRow, col: &str) -> T {
+    r.get::<String, _>(col).parse().unwrap_or_default()
+}
+
+fn market_trade(r: &AnyRow) -> MarketTrade {
+    MarketTrade {
+        signature: r.get("signature"),
+        ix_index: r.get::<i64, _>("ix_index") as u32,
+        inner_index: r.get::<i64, _>("inner_index") as u32,
+        slot: r.get::<i64, _>("slot").max(0) as u64,
+        seq: r.get("seq"),
+        time: r.get("time"),
+        mint: r.get("mint"),
+        venue: if r.get::<String, _>("venue") == "amm" {
+            Venue::Amm
+        } else {
+            Venue::Curve
+        },
+        pool: r.get("pool"),
+        wallet: r.get("wallet"),
+        side: if r.get::<String, _>("side") == "sell" {
+            "sell"
+        } else {
+            "buy"
+        },
+        amount_in: num(r, "amount_in"),
+        amount_out: num(r, "amount_out"),
+        base_amount: num(r, "base_amount"),
+        quote_amount: num(r, "quote_amount"),
+        fee: num(r, "fee"),
+        fee_token: if r.get::<String, _>("fee_token") == "base" {
+            "base"
+        } else {
+            "quote"
+        },
+        price: num(r, "price"),
+    }
+}
+
+impl Store {
+    /// A token's trades (curve and AMM), newest first: `limit` trades older than the cursor `before` (a
+    /// trade's `seq`), only `wallet`'s when given.
+    pub async fn market_trades(
+        &self,
+        mint: &Pubkey,
+        wallet: Option<&Pubkey>,
+        before: Option<&str>,
+        limit: u32,
+    ) -> Result<Vec<MarketTrade>> {
+        let mut filter = String::from("mint = $1 AND seq < $2");
+        if wallet.is_some() {
+            filter.push_str(" AND wallet = $4");
+        }
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT signature, ix_index, inner_index, slot, seq, time, mint, venue, pool, wallet, side, \
+             amount_in, amount_out, base_amount, quote_amount, fee, fee_token, price FROM market_trades \
+             WHERE {filter} ORDER BY seq DESC LIMIT $3"
+        )))
+        .bind(mint.to_string())
+        // Every seq is 40 digits, so this sorts after all of them.
+        .bind(before.unwrap_or("a").to_string())
+        .bind(i64::from(limit));
+        let rows = match wallet {
+            Some(w) => rows.bind(w.to_string()),
+            None => rows,
+        }
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows.iter().map(market_trade).collect())
+    }
+
+    /// The candles of `mint` for an interval of `secs` that start in `[from, to]`: the latest `limit` of
+    /// them, oldest first.
+    pub async fn candles(
+        &self,
+        mint: &Pubkey,
+        secs: i64,
+        from: i64,
+        to: i64,
+        limit: u32,
+    ) -> Result<Vec<Candle>> {
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {CANDLE_COLS} FROM candles WHERE mint = $1 AND interval_secs = $2 \
+             AND start_time >= $3 AND start_time <= $4 ORDER BY start_time DESC LIMIT $5"
+        )))
+        .bind(mint.to_string())
+        .bind(secs)
+        .bind(from)
+        .bind(to)
+        .bind(i64::from(limit))
+        .fetch_all(self.pool())
+        .await?;
+        let mut out: Vec<Candle> = rows.iter().map(candle_row).collect();
+        out.reverse();
+        Ok(out)
+    }
+
+    /// The last candle of `mint` that starts before `time` (what an empty interval after it repeats).
+    pub async fn candle_before(
+        &self,
+        mint: &Pubkey,
+        secs: i64,
+        time: i64,
+    ) -> Result<Option<Candle>> {
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {CANDLE_COLS} FROM candles WHERE mint = $1 AND interval_secs = $2 \
+             AND start_time < $3 ORDER BY start_time DESC LIMIT 1"
+        )))
+        .bind(mint.to_string())
+        .bind(secs)
+        .bind(time)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.as_ref().map(candle_row))
+    }
+}

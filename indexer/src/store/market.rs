@@ -1,0 +1,412 @@
+//! Writes the market series and its candles inside the batch's transaction (see [`crate::market`]).
+//!
+//! A trade event becomes a `market_trades` row; only the rows the insert actually added (a replayed event
+//! is skipped by its key) are rolled into `candles`, so a candle never counts a trade twice. A dead slot's
+//! trades are deleted and every candle they touched is recomputed from the trades that remain.
+
+use super::rows::{bind, dialect, values_clause, Val};
+use crate::market::{self, Candle, MarketTrade, Venue};
+use crate::model::{Event, EventKey};
+use anchor_lang::prelude::Pubkey;
+use sdk::events::AmmEvent;
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+type Result<T> = std::result::Result<T, sqlx::Error>;
+
+/// What a launch's market needs to know about a pool: the token, the quote mint and its decimals.
+#[derive(Clone)]
+struct Market {
+    mint: String,
+    quote_mint: String,
+    quote_decimals: u8,
+}
+
+fn market_of(row: Option<AnyRow>) -> Option<Market> {
+    let r = row?;
+    Some(Market {
+        mint: r.get(0),
+        quote_mint: r.get(1),
+        quote_decimals: u8::try_from(r.get::<i64, _>(2)).ok()?,
+    })
+}
+
+async fn curve_market(conn: &mut AnyConnection, pool: &str) -> Result<Option<Market>> {
+    let sql = "SELECT l.mint, l.quote_mint, c.quote_decimals FROM launches l \
+               JOIN configs c ON c.address = l.config WHERE l.pool = $1 \
+               UNION ALL SELECT p.mint, p.quote_mint, c.quote_decimals FROM pools p \
+               JOIN configs c ON c.address = p.config WHERE p.address = $2";
+    let row = sqlx::query(AssertSqlSafe(dialect(conn, sql)))
+        .bind(pool.to_string())
+        .bind(pool.to_string())
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(market_of(row))
+}
+
+/// The launch an AMM pool belongs to: the pool its curve migrated into (from the pool account or the
+/// migration event, whichever the index has).
+async fn amm_market(conn: &mut AnyConnection, amm_pool: &str) -> Result<Option<Market>> {
+    let sql = "SELECT p.mint, p.quote_mint, c.quote_decimals FROM pools p \
+               JOIN configs c ON c.address = p.config WHERE p.amm_pool = $1 \
+               UNION ALL SELECT l.mint, l.quote_mint, c.quote_decimals FROM migrations m \
+               JOIN launches l ON l.mint = m.mint JOIN configs c ON c.address = l.config \
+               WHERE m.amm_pool = $2";
+    let row = sqlx::query(AssertSqlSafe(dialect(conn, sql)))
+        .bind(amm_pool.to_string())
+        .bind(amm_pool.to_string())
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(market_of(row))
+}
+
+fn base(
+    key: &EventKey,
+    time: i64,
+    mint: String,
+    venue: Venue,
+    pool: String,
+    wallet: String,
+) -> MarketTrade {
+    MarketTrade {
+        signature: key.signature.clone(),
+        ix_index: key.ix_index,
+        inner_index: key.inner_index,
+        slot: key.slot,
+        seq: market::seq(key.slot, key.tx_index, key.ix_index, key.inner_index),
+        time,
+        mint,
+        venue,
+        pool,
+        wallet,
+        side: "buy",
+        amount_in: 0,
+        amount_out: 0,
+        base_amount: 0,
+        quote_amount: 0,
+        fee: 0,
+        fee_token: "quote",
+        price: 0,
+    }
+}
+
+/// The market trade of an event, when it is a trade of a launch the index knows.
+async fn derive(
+    conn: &mut AnyConnection,
+    cache: &mut HashMap<String, Option<Market>>,
+    event: &Event,
+) -> Result<Option<MarketTrade>> {
+    let token_decimals = curve::constants::TOKEN_DECIMALS;
+    match event {
+        Event::Trade(t) => {
+            let e = &t.event;
+            let pool = e.pool.to_string();
+            if !cache.contains_key(&pool) {
+                let m = curve_market(conn, &pool).await?;
+                cache.insert(pool.clone(), m);
+            }
+            let Some(m) = cache.get(&pool).cloned().flatten() else {
+                tracing::warn!("trade {} of an unknown launch pool {pool}", t.key.signature);
+                return Ok(None);
+            };
+            let mut mt = base(
+                &t.key,
+                e.timestamp,
+                m.mint,
+                Venue::Curve,
+                pool,
+                e.trader.to_string(),
+            );
+            let buy = e.side == 0;
+            mt.side = if buy { "buy" } else { "sell" };
+            mt.amount_in = e.amount_in;
+            mt.amount_out = e.amount_out;
+            (mt.base_amount, mt.quote_amount) = if buy {
+                (e.amount_out, e.amount_in)
+            } else {
+                (e.amount_in, e.amount_out)
+            };
+            mt.fee = e.fee;
+            mt.price =
+                curve::display::sqrt_price_to_fixed(e.sqrt_price, token_decimals, m.quote_decimals)
+                    .unwrap_or(u128::MAX);
+            Ok(Some(mt))
+        }
+        Event::Amm(key, a) => {
+            let AmmEvent::Swap(s) = a.as_ref() else {
+                return Ok(None);
+            };
+            let pool = s.pool.to_string();
+            if !cache.contains_key(&pool) {
+                let m = amm_market(conn, &pool).await?;
+                cache.insert(pool.clone(), m);
+            }
+            // Not a launch's pool: not part of any launch's market.
+            let Some(m) = cache.get(&pool).cloned().flatten() else {
+                return Ok(None);
+            };
+            // The AMM orders its mints by address.
+            let a_is_quote = match (m.quote_mint.parse::<Pubkey>(), m.mint.parse::<Pubkey>()) {
+                (Ok(q), Ok(b)) => q < b,
+                _ => return Ok(None),
+            };
+            let buy = s.a_to_b == a_is_quote;
+            let (quote_reserve, base_reserve) = if a_is_quote {
+                (s.reserve_a, s.reserve_b)
+            } else {
+                (s.reserve_b, s.reserve_a)
+            };
+            let mut mt = base(
+                key,
+                s.timestamp,
+                m.mint.clone(),
+                Venue::Amm,
+                pool,
+                s.trader.to_string(),
+            );
+            mt.side = if buy { "buy" } else { "sell" };
+            mt.amount_in = s.amount_in;
+            mt.amount_out = s.amount_out;
+            (mt.base_amount, mt.quote_amount) = if buy {
+                (s.amount_out, s.amount_in)
+            } else {
+                (s.amount_in, s.amount_out)
+            };
+            mt.fee = s.fee;
+            mt.fee_token = if buy { "quote" } else { "base" };
+            mt.price = curve::display::reserves_to_fixed(
+                quote_reserve,
+                base_reserve,
+                token_decimals,
+                m.quote_decimals,
+            )
+            .unwrap_or(u128::MAX);
+            Ok(Some(mt))
+        }
+        _ => Ok(None),
+    }
+}
+
+fn row(t: &MarketTrade) -> Vec<(&'static str, Val)> {
+    vec![
+        ("signature", Val::Text(t.signature.clone())),
+        ("ix_index", Val::int(t.ix_index)),
+        ("inner_index", Val::int(t.inner_index)),
+        ("slot", Val::int(t.slot)),
+        ("seq", Val::Text(t.seq.clone())),
+        ("time", Val::Int(t.time)),
+        ("mint", Val::Text(t.mint.clone())),
+        ("venue", Val::Text(t.venue.name().into())),
+        ("pool", Val::Text(t.pool.clone())),
+        ("wallet", Val::Text(t.wallet.clone())),
+        ("side", Val::Text(t.side.into())),
+        ("amount_in", Val::num(t.amount_in)),
+        ("amount_out", Val::num(t.amount_out)),
+        ("base_amount", Val::num(t.base_amount)),
+        ("quote_amount", Val::num(t.quote_amount)),
+        ("fee", Val::num(t.fee)),
+        ("fee_token", Val::Text(t.fee_token.into())),
+        ("price", Val::num(t.price)),
+    ]
+}
+
+/// Records the trades among `events` (curve swaps and AMM swaps of launches) and rolls the newly inserted
+/// ones into their candles.
+pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<()> {
+    let mut cache = HashMap::new();
+    let mut trades = Vec::new();
+    for e in events {
+        if let Some(t) = derive(conn, &mut cache, e).await? {
+            trades.push(t);
+        }
+    }
+    if trades.is_empty() {
+        return Ok(());
+    }
+    let cols = row(&trades[0]);
+    let names = cols.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ");
+    let mut inserted = BTreeSet::new();
+    for chunk in trades.chunks(super::rows::rows_per_statement(cols.len())) {
+        let sql = format!(
+            "INSERT INTO market_trades ({names}) VALUES {} \
+             ON CONFLICT (signature, ix_index, inner_index) DO NOTHING \
+             RETURNING signature, ix_index, inner_index",
+            values_clause(cols.len(), chunk.len())
+        );
+        let vals: Vec<Val> = chunk
+            .iter()
+            .flat_map(|t| row(t).into_iter().map(|(_, v)| v))
+            .collect();
+        for r in bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
+            .fetch_all(&mut *conn)
+            .await?
+        {
+            inserted.insert((
+                r.get::<String, _>(0),
+                r.get::<i64, _>(1),
+                r.get::<i64, _>(2),
+            ));
+        }
+    }
+    // The new trades' candles per (mint, interval, start), merged here, then into the stored candle.
+    let mut deltas: BTreeMap<(String, i64, i64), Candle> = BTreeMap::new();
+    for t in trades.iter().filter(|t| {
+        inserted.contains(&(
+            t.signature.clone(),
+            i64::from(t.ix_index),
+            i64::from(t.inner_index),
+        ))
+    }) {
+        for (_, secs) in market::INTERVALS {
+            let start = market::bucket(t.time, secs);
+            let c = Candle::of(t.price, t.base_amount, t.quote_amount, &t.seq, start);
+            match deltas.get_mut(&(t.mint.clone(), secs, start)) {
+                Some(d) => d.merge(&c),
+                None => {
+                    deltas.insert((t.mint.clone(), secs, start), c);
+                }
+            }
+        }
+    }
+    for ((mint, secs, start), delta) in deltas {
+        let candle = match stored_candle(conn, &mint, secs, start).await? {
+            Some(mut stored) => {
+                stored.merge(&delta);
+                stored
+            }
+            None => delta,
+        };
+        put_candle(conn, &mint, secs, &candle).await?;
+    }
+    Ok(())
+}
+
+pub const CANDLE_COLS: &str =
+    "start_time, open, high, low, close, volume_base, volume_quote, trades, open_seq, close_seq";
+
+fn num<T: std::str::FromStr + Default>(r: &AnyRow, col: &str) -> T {
+    r.get::<String, _>(col).parse().unwrap_or_default()
+}
+
+/// A candle from a row with [`CANDLE_COLS`].
+pub fn candle_row(r: &AnyRow) -> Candle {
+    Candle {
+        start: r.get("start_time"),
+        open: num(r, "open"),
+        high: num(r, "high"),
+        low: num(r, "low"),
+        close: num(r, "close"),
+        volume_base: num(r, "volume_base"),
+        volume_quote: num(r, "volume_quote"),
+        trades: r.get::<i64, _>("trades").max(0) as u64,
+        open_seq: r.get("open_seq"),
+        close_seq: r.get("close_seq"),
+    }
+}
+
+async fn stored_candle(
+    conn: &mut AnyConnection,
+    mint: &str,
+    secs: i64,
+    start: i64,
+) -> Result<Option<Candle>> {
+    let sql = format!(
+        "SELECT {CANDLE_COLS} FROM candles WHERE mint = $1 AND interval_secs = $2 AND start_time = $3"
+    );
+    let row = sqlx::query(AssertSqlSafe(dialect(conn, &sql)))
+        .bind(mint.to_string())
+        .bind(secs)
+        .bind(start)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(row.as_ref().map(candle_row))
+}
+
+async fn put_candle(conn: &mut AnyConnection, mint: &str, secs: i64, c: &Candle) -> Result<()> {
+    let sql = "INSERT INTO candles (mint, interval_secs, start_time, open, high, low, close, volume_base, \
+               volume_quote, trades, open_seq, close_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+               ON CONFLICT (mint, interval_secs, start_time) DO UPDATE SET open = excluded.open, \
+               high = excluded.high, low = excluded.low, close = excluded.close, \
+               volume_base = excluded.volume_base, volume_quote = excluded.volume_quote, \
+               trades = excluded.trades, open_seq = excluded.open_seq, close_seq = excluded.close_seq";
+    let vals = vec![
+        Val::Text(mint.to_string()),
+        Val::Int(secs),
+        Val::Int(c.start),
+        Val::num(c.open),
+        Val::num(c.high),
+        Val::num(c.low),
+        Val::num(c.close),
+        Val::num(c.volume_base),
+        Val::num(c.volume_quote),
+        Val::int(c.trades),
+        Val::Text(c.open_seq.clone()),
+        Val::Text(c.close_seq.clone()),
+    ];
+    bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), &vals)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Removes a dead slot's trades and recomputes every candle they were in from the trades that remain.
+pub async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
+    let gone = sqlx::query(AssertSqlSafe(dialect(
+        conn,
+        "DELETE FROM market_trades WHERE slot = $1 RETURNING mint, time",
+    )))
+    .bind(i64::try_from(slot).unwrap_or(i64::MAX))
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut touched = BTreeSet::new();
+    for r in &gone {
+        let (mint, time): (String, i64) = (r.get(0), r.get(1));
+        for (_, secs) in market::INTERVALS {
+            touched.insert((mint.clone(), secs, market::bucket(time, secs)));
+        }
+    }
+    for (mint, secs, start) in touched {
+        let rows = sqlx::query(AssertSqlSafe(dialect(
+            conn,
+            "SELECT seq, time, price, base_amount, quote_amount FROM market_trades \
+             WHERE mint = $1 AND time >= $2 AND time < $3",
+        )))
+        .bind(mint.clone())
+        .bind(start)
+        .bind(start.saturating_add(secs))
+        .fetch_all(&mut *conn)
+        .await?;
+        let trades: Vec<(String, i64, u128, u64, u64)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.get(0),
+                    r.get(1),
+                    num(r, "price"),
+                    num(r, "base_amount"),
+                    num(r, "quote_amount"),
+                )
+            })
+            .collect();
+        let recomputed = market::candles_of(
+            trades.iter().map(|t| (t.0.as_str(), t.1, t.2, t.3, t.4)),
+            secs,
+        );
+        match recomputed.first() {
+            Some(c) => put_candle(conn, &mint, secs, c).await?,
+            None => {
+                sqlx::query(AssertSqlSafe(dialect(
+                    conn,
+                    "DELETE FROM candles WHERE mint = $1 AND interval_secs = $2 AND start_time = $3",
+                )))
+                .bind(mint.clone())
+                .bind(secs)
+                .bind(start)
+                .execute(&mut *conn)
+                .await?;
+            }
+        }
+    }
+    Ok(())
+}
