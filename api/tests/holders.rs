@@ -130,6 +130,8 @@ async fn holders(postgres: bool) {
     );
     // A second indexer that is stopped and restarted mid-run.
     let restarted_db = database(postgres).await;
+    // Migrated before any indexer opens it (two first opens would race to create the tables).
+    let restarted = Store::open(&restarted_db).await.unwrap();
     let (stop_b, run_b) = spawn_indexer(&s.net, &restarted_db);
 
     let creator = testkit::funded(&rpc, 20 * SOL).await.unwrap();
@@ -299,15 +301,14 @@ async fn holders(postgres: bool) {
     assert_eq!(two["top10Share"], body["top10Share"]);
 
     // The restarted indexer, and one backfilling from an empty database, end with the same holders.
-    let restarted = Store::open(&restarted_db).await.unwrap();
     wait_cursor(&restarted, tip).await;
     let _ = stop_b.send(true);
     let _ = tokio::time::timeout(Duration::from_secs(20), run_b).await;
     assert_eq!(indexed_accounts(&restarted, &mint).await, index);
     assert_eq!(holder_count(&restarted, &mint).await, 4);
     let empty_db = database(postgres).await;
-    let (stop_c, run_c) = spawn_indexer(&s.net, &empty_db);
     let backfilled = Store::open(&empty_db).await.unwrap();
+    let (stop_c, run_c) = spawn_indexer(&s.net, &empty_db);
     wait_cursor(&backfilled, tip).await;
     let _ = stop_c.send(true);
     let _ = tokio::time::timeout(Duration::from_secs(20), run_c).await;
