@@ -18,7 +18,7 @@ use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use solana_signer::Signer;
 use sqlx::Row;
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::watch;
 
 /// Token accounts of `mint` owned by `owners`, on chain: address -> (owner, amount).
@@ -93,21 +93,6 @@ fn spawn_indexer(net: &localnet::Localnet, db: &str) -> (watch::Sender<bool>, to
         Indexer::new(cfg, store).run(rx).await
     });
     (stop, handle)
-}
-
-async fn wait_cursor(store: &Store, tip: u64) {
-    let start = Instant::now();
-    loop {
-        let cursor = store.cursor(indexer::store::MAIN_STREAM).await.unwrap();
-        if cursor.is_some_and(|c| c >= tip) {
-            return;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the index never reached slot {tip} (cursor {cursor:?})"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 async fn slot_of(rpc: &RpcClient, sig: &solana_signature::Signature) -> u64 {

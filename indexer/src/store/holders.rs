@@ -32,6 +32,26 @@ impl Stored {
     }
 }
 
+/// A statement of this module in the connection's dialect, with `vals` bound.
+fn query<'q>(
+    conn: &AnyConnection,
+    sql: &str,
+    vals: &[Val],
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), vals)
+}
+
+async fn delete(conn: &mut AnyConnection, address: &Val) -> Result<()> {
+    query(
+        conn,
+        "DELETE FROM token_accounts WHERE address = $1",
+        std::slice::from_ref(address),
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 fn key(s: &str) -> Pubkey {
     s.parse().unwrap_or_default()
 }
@@ -75,9 +95,7 @@ async fn stored(
                 .join(", ")
         );
         let vals: Vec<Val> = chunk.iter().map(Val::key).collect();
-        for r in bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
-            .fetch_all(&mut *conn)
-            .await?
+        for r in query(conn, &sql, &vals).fetch_all(&mut *conn).await?
         {
             out.insert(
                 key(&r.get::<String, _>(0)),
@@ -107,12 +125,10 @@ async fn holding(
 ) -> Result<BTreeSet<(Pubkey, Pubkey)>> {
     let mut out = BTreeSet::new();
     for (mint, owner) in pairs {
-        let held = bind(
-            sqlx::query(AssertSqlSafe(dialect(
-                conn,
-                "SELECT 1 FROM token_accounts WHERE mint = $1 AND owner = $2 AND amount > 0 \
-                 AND vault = 0 LIMIT 1",
-            ))),
+        let held = query(
+            conn,
+            "SELECT 1 FROM token_accounts WHERE mint = $1 AND owner = $2 AND amount > 0 \
+             AND vault = 0 LIMIT 1",
             &[Val::key(mint), Val::key(owner)],
         )
         .fetch_optional(&mut *conn)
@@ -184,15 +200,7 @@ pub async fn write(
     let held_before = holding(conn, &pairs).await?;
     if force {
         for r in &rows {
-            bind(
-                sqlx::query(AssertSqlSafe(dialect(
-                    conn,
-                    "DELETE FROM token_accounts WHERE address = $1",
-                ))),
-                &[r[0].1.clone()],
-            )
-            .execute(&mut *conn)
-            .await?;
+            delete(conn, &r[0].1).await?;
         }
     }
     for chunk in rows.chunks(super::rows::rows_per_statement(rows[0].len())) {
@@ -201,9 +209,7 @@ pub async fn write(
             .iter()
             .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
             .collect();
-        bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
-            .execute(&mut *conn)
-            .await?;
+        query(conn, &sql, &vals).execute(&mut *conn).await?;
     }
     let held_after = holding(conn, &pairs).await?;
     let mut deltas: BTreeMap<Pubkey, i64> = BTreeMap::new();
@@ -214,12 +220,10 @@ pub async fn write(
         *deltas.entry(*mint).or_default() -= 1;
     }
     for (mint, delta) in deltas.into_iter().filter(|(_, d)| *d != 0) {
-        bind(
-            sqlx::query(AssertSqlSafe(dialect(
-                conn,
-                "INSERT INTO holder_counts (mint, holders) VALUES ($1, $2) ON CONFLICT (mint) \
-                 DO UPDATE SET holders = holder_counts.holders + excluded.holders",
-            ))),
+        query(
+            conn,
+            "INSERT INTO holder_counts (mint, holders) VALUES ($1, $2) ON CONFLICT (mint) \
+             DO UPDATE SET holders = holder_counts.holders + excluded.holders",
             &[Val::key(&mint), Val::Int(delta)],
         )
         .execute(&mut *conn)
@@ -237,11 +241,9 @@ pub async fn reconcile(
     present: &[Pubkey],
 ) -> Result<()> {
     let present: BTreeSet<&Pubkey> = present.iter().collect();
-    let open = bind(
-        sqlx::query(AssertSqlSafe(dialect(
-            conn,
-            "SELECT address FROM token_accounts WHERE mint = $1 AND closed = 0",
-        ))),
+    let open = query(
+        conn,
+        "SELECT address FROM token_accounts WHERE mint = $1 AND closed = 0",
         &[Val::key(mint)],
     )
     .fetch_all(&mut *conn)
@@ -267,16 +269,7 @@ pub async fn remove(conn: &mut AnyConnection, address: &Pubkey, version: Version
         balance: None,
     };
     write(conn, &[&close], true).await?;
-    bind(
-        sqlx::query(AssertSqlSafe(dialect(
-            conn,
-            "DELETE FROM token_accounts WHERE address = $1",
-        ))),
-        &[Val::key(address)],
-    )
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+    delete(conn, &Val::key(address)).await
 }
 
 /// What an account version keeps of a token account for a fork rollback: mint, owner, amount (LE), vault;

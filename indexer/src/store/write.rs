@@ -598,22 +598,10 @@ async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
             vec![Val::Text(address.clone())],
         )
         .await?;
-        let survivor = sqlx::query(
-            "SELECT slot, write_version, data FROM account_versions WHERE address = $1 \
-             ORDER BY slot DESC, write_version DESC LIMIT 1",
-        )
-        .bind(address.clone())
-        .fetch_optional(&mut *conn)
-        .await?;
-        let Some(survivor) = survivor else {
+        let Some((version, data)) = survivor(conn, &address).await? else {
             tracing::info!("slot {slot} died: {address} had no earlier version and is removed");
             continue;
         };
-        let version = Version {
-            slot: survivor.get::<i64, _>(0).max(0) as u64,
-            write_version: survivor.get::<i64, _>(1).max(0) as u64,
-        };
-        let data: Vec<u8> = survivor.get(2);
         let owner = match kind {
             AccountKind::Config | AccountKind::Pool => launchpad::ID,
             AccountKind::AmmPool | AccountKind::Position => amm::ID,
@@ -638,30 +626,41 @@ async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
     Ok(())
 }
 
-/// Puts a token account back to its newest version that survives a dead slot, or removes it.
-async fn roll_back_token_account(conn: &mut AnyConnection, slot: u64, address: &str) -> Result<()> {
-    let Ok(pubkey) = address.parse::<Pubkey>() else {
-        return Ok(());
-    };
-    let survivor = sqlx::query(
+/// The newest version of an account kept for rollback, with its data.
+async fn survivor(conn: &mut AnyConnection, address: &str) -> Result<Option<(Version, Vec<u8>)>> {
+    let row = sqlx::query(
         "SELECT slot, write_version, data FROM account_versions WHERE address = $1 \
          ORDER BY slot DESC, write_version DESC LIMIT 1",
     )
     .bind(address.to_string())
     .fetch_optional(&mut *conn)
     .await?;
-    let dead = Version {
-        slot,
-        write_version: 0,
-    };
-    match survivor {
-        None => super::holders::remove(conn, &pubkey, dead).await,
-        Some(r) => {
-            let version = Version {
+    Ok(row.map(|r| {
+        (
+            Version {
                 slot: r.get::<i64, _>(0).max(0) as u64,
                 write_version: r.get::<i64, _>(1).max(0) as u64,
+            },
+            r.get(2),
+        )
+    }))
+}
+
+/// Puts a token account back to its newest version that survives a dead slot, or removes it.
+async fn roll_back_token_account(conn: &mut AnyConnection, slot: u64, address: &str) -> Result<()> {
+    let Ok(pubkey) = address.parse::<Pubkey>() else {
+        return Ok(());
+    };
+    match survivor(conn, address).await? {
+        None => {
+            let dead = Version {
+                slot,
+                write_version: 0,
             };
-            let w = super::holders::from_version_data(pubkey, version, &r.get::<Vec<u8>, _>(2));
+            super::holders::remove(conn, &pubkey, dead).await
+        }
+        Some((version, data)) => {
+            let w = super::holders::from_version_data(pubkey, version, &data);
             super::holders::write(conn, &[&w], true).await
         }
     }
