@@ -82,7 +82,10 @@ async fn holder_count(store: &Store, mint: &Pubkey) -> i64 {
 }
 
 /// An indexer of its own over `db`, until `stop` turns true.
-fn spawn_indexer(net: &localnet::Localnet, db: &str) -> (watch::Sender<bool>, tokio::task::JoinHandle<()>) {
+fn spawn_indexer(
+    net: &localnet::Localnet,
+    db: &str,
+) -> (watch::Sender<bool>, tokio::task::JoinHandle<()>) {
     let cfg = IndexerConfig {
         metrics_interval_secs: 0,
         ..IndexerConfig::local(net.rpc_url(), net.grpc_url(), db.to_string())
@@ -177,7 +180,9 @@ async fn holders(postgres: bool) {
     testkit::transfer_tokens(&rpc, &mint, &w[4], &w[0].pubkey(), back)
         .await
         .unwrap();
-    testkit::close_token_account(&rpc, &mint, &w[4]).await.unwrap();
+    testkit::close_token_account(&rpc, &mint, &w[4])
+        .await
+        .unwrap();
     s.wait_indexed().await;
     let tip = rpc.get_slot().await.unwrap();
 
@@ -272,7 +277,10 @@ async fn holders(postgres: bool) {
         })
         .map(|(wallet, _)| wallet)
         .collect();
-    assert!(!snipers.is_empty(), "w0 bought in the slot after the launch");
+    assert!(
+        !snipers.is_empty(),
+        "w0 bought in the slot after the launch"
+    );
     let sniper_held: u64 = index
         .values()
         .filter(|(o, _, vault)| !vault && snipers.contains(&o))
@@ -301,15 +309,19 @@ async fn holders(postgres: bool) {
     assert_eq!(holder_count(&backfilled, &mint).await, 4);
 
     // Wallets: holdings valued at the AMM price, claimables as /launchpad/fees, launches, trades.
-    let amm_state = sdk::accounts::decode_amm_pool(&rpc.get_account(&amm.pool).await.unwrap().data)
-        .unwrap();
+    let amm_state =
+        sdk::accounts::decode_amm_pool(&rpc.get_account(&amm.pool).await.unwrap().data).unwrap();
     let (q, b) = if amm_state.mint_a == sdk::ids::NATIVE_MINT {
         (amm_state.reserve_a, amm_state.reserve_b)
     } else {
         (amm_state.reserve_b, amm_state.reserve_a)
     };
     let price = curve::display::reserves_to_fixed(q, b, 6, 9).unwrap();
-    let (status, wallet) = get(&http, &format!("{}/launchpad/wallets/{}", s.base, w[1].pubkey())).await;
+    let (status, wallet) = get(
+        &http,
+        &format!("{}/launchpad/wallets/{}", s.base, w[1].pubkey()),
+    )
+    .await;
     assert_eq!(status, 200, "{wallet}");
     let h = &wallet["holdings"].as_array().unwrap()[..];
     assert_eq!(h.len(), 1, "{wallet}");
@@ -325,15 +337,25 @@ async fn holders(postgres: bool) {
     let trades = wallet["trades"].as_array().unwrap();
     assert_eq!(trades.len(), 2, "a curve buy and an AMM buy");
     assert_eq!(trades[0]["venue"], "amm");
-    assert!(trades.iter().all(|t| t["wallet"] == w[1].pubkey().to_string()));
+    assert!(trades
+        .iter()
+        .all(|t| t["wallet"] == w[1].pubkey().to_string()));
     assert!(wallet["launches"].as_array().unwrap().is_empty());
     assert!(wallet["claimable"].as_array().unwrap().is_empty());
     // w2 sold out: no holdings, two trades.
-    let (_, w2) = get(&http, &format!("{}/launchpad/wallets/{}", s.base, w[2].pubkey())).await;
+    let (_, w2) = get(
+        &http,
+        &format!("{}/launchpad/wallets/{}", s.base, w[2].pubkey()),
+    )
+    .await;
     assert!(w2["holdings"].as_array().unwrap().is_empty());
     assert_eq!(w2["trades"].as_array().unwrap().len(), 2);
     // The creator: its launch, its claimables exactly as /launchpad/fees lists them.
-    let (_, c) = get(&http, &format!("{}/launchpad/wallets/{}", s.base, creator.pubkey())).await;
+    let (_, c) = get(
+        &http,
+        &format!("{}/launchpad/wallets/{}", s.base, creator.pubkey()),
+    )
+    .await;
     let launches = c["launches"].as_array().unwrap();
     assert_eq!(launches.len(), 1);
     assert_eq!(launches[0]["mint"], mint.to_string());
@@ -344,7 +366,10 @@ async fn holders(postgres: bool) {
     .await;
     assert!(!fees["fees"].as_array().unwrap().is_empty());
     assert_eq!(c["claimable"], fees["fees"]);
-    assert_eq!(c["holdings"][0]["amount"], balance(&creator).await.to_string());
+    assert_eq!(
+        c["holdings"][0]["amount"],
+        balance(&creator).await.to_string()
+    );
 
     // Bad input.
     let (status, body) = get(&http, &format!("{}/launchpad/wallets/nope", s.base)).await;
@@ -357,7 +382,11 @@ async fn holders(postgres: bool) {
     }
     let (status, body) = get(
         &http,
-        &format!("{}/launchpad/tokens/{}/holders", s.base, Pubkey::new_unique()),
+        &format!(
+            "{}/launchpad/tokens/{}/holders",
+            s.base,
+            Pubkey::new_unique()
+        ),
     )
     .await;
     assert_eq!(status, 404);
@@ -366,6 +395,19 @@ async fn holders(postgres: bool) {
     assert_eq!(status, 400);
     assert_error(&body, "INVALID_ADDRESS");
     let _: Value = body;
+
+    // Both endpoints are in the OpenAPI document, with their response schemas.
+    let (_, doc) = get(&http, &format!("{}/openapi.json", s.base)).await;
+    for path in [
+        "/launchpad/tokens/{mint}/holders",
+        "/launchpad/wallets/{address}",
+    ] {
+        assert!(doc["paths"][path]["get"].is_object(), "{path}");
+    }
+    let schemas = &doc["components"]["schemas"];
+    assert!(schemas["HolderSummary"]["properties"]["holderCount"].is_object());
+    assert!(schemas["Snipers"]["properties"]["fromSlot"].is_object());
+    assert!(schemas["WalletResponse"]["properties"]["holdings"].is_object());
     let _ = s.stop.send(true);
 }
 

@@ -177,7 +177,11 @@ fn generate(
         let trader = traders[i % traders.len()];
         let holders = [
             (
-                sdk::associated_token_address(&trader, &pool.base_mint, &sdk::ids::TOKEN_2022_PROGRAM),
+                sdk::associated_token_address(
+                    &trader,
+                    &pool.base_mint,
+                    &sdk::ids::TOKEN_2022_PROGRAM,
+                ),
                 trader,
                 (i as u64 * 7_919) % 1_000 * 1_000_000,
             ),
@@ -413,12 +417,8 @@ async fn main() {
         .unwrap();
     let pool = rpc.get_account(&keys.pool).await.unwrap().data;
     let config = rpc.get_account(&keys.config).await.unwrap().data;
-    let streams = [0, args.token_accounts].map(|t| {
-        (
-            t,
-            generate(&args, (keys.config.clone(), config.clone()), &pool, t),
-        )
-    });
+    let streams = [0, args.token_accounts]
+        .map(|t| (t, generate(&args, (keys.config, config.clone()), &pool, t)));
     let mut backends = vec!["sqlite"];
     if std::env::var("DATABASE_URL").is_ok() {
         backends.push("postgres");

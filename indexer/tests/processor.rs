@@ -393,9 +393,21 @@ async fn token_accounts_follow_forks_and_closings(kind: Db) {
     feed(
         &mut p,
         vec![
-            account(&keys.base_vault, &t22, 100, 1, token_account(&mint, &keys.pool, 800)),
+            account(
+                &keys.base_vault,
+                &t22,
+                100,
+                1,
+                token_account(&mint, &keys.pool, 800),
+            ),
             account(&a, &t22, 100, 2, token_account(&mint, &alice, 5)),
-            account(&other, &t22, 100, 3, token_account(&Pubkey::new_unique(), &alice, 9)),
+            account(
+                &other,
+                &t22,
+                100,
+                3,
+                token_account(&Pubkey::new_unique(), &alice, 9),
+            ),
             account(&keys.config, &lp, 100, 4, config),
             account(&keys.pool, &lp, 100, 5, pool),
             slot(100, SlotStatus::SlotProcessed),
@@ -405,7 +417,10 @@ async fn token_accounts_follow_forks_and_closings(kind: Db) {
     let at_100 = holder_state(&store, &mint).await;
     assert_eq!(at_100.0, 1, "alice; the vault is no holder");
     assert_eq!(at_100.1.len(), 2);
-    assert_eq!(count(&store, "SELECT COUNT(*) FROM token_accounts").await, 2);
+    assert_eq!(
+        count(&store, "SELECT COUNT(*) FROM token_accounts").await,
+        2
+    );
     // Slot 101: alice sells out, bob buys.
     feed(
         &mut p,

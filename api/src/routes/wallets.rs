@@ -92,7 +92,9 @@ pub async fn wallet(
                 .into(),
             quote_mint: c.pool.quote_mint.to_string(),
             venue: venue.name().into(),
-            price: price.map(curve::display::fixed_price_to_decimal).unwrap_or_default(),
+            price: price
+                .map(curve::display::fixed_price_to_decimal)
+                .unwrap_or_default(),
             value: value.map(|v| v.to_string()).unwrap_or_default(),
         });
     }

@@ -264,12 +264,6 @@ pub async fn close_token_account(
     use anchor_spl::token_2022::spl_token_2022::instruction::close_account;
     let program = sdk::ids::TOKEN_2022_PROGRAM;
     let account = sdk::associated_token_address(&owner.pubkey(), mint, &program);
-    let ix = close_account(
-        &program,
-        &account,
-        &owner.pubkey(),
-        &owner.pubkey(),
-        &[],
-    )?;
+    let ix = close_account(&program, &account, &owner.pubkey(), &owner.pubkey(), &[])?;
     send(rpc, &[ix], &[owner]).await
 }

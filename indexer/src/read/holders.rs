@@ -232,10 +232,7 @@ impl Store {
     /// Where a launched token trades now and its spot price there (fixed, see
     /// [`curve::display::PRICE_DIGITS`]): the curve until migration, then the AMM pool it migrated into.
     pub async fn spot_price(&self, c: &CurveState) -> Result<(Venue, Option<u128>)> {
-        let decimals = (
-            curve::constants::TOKEN_DECIMALS,
-            c.config.quote_decimals,
-        );
+        let decimals = (curve::constants::TOKEN_DECIMALS, c.config.quote_decimals);
         if c.migrated() {
             if let Some(amm) = self.amm_pool(&c.pool.amm_pool).await? {
                 let (quote, base) = amm.reserves(&c.pool.quote_mint);

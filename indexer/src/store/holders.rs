@@ -95,8 +95,7 @@ async fn stored(
                 .join(", ")
         );
         let vals: Vec<Val> = chunk.iter().map(Val::key).collect();
-        for r in query(conn, &sql, &vals).fetch_all(&mut *conn).await?
-        {
+        for r in query(conn, &sql, &vals).fetch_all(&mut *conn).await? {
             out.insert(
                 key(&r.get::<String, _>(0)),
                 Stored {
@@ -306,9 +305,10 @@ pub fn from_version_data(address: Pubkey, version: Version, d: &[u8]) -> TokenAc
 impl Store {
     /// Every launched mint the index knows, with its launchpad pool (from launches and pool accounts).
     pub async fn launch_pools(&self) -> Result<Vec<(Pubkey, Pubkey)>> {
-        let rows = sqlx::query("SELECT mint, pool FROM launches UNION SELECT mint, address FROM pools")
-            .fetch_all(self.pool())
-            .await?;
+        let rows =
+            sqlx::query("SELECT mint, pool FROM launches UNION SELECT mint, address FROM pools")
+                .fetch_all(self.pool())
+                .await?;
         Ok(rows
             .iter()
             .map(|r| (key(&r.get::<String, _>(0)), key(&r.get::<String, _>(1))))
