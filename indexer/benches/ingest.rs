@@ -61,16 +61,6 @@ fn update(u: UpdateOneof) -> SubscribeUpdate {
     }
 }
 
-/// A Token-2022 token account without extensions (the 165-byte SPL layout, initialized).
-fn token_account_data(mint: &Pubkey, owner: &Pubkey, amount: u64) -> Vec<u8> {
-    let mut d = vec![0u8; 165];
-    d[..32].copy_from_slice(mint.as_ref());
-    d[32..64].copy_from_slice(owner.as_ref());
-    d[64..72].copy_from_slice(&amount.to_le_bytes());
-    d[108] = 1;
-    d
-}
-
 fn generate(
     args: &Args,
     config: (Pubkey, Vec<u8>),
@@ -197,7 +187,7 @@ fn generate(
                 ta,
                 slot,
                 (args.trades + i * token_accounts + k) as u64 + 1,
-                token_account_data(&pool.base_mint, owner, *amount),
+                testkit::token_account_data(&pool.base_mint, owner, *amount),
             ));
         }
         if (i + 1) % args.per_slot == 0 || i + 1 == args.trades {

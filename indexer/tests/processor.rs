@@ -300,16 +300,6 @@ fn rpc_less_stale(data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A Token-2022 token account without extensions (the 165-byte SPL layout, initialized).
-fn token_account(mint: &Pubkey, owner: &Pubkey, amount: u64) -> Vec<u8> {
-    let mut d = vec![0u8; 165];
-    d[..32].copy_from_slice(mint.as_ref());
-    d[32..64].copy_from_slice(owner.as_ref());
-    d[64..72].copy_from_slice(&amount.to_le_bytes());
-    d[108] = 1;
-    d
-}
-
 /// A closed account as Yellowstone sends it: reassigned to the System Program, no lamports, no data.
 fn closed(address: &Pubkey, slot: u64, wv: u64) -> SubscribeUpdate {
     let mut u = account(address, &sdk::ids::SYSTEM_PROGRAM, slot, wv, vec![]);
@@ -398,15 +388,21 @@ async fn token_accounts_follow_forks_and_closings(kind: Db) {
                 &t22,
                 100,
                 1,
-                token_account(&mint, &keys.pool, 800),
+                testkit::token_account_data(&mint, &keys.pool, 800),
             ),
-            account(&a, &t22, 100, 2, token_account(&mint, &alice, 5)),
+            account(
+                &a,
+                &t22,
+                100,
+                2,
+                testkit::token_account_data(&mint, &alice, 5),
+            ),
             account(
                 &other,
                 &t22,
                 100,
                 3,
-                token_account(&Pubkey::new_unique(), &alice, 9),
+                testkit::token_account_data(&Pubkey::new_unique(), &alice, 9),
             ),
             account(&keys.config, &lp, 100, 4, config),
             account(&keys.pool, &lp, 100, 5, pool),
@@ -425,8 +421,20 @@ async fn token_accounts_follow_forks_and_closings(kind: Db) {
     feed(
         &mut p,
         vec![
-            account(&a, &t22, 101, 6, token_account(&mint, &alice, 0)),
-            account(&b, &t22, 101, 7, token_account(&mint, &bob, 7)),
+            account(
+                &a,
+                &t22,
+                101,
+                6,
+                testkit::token_account_data(&mint, &alice, 0),
+            ),
+            account(
+                &b,
+                &t22,
+                101,
+                7,
+                testkit::token_account_data(&mint, &bob, 7),
+            ),
             slot(101, SlotStatus::SlotProcessed),
         ],
     )
@@ -448,7 +456,13 @@ async fn token_accounts_follow_forks_and_closings(kind: Db) {
     feed(
         &mut p,
         vec![
-            account(&a, &t22, 100, 2, token_account(&mint, &alice, 5)),
+            account(
+                &a,
+                &t22,
+                100,
+                2,
+                testkit::token_account_data(&mint, &alice, 5),
+            ),
             slot(100, SlotStatus::SlotProcessed),
         ],
     )
