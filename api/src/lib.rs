@@ -147,6 +147,8 @@ impl AppState {
         routes::launchpad::fees,
         routes::trades::trades,
         routes::candles::candles,
+        routes::holders::holders,
+        routes::wallets::wallet,
         routes::launch::prepare,
         routes::launch::metadata,
         routes::launch::record,
@@ -312,6 +314,11 @@ pub fn router(state: AppState) -> Router {
         .route("/launchpad/fees", get(routes::launchpad::fees))
         .route("/launchpad/trades/{mint}", get(routes::trades::trades))
         .route("/launchpad/candles/{mint}", get(routes::candles::candles))
+        .route(
+            "/launchpad/tokens/{mint}/holders",
+            get(routes::holders::holders),
+        )
+        .route("/launchpad/wallets/{address}", get(routes::wallets::wallet))
         .route("/launchpad/prepare", post(routes::launch::prepare))
         .route("/launchpad/metadata/{file}", get(routes::launch::metadata))
         .route("/launchpad/record", post(routes::launch::record))

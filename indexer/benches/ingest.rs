@@ -17,6 +17,7 @@ use localnet::{Localnet, LocalnetConfig};
 use solana_commitment_config::CommitmentConfig;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use solana_signer::Signer;
+use sqlx::Row as _;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -37,6 +38,13 @@ struct Args {
     /// Distinct pools the trades spread over.
     #[arg(long, default_value_t = 200)]
     pools: usize,
+    /// Token-account updates per trade in the second ingest run (the trader's account and the pool's
+    /// base vault, as a curve trade writes them).
+    #[arg(long, default_value_t = 2)]
+    token_accounts: usize,
+    /// Distinct traders (each with one token account per pool it trades).
+    #[arg(long, default_value_t = 1_000)]
+    traders: usize,
     /// Buys timed end to end.
     #[arg(long, default_value_t = 200)]
     samples: usize,
@@ -53,7 +61,12 @@ fn update(u: UpdateOneof) -> SubscribeUpdate {
     }
 }
 
-fn generate(args: &Args, config: (Pubkey, Vec<u8>), pool_data: &[u8]) -> Vec<SubscribeUpdate> {
+fn generate(
+    args: &Args,
+    config: (Pubkey, Vec<u8>),
+    pool_data: &[u8],
+    token_accounts: usize,
+) -> Vec<SubscribeUpdate> {
     let template = sdk::accounts::decode_pool(pool_data).expect("pool decodes");
     let pools: Vec<(Pubkey, sdk::accounts::Pool)> = (0..args.pools)
         .map(|_| {
@@ -62,12 +75,15 @@ fn generate(args: &Args, config: (Pubkey, Vec<u8>), pool_data: &[u8]) -> Vec<Sub
             (Pubkey::new_unique(), p)
         })
         .collect();
-    let account = |address: &Pubkey, slot: u64, wv: u64, data: Vec<u8>| {
+    let traders: Vec<Pubkey> = (0..args.traders.max(1))
+        .map(|_| Pubkey::new_unique())
+        .collect();
+    let owned = |program: Pubkey, address: &Pubkey, slot: u64, wv: u64, data: Vec<u8>| {
         update(UpdateOneof::Account(SubscribeUpdateAccount {
             account: Some(SubscribeUpdateAccountInfo {
                 pubkey: address.to_bytes().to_vec(),
                 lamports: 1_000_000,
-                owner: launchpad::ID.to_bytes().to_vec(),
+                owner: program.to_bytes().to_vec(),
                 data,
                 write_version: wv,
                 ..Default::default()
@@ -76,6 +92,8 @@ fn generate(args: &Args, config: (Pubkey, Vec<u8>), pool_data: &[u8]) -> Vec<Sub
             ..Default::default()
         }))
     };
+    let account =
+        |address: &Pubkey, slot: u64, wv: u64, data| owned(launchpad::ID, address, slot, wv, data);
     let mut out = vec![account(&config.0, 1, 0, config.1)];
     let mut slot = 10u64;
     for i in 0..args.trades {
@@ -145,6 +163,33 @@ fn generate(args: &Args, config: (Pubkey, Vec<u8>), pool_data: &[u8]) -> Vec<Sub
             },
         )));
         out.push(account(address, slot, i as u64 + 1, data));
+        // The trader's token account (now and then emptied) and the pool's base vault.
+        let trader = traders[i % traders.len()];
+        let holders = [
+            (
+                sdk::associated_token_address(
+                    &trader,
+                    &pool.base_mint,
+                    &sdk::ids::TOKEN_2022_PROGRAM,
+                ),
+                trader,
+                (i as u64 * 7_919) % 1_000 * 1_000_000,
+            ),
+            (
+                sdk::pda::base_vault(address),
+                *address,
+                800_000_000_000_000 - i as u64,
+            ),
+        ];
+        for (k, (ta, owner, amount)) in holders.iter().cycle().take(token_accounts).enumerate() {
+            out.push(owned(
+                sdk::ids::TOKEN_2022_PROGRAM,
+                ta,
+                slot,
+                (args.trades + i * token_accounts + k) as u64 + 1,
+                testkit::token_account_data(&pool.base_mint, owner, *amount),
+            ));
+        }
         if (i + 1) % args.per_slot == 0 || i + 1 == args.trades {
             out.push(update(UpdateOneof::Slot(SubscribeUpdateSlot {
                 slot,
@@ -193,6 +238,17 @@ async fn pipeline(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
     let secs = start.elapsed().as_secs_f64();
     let s = metrics.snapshot();
     assert_eq!(s.decode_failures, 0);
+    // Token accounts of the launched mints are kept (the pools announce the launches).
+    let tokens = stream.iter().any(|u| {
+        matches!(&u.update_oneof, Some(UpdateOneof::Account(a))
+            if a.account.as_ref().is_some_and(|i| i.owner == sdk::ids::TOKEN_2022_PROGRAM.to_bytes()))
+    });
+    let kept: i64 = sqlx::query("SELECT COUNT(*) FROM token_accounts")
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(kept > 0, tokens);
     store.close().await;
     (s.account_updates + s.events, secs)
 }
@@ -236,7 +292,8 @@ async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
         let mut tx = store.pool().begin().await.unwrap();
         for (table, rows) in slot {
             // Within a slot an account can be written twice; keep the last write (an upsert would).
-            let rows: Vec<&indexer::store::Row> = if *table == "pools" || *table == "configs" {
+            let upserted = ["pools", "configs", "token_accounts"].contains(table);
+            let rows: Vec<&indexer::store::Row> = if upserted {
                 let mut last = BTreeMap::new();
                 for r in rows {
                     if let Val::Text(a) = &r[0].1 {
@@ -249,7 +306,7 @@ async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
             };
             for chunk in rows.chunks(500) {
                 let cols: Vec<&str> = chunk[0].iter().map(|(c, _)| *c).collect();
-                let conflict = if *table == "pools" || *table == "configs" {
+                let conflict = if upserted {
                     " ON CONFLICT (address) DO NOTHING"
                 } else {
                     ""
@@ -350,7 +407,8 @@ async fn main() {
         .unwrap();
     let pool = rpc.get_account(&keys.pool).await.unwrap().data;
     let config = rpc.get_account(&keys.config).await.unwrap().data;
-    let stream = generate(&args, (keys.config, config), &pool);
+    let streams = [0, args.token_accounts]
+        .map(|t| (t, generate(&args, (keys.config, config.clone()), &pool, t)));
     let mut backends = vec!["sqlite"];
     if std::env::var("DATABASE_URL").is_ok() {
         backends.push("postgres");
@@ -358,21 +416,25 @@ async fn main() {
         eprintln!("DATABASE_URL not set: PostgreSQL skipped");
     }
     println!(
-        "ingest: {} trades + {} account updates over {} pools, {} trades per slot\n",
-        args.trades, args.trades, args.pools, args.per_slot
+        "ingest: {} trades + {} pool account updates over {} pools, {} trades per slot; then with {} \
+         token-account updates per trade ({} traders)\n",
+        args.trades, args.trades, args.pools, args.per_slot, args.token_accounts, args.traders
     );
     println!(
-        "| database | pipeline (updates/s) | raw multi-row INSERT (rows/s) | pipeline / raw |"
+        "| database | token accounts per trade | pipeline (updates/s) | raw multi-row INSERT (rows/s) | pipeline / raw |"
     );
-    println!("|---|---|---|---|");
+    println!("|---|---|---|---|---|");
     for b in &backends {
-        let (n, secs) = pipeline(&fresh_url(b, "pipeline").await, &stream).await;
-        let (rows, raw_secs) = raw(&fresh_url(b, "raw").await, &stream).await;
-        let (rate, raw_rate) = (n as f64 / secs, rows as f64 / raw_secs);
-        println!(
-            "| {b} | {rate:.0} | {raw_rate:.0} | {:.2} |",
-            rate / raw_rate
-        );
+        for (t, stream) in &streams {
+            let tag = format!("t{t}");
+            let (n, secs) = pipeline(&fresh_url(b, &format!("pipeline{tag}")).await, stream).await;
+            let (rows, raw_secs) = raw(&fresh_url(b, &format!("raw{tag}")).await, stream).await;
+            let (rate, raw_rate) = (n as f64 / secs, rows as f64 / raw_secs);
+            println!(
+                "| {b} | {t} | {rate:.0} | {raw_rate:.0} | {:.2} |",
+                rate / raw_rate
+            );
+        }
     }
     println!("\n| database | submitted -> confirmed -> row visible p50 | p99 | samples |");
     println!("|---|---|---|---|");

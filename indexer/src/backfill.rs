@@ -102,9 +102,65 @@ pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
             }))));
         }
     }
+    for (_, pool) in &pools {
+        changes.extend(token_accounts(rpc, &pool.base_mint, version).await?);
+    }
     Ok(Snapshot {
         slot,
         changes,
         failures,
     })
+}
+
+/// The Token-2022 token accounts of `mint` (`getProgramAccounts` with the mint at offset 0 and the
+/// token-account-state filter), then the mint's reconciliation: accounts the index holds that the chain no
+/// longer has were closed meanwhile.
+pub async fn token_accounts(
+    rpc: &RpcClient,
+    mint: &Pubkey,
+    version: Version,
+) -> anyhow::Result<Vec<Change>> {
+    use solana_rpc_client_api::config::{
+        RpcAccountInfoConfig, RpcProgramAccountsConfig, UiAccountEncoding,
+    };
+    use solana_rpc_client_api::filter::{Memcmp, RpcFilterType};
+    let config = RpcProgramAccountsConfig {
+        filters: Some(vec![
+            RpcFilterType::Memcmp(Memcmp::new_base58_encoded(0, mint.as_ref())),
+            RpcFilterType::TokenAccountState,
+        ]),
+        account_config: RpcAccountInfoConfig {
+            encoding: Some(UiAccountEncoding::Base64Zstd),
+            ..RpcAccountInfoConfig::default()
+        },
+        ..RpcProgramAccountsConfig::default()
+    };
+    let mut changes = Vec::new();
+    let mut present = Vec::new();
+    for (address, ui) in rpc
+        .get_program_ui_accounts_with_config(&sdk::ids::TOKEN_2022_PROGRAM, config)
+        .await?
+    {
+        let Some(account) = ui.decode::<solana_account::Account>() else {
+            continue;
+        };
+        if let Some(w) = crate::decode::decode_token_update(
+            address,
+            account.owner,
+            version,
+            account.lamports,
+            &account.data,
+        ) {
+            if w.balance.is_some_and(|b| b.mint == *mint) {
+                present.push(address);
+                changes.push(Change::TokenAccount(Box::new(w)));
+            }
+        }
+    }
+    changes.push(Change::TokenHolders {
+        mint: *mint,
+        version,
+        present,
+    });
+    Ok(changes)
 }

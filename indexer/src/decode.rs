@@ -87,6 +87,47 @@ pub fn decode_account_data(
     }))))
 }
 
+/// A token-account update of the holders subscription: a Token-2022 token account (its balance, `vault`
+/// left for [`is_vault`] once the launch is known), or a closed account (owned by the system program with no
+/// lamports: the store acts only on the token accounts it indexes). `None` for anything else.
+pub fn decode_token_update(
+    address: Pubkey,
+    owner: Pubkey,
+    version: Version,
+    lamports: u64,
+    data: &[u8],
+) -> Option<TokenAccountWrite> {
+    let balance = if lamports == 0 {
+        if owner != sdk::ids::SYSTEM_PROGRAM && owner != sdk::ids::TOKEN_2022_PROGRAM {
+            return None;
+        }
+        None
+    } else if owner == sdk::ids::TOKEN_2022_PROGRAM {
+        let (mint, owner, amount) = acc::decode_token_account(data)?;
+        Some(TokenBalance {
+            mint,
+            owner,
+            amount,
+            vault: false,
+        })
+    } else {
+        return None;
+    };
+    Some(TokenAccountWrite {
+        address,
+        version,
+        balance,
+    })
+}
+
+/// Whether a token account is a vault rather than a holder's: owned by the launch's pool (the launchpad's
+/// base vault), or the vault of the AMM pool that owns it (AMM vaults are PDAs of their pool and mint).
+pub fn is_vault(address: &Pubkey, balance: &TokenBalance, launch_pool: &Pubkey) -> bool {
+    balance.owner == *launch_pool
+        || (!balance.owner.is_on_curve()
+            && sdk::amm_ix::vault_address(&balance.owner, &balance.mint) == *address)
+}
+
 /// Decodes an account update from the stream.
 pub fn decode_account_update(
     update: &SubscribeUpdateAccount,
@@ -99,13 +140,17 @@ pub fn decode_account_update(
         slot: update.slot,
         write_version: info.write_version,
     };
-    decode_account_data(
+    let (address, owner) = (
         key(&info.pubkey, "account pubkey")?,
         key(&info.owner, "account owner")?,
-        version,
-        info.lamports,
-        &info.data,
-    )
+    );
+    if owner != launchpad::ID && owner != amm::ID {
+        return Ok(
+            decode_token_update(address, owner, version, info.lamports, &info.data)
+                .map(|w| Change::TokenAccount(Box::new(w))),
+        );
+    }
+    decode_account_data(address, owner, version, info.lamports, &info.data)
 }
 
 /// The events of a transaction, in execution order, plus what failed to decode. Failed transactions carry

@@ -84,6 +84,25 @@ pub struct AccountWrite {
     pub progress_bps: Option<u16>,
 }
 
+/// A token account's balance, as the holders index keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenBalance {
+    pub mint: Pubkey,
+    pub owner: Pubkey,
+    pub amount: u64,
+    /// The launchpad's base vault or an AMM pool's vault (owned by the pool): not a holder.
+    pub vault: bool,
+}
+
+/// A write of a Token-2022 token account of a launched mint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenAccountWrite {
+    pub address: Pubkey,
+    pub version: Version,
+    /// `None`: the account was closed (the index keeps it at zero).
+    pub balance: Option<TokenBalance>,
+}
+
 /// Where an event was emitted: `(signature, outer instruction index, position among that instruction's
 /// inner instructions)` identifies it uniquely and makes event writes idempotent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,6 +164,15 @@ pub enum Change {
         version: Version,
     },
     Event(Event),
+    /// A token account of a launched mint (or, closed, possibly one: the store knows).
+    TokenAccount(Box<TokenAccountWrite>),
+    /// A backfill's complete list of a mint's token accounts as of `version`: any other the index holds
+    /// (older than that) was closed meanwhile.
+    TokenHolders {
+        mint: Pubkey,
+        version: Version,
+        present: Vec<Pubkey>,
+    },
     /// The slot died on a fork: its rows go, and accounts it wrote roll back (processed commitment only).
     DeadSlot(u64),
     /// Account versions at or below this slot can no longer be rolled back (the slot was confirmed).

@@ -22,23 +22,52 @@ use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use yellowstone_grpc_client::GeyserGrpcClient;
 use yellowstone_grpc_proto::prelude::{
+    subscribe_request_filter_accounts_filter::Filter as AccountsFilter,
+    subscribe_request_filter_accounts_filter_lamports::Cmp as LamportsCmp,
     subscribe_update::UpdateOneof, CommitmentLevel, SlotStatus, SubscribeRequest,
-    SubscribeRequestFilterAccounts, SubscribeRequestFilterSlots,
+    SubscribeRequestFilterAccounts, SubscribeRequestFilterAccountsFilter,
+    SubscribeRequestFilterAccountsFilterLamports, SubscribeRequestFilterSlots,
     SubscribeRequestFilterTransactions, SubscribeRequestPing, SubscribeUpdate,
 };
 
-/// The subscription: accounts owned by either program, successful transactions that mention either, and
-/// every slot status (for the cursor, the lag metric and dead forks).
+/// The subscription: accounts owned by either program; initialized Token-2022 token accounts (the holders:
+/// kept only for launched mints, the rest dropped before the database) and closed accounts (owned by the
+/// system program with no lamports: how a closed token account shows, see docs/indexer.md); successful
+/// transactions that mention either program; and every slot status (for the cursor, the lag metric and dead
+/// forks).
 pub fn subscribe_request(commitment: Commitment, from_slot: Option<u64>) -> SubscribeRequest {
     let programs = vec![launchpad::ID.to_string(), amm::ID.to_string()];
+    let filter = |f| SubscribeRequestFilterAccountsFilter { filter: Some(f) };
     SubscribeRequest {
-        accounts: HashMap::from([(
-            "programs".to_string(),
-            SubscribeRequestFilterAccounts {
-                owner: programs.clone(),
-                ..Default::default()
-            },
-        )]),
+        accounts: HashMap::from([
+            (
+                "programs".to_string(),
+                SubscribeRequestFilterAccounts {
+                    owner: programs.clone(),
+                    ..Default::default()
+                },
+            ),
+            (
+                "token-accounts".to_string(),
+                SubscribeRequestFilterAccounts {
+                    owner: vec![sdk::ids::TOKEN_2022_PROGRAM.to_string()],
+                    filters: vec![filter(AccountsFilter::TokenAccountState(true))],
+                    ..Default::default()
+                },
+            ),
+            (
+                "closed-accounts".to_string(),
+                SubscribeRequestFilterAccounts {
+                    owner: vec![sdk::ids::SYSTEM_PROGRAM.to_string()],
+                    filters: vec![filter(AccountsFilter::Lamports(
+                        SubscribeRequestFilterAccountsFilterLamports {
+                            cmp: Some(LamportsCmp::Eq(0)),
+                        },
+                    ))],
+                    ..Default::default()
+                },
+            ),
+        ]),
         transactions: HashMap::from([(
             "programs".to_string(),
             SubscribeRequestFilterTransactions {
@@ -90,6 +119,11 @@ pub struct Processor {
     cursor: Option<u64>,
     configs: HashMap<Pubkey, Config>,
     quote_decimals: HashMap<Pubkey, u8>,
+    /// Launched mints and their launchpad pools: token accounts of other mints are dropped here.
+    launches: HashMap<Pubkey, Pubkey>,
+    /// Token-account writes whose mint is not (yet) a known launch: a launch's first token accounts are
+    /// written in the transaction whose event announces it, so they wait until their slot completes.
+    held: Vec<TokenAccountWrite>,
 }
 
 impl Processor {
@@ -114,6 +148,7 @@ impl Processor {
                 configs.insert(a, c);
             }
         }
+        let launches = store.launch_pools().await?.into_iter().collect();
         Ok(Processor {
             store,
             metrics,
@@ -124,6 +159,8 @@ impl Processor {
             cursor: None,
             configs,
             quote_decimals: HashMap::new(),
+            launches,
+            held: Vec::new(),
         })
     }
 
@@ -151,9 +188,12 @@ impl Processor {
     /// Adds changes that are not from the stream (a backfill), with the cursor to store with them.
     pub fn push_changes(&mut self, changes: Vec<Change>, cursor: u64) {
         for change in changes {
-            let change = self.enrich(change);
-            self.push(change);
+            match self.enrich(change) {
+                Change::TokenAccount(w) => self.token_account(*w),
+                change => self.push(change),
+            }
         }
+        self.release_held(cursor);
         self.cursor = Some(cursor);
     }
 
@@ -170,6 +210,7 @@ impl Processor {
                             w.progress_bps = Some(sdk::quote::progress_bps(c, p));
                             self.quote_decimals.insert(w.address, c.quote_decimals);
                         }
+                        self.launched(p.base_mint, w.address);
                     }
                     _ => {}
                 }
@@ -179,10 +220,54 @@ impl Processor {
                 if let Some(q) = curve::QuoteAsset::from_name(&l.quote) {
                     self.quote_decimals.insert(l.pool, q.decimals());
                 }
+                self.launched(l.mint, l.pool);
                 Change::Event(Event::Launch(l))
             }
             other => other,
         }
+    }
+
+    /// Learns a launch, and releases the token-account writes of its mint that were waiting for it.
+    fn launched(&mut self, mint: Pubkey, pool: Pubkey) {
+        if self.launches.insert(mint, pool).is_some() {
+            return;
+        }
+        let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.held)
+            .into_iter()
+            .partition(|w| w.balance.is_some_and(|b| b.mint == mint));
+        self.held = waiting;
+        for w in ready {
+            self.token_account(w);
+        }
+    }
+
+    /// A token-account write: kept (vault labelled) when its mint is a launch, held until its slot
+    /// completes when not yet, closings passed on for the store to match against what it indexes.
+    fn token_account(&mut self, mut w: TokenAccountWrite) {
+        match &mut w.balance {
+            Some(b) => match self.launches.get(&b.mint) {
+                Some(pool) => {
+                    b.vault = crate::decode::is_vault(&w.address, b, pool);
+                    metrics::counter!("indexer_token_account_updates_total", "outcome" => "kept")
+                        .increment(1);
+                    self.push(Change::TokenAccount(Box::new(w)));
+                }
+                None => self.held.push(w),
+            },
+            None => {
+                metrics::counter!("indexer_token_account_updates_total", "outcome" => "closed")
+                    .increment(1);
+                self.push(Change::TokenAccount(Box::new(w)));
+            }
+        }
+    }
+
+    /// Drops the held token-account writes of slots up to `slot`, now complete: not a launch's.
+    fn release_held(&mut self, slot: u64) {
+        let before = self.held.len();
+        self.held.retain(|w| w.version.slot > slot);
+        metrics::counter!("indexer_token_account_updates_total", "outcome" => "dropped")
+            .increment((before - self.held.len()) as u64);
     }
 
     async fn decimals_of(&mut self, pool: Pubkey) -> Result<Option<u8>, sqlx::Error> {
@@ -203,6 +288,7 @@ impl Processor {
             Some(UpdateOneof::Account(a)) => {
                 Metrics::bump(&self.metrics.account_updates, 1);
                 match decode_account_update(a) {
+                    Ok(Some(Change::TokenAccount(w))) => self.token_account(*w),
                     Ok(Some(change)) => {
                         let change = self.enrich(change);
                         self.push(change);
@@ -249,6 +335,7 @@ impl Processor {
                     self.push(Change::Settled(s.slot));
                 }
                 if status == Some(slot_status_of(self.commitment)) {
+                    self.release_held(s.slot);
                     self.cursor = Some(self.cursor.map_or(s.slot, |c| c.max(s.slot)));
                     return Ok(true);
                 }
@@ -291,6 +378,7 @@ impl Processor {
     /// Forgets the open batch (the stream will replay it from the stored cursor).
     pub fn discard(&mut self) {
         self.batch.clear();
+        self.held.clear();
         self.batch_started = None;
         self.cursor = None;
     }

@@ -9,7 +9,10 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
+mod holders;
 mod market;
+
+pub use holders::{share, Holder, HolderSummary, Holding, Snipers, SNIPER_SLOTS};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 

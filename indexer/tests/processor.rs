@@ -299,3 +299,173 @@ fn rpc_less_stale(data: &[u8]) -> Vec<u8> {
     anchor_lang::AccountSerialize::try_serialize(&pool, &mut out).unwrap();
     out
 }
+
+/// A closed account as Yellowstone sends it: reassigned to the System Program, no lamports, no data.
+fn closed(address: &Pubkey, slot: u64, wv: u64) -> SubscribeUpdate {
+    let mut u = account(address, &sdk::ids::SYSTEM_PROGRAM, slot, wv, vec![]);
+    if let Some(UpdateOneof::Account(a)) = &mut u.update_oneof {
+        a.account.as_mut().unwrap().lamports = 0;
+    }
+    u
+}
+
+async fn feed(p: &mut Processor, updates: Vec<SubscribeUpdate>) {
+    for u in &updates {
+        if p.process(u).await.unwrap() {
+            p.flush().await.unwrap();
+        }
+    }
+}
+
+async fn holder_state(store: &Store, mint: &Pubkey) -> (i64, Vec<(String, i64, i64)>) {
+    let count = sqlx::query("SELECT holders FROM holder_counts WHERE mint = $1")
+        .bind(mint.to_string())
+        .fetch_optional(store.pool())
+        .await
+        .unwrap()
+        .map_or(0, |r| r.get(0));
+    let rows = sqlx::query(
+        "SELECT address, amount, closed FROM token_accounts WHERE mint = $1 ORDER BY address",
+    )
+    .bind(mint.to_string())
+    .fetch_all(store.pool())
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| (r.get(0), r.get(1), r.get(2)))
+    .collect();
+    (count, rows)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn token_accounts_follow_forks_and_closings_on_postgres() {
+    token_accounts_follow_forks_and_closings(Db::Postgres).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn token_accounts_follow_forks_and_closings_on_sqlite() {
+    token_accounts_follow_forks_and_closings(Db::Sqlite).await
+}
+
+/// Token accounts at processed commitment: the launch's mint is learned from its pool account, a write of an
+/// unknown mint is dropped, the base vault is no holder, a dead slot puts balances and the holder count back,
+/// a closing keeps the account at zero and a replayed older write does not resurrect it.
+async fn token_accounts_follow_forks_and_closings(kind: Db) {
+    let (net, rpc) = start_chain(1_000).await;
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 8, "TOK")
+        .await
+        .unwrap();
+    let pool = rpc.get_account(&keys.pool).await.unwrap().data;
+    let config = rpc.get_account(&keys.config).await.unwrap().data;
+    net.shutdown().await;
+
+    let db = fresh_db(kind).await;
+    let store = Store::open(&db.url).await.unwrap();
+    let mut p = Processor::new(
+        store.clone(),
+        Arc::new(Metrics::default()),
+        Commitment::Processed,
+        1_000,
+    )
+    .await
+    .unwrap();
+    let (lp, t22) = (launchpad::ID, sdk::ids::TOKEN_2022_PROGRAM);
+    let (alice, bob) = (Pubkey::new_unique(), Pubkey::new_unique());
+    let (a, b, other) = (
+        Pubkey::new_unique(),
+        Pubkey::new_unique(),
+        Pubkey::new_unique(),
+    );
+    let mint = keys.mint;
+    // Slot 100: the base vault and alice's account arrive before the pool that announces the mint; a token
+    // account of some other mint is dropped.
+    feed(
+        &mut p,
+        vec![
+            account(
+                &keys.base_vault,
+                &t22,
+                100,
+                1,
+                testkit::token_account_data(&mint, &keys.pool, 800),
+            ),
+            account(
+                &a,
+                &t22,
+                100,
+                2,
+                testkit::token_account_data(&mint, &alice, 5),
+            ),
+            account(
+                &other,
+                &t22,
+                100,
+                3,
+                testkit::token_account_data(&Pubkey::new_unique(), &alice, 9),
+            ),
+            account(&keys.config, &lp, 100, 4, config),
+            account(&keys.pool, &lp, 100, 5, pool),
+            slot(100, SlotStatus::SlotProcessed),
+        ],
+    )
+    .await;
+    let at_100 = holder_state(&store, &mint).await;
+    assert_eq!(at_100.0, 1, "alice; the vault is no holder");
+    assert_eq!(at_100.1.len(), 2);
+    assert_eq!(
+        count(&store, "SELECT COUNT(*) FROM token_accounts").await,
+        2
+    );
+    // Slot 101: alice sells out, bob buys.
+    feed(
+        &mut p,
+        vec![
+            account(
+                &a,
+                &t22,
+                101,
+                6,
+                testkit::token_account_data(&mint, &alice, 0),
+            ),
+            account(
+                &b,
+                &t22,
+                101,
+                7,
+                testkit::token_account_data(&mint, &bob, 7),
+            ),
+            slot(101, SlotStatus::SlotProcessed),
+        ],
+    )
+    .await;
+    assert_eq!(holder_state(&store, &mint).await.0, 1, "bob");
+    // Slot 101 dies: alice holds again, bob's account never existed.
+    feed(&mut p, vec![slot(101, SlotStatus::SlotDead)]).await;
+    assert_eq!(holder_state(&store, &mint).await, at_100);
+    // Slot 102: alice's account closes (after emptying it in the same transaction).
+    feed(
+        &mut p,
+        vec![closed(&a, 102, 8), slot(102, SlotStatus::SlotProcessed)],
+    )
+    .await;
+    let (n, rows) = holder_state(&store, &mint).await;
+    assert_eq!(n, 0);
+    assert!(rows.contains(&(a.to_string(), 0, 1)), "{rows:?}");
+    // A replay of slot 100 changes nothing.
+    feed(
+        &mut p,
+        vec![
+            account(
+                &a,
+                &t22,
+                100,
+                2,
+                testkit::token_account_data(&mint, &alice, 5),
+            ),
+            slot(100, SlotStatus::SlotProcessed),
+        ],
+    )
+    .await;
+    assert_eq!(holder_state(&store, &mint).await, (n, rows));
+}

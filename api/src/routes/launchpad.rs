@@ -226,6 +226,22 @@ pub struct FeeEntry {
     pub position: Option<String>,
 }
 
+impl From<indexer::read::Unclaimed> for FeeEntry {
+    fn from(u: indexer::read::Unclaimed) -> Self {
+        FeeEntry {
+            pool: u.pool,
+            mint: u.mint,
+            kind: u.kind.into(),
+            role: u.role.into(),
+            quote_mint: u.quote_mint,
+            quote_amount: u.quote_amount.to_string(),
+            base_amount: u.base_amount.to_string(),
+            amm_pool: u.amm_pool,
+            position: u.position,
+        }
+    }
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FeesResponse {
@@ -253,19 +269,6 @@ pub async fn fees(
     let fees = state.store.unclaimed(&wallet).await?;
     Ok(Json(FeesResponse {
         creator: wallet.to_string(),
-        fees: fees
-            .into_iter()
-            .map(|u| FeeEntry {
-                pool: u.pool,
-                mint: u.mint,
-                kind: u.kind.into(),
-                role: u.role.into(),
-                quote_mint: u.quote_mint,
-                quote_amount: u.quote_amount.to_string(),
-                base_amount: u.base_amount.to_string(),
-                amm_pool: u.amm_pool,
-                position: u.position,
-            })
-            .collect(),
+        fees: fees.into_iter().map(FeeEntry::from).collect(),
     }))
 }

@@ -132,7 +132,7 @@ pub async fn trades(
     }
     let trades = state
         .store
-        .market_trades(&mint, wallet.as_ref(), q.before.as_deref(), limit)
+        .market_trades(Some(&mint), wallet.as_ref(), q.before.as_deref(), limit)
         .await?;
     let next_cursor = (trades.len() == limit as usize)
         .then(|| trades.last().map(|t| t.seq.clone()))

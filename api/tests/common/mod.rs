@@ -38,19 +38,23 @@ impl Stack {
             solana_commitment_config::CommitmentConfig::confirmed(),
         );
         let tip = rpc.get_slot().await.unwrap();
-        let store = Store::open(&self.db).await.unwrap();
-        let start = Instant::now();
-        loop {
-            let cursor = store.cursor(indexer::store::MAIN_STREAM).await.unwrap();
-            if cursor.is_some_and(|c| c >= tip) {
-                return;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "the index never reached slot {tip} (cursor {cursor:?})"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
+        wait_cursor(&Store::open(&self.db).await.unwrap(), tip).await;
+    }
+}
+
+/// Waits until the index in `store` has committed everything up to `tip`.
+pub async fn wait_cursor(store: &Store, tip: u64) {
+    let start = Instant::now();
+    loop {
+        let cursor = store.cursor(indexer::store::MAIN_STREAM).await.unwrap();
+        if cursor.is_some_and(|c| c >= tip) {
+            return;
         }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the index never reached slot {tip} (cursor {cursor:?})"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 

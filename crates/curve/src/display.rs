@@ -134,6 +134,22 @@ pub fn reserves_to_fixed(
     )
 }
 
+/// What `amount` token base units are worth at a fixed `price`, in quote base units, rounded down:
+/// `amount * price * 10^quote_decimals / 10^(token_decimals + PRICE_DIGITS)`. `None` if it exceeds u64.
+pub fn value_at_fixed_price(
+    amount: u64,
+    token_decimals: u8,
+    price: u128,
+    quote_decimals: u8,
+) -> Option<u64> {
+    let ten = U256::from(10u8);
+    let num = U256::from(amount)
+        .checked_mul(U256::from(price))?
+        .checked_mul(ten.checked_pow(U256::from(quote_decimals))?)?;
+    let den = ten.checked_pow(U256::from(u32::from(token_decimals) + PRICE_DIGITS))?;
+    u64::try_from(num / den).ok()
+}
+
 /// A fixed price as a decimal string with [`PRICE_DIGITS`] digits after the point.
 pub fn fixed_price_to_decimal(price: u128) -> String {
     let scale = 10u128.pow(PRICE_DIGITS);
@@ -177,6 +193,21 @@ mod tests {
         assert_eq!(fixed_price_to_decimal(p), "0.001000000000000000");
         assert_eq!(parse_decimal_u128(&fixed_price_to_decimal(p), 18), Some(p));
         assert_eq!(reserves_to_fixed(1, 0, 6, 9), None);
+    }
+
+    #[test]
+    fn values_at_a_fixed_price_round_down() {
+        // 2,000,000 tokens at 0.00000025 SOL each: 0.5 SOL.
+        let p = reserves_to_fixed(500_000_000, 2_000_000_000_000, 6, 9).unwrap();
+        assert_eq!(
+            value_at_fixed_price(2_000_000_000_000, 6, p, 9),
+            Some(500_000_000)
+        );
+        // 1 token base unit at 1/3 USDC per token: a third of a USDC base unit, rounded down to 0.
+        let third = reserves_to_fixed(1_000_000, 3_000_000, 6, 6).unwrap();
+        assert_eq!(value_at_fixed_price(1, 6, third, 6), Some(0));
+        assert_eq!(value_at_fixed_price(3_000_000, 6, third, 6), Some(999_999));
+        assert_eq!(value_at_fixed_price(u64::MAX, 6, u128::MAX, 9), None);
     }
 }
 

@@ -225,3 +225,56 @@ pub async fn amm_buy(
     ));
     send(rpc, &ixs, &[trader]).await
 }
+
+/// Transfers `tokens` base units of a launched (Token-2022, 6 decimals) mint from `from`'s associated
+/// account to `to`'s, creating `to`'s first (a plain `transfer_checked`, as a wallet sends tokens).
+pub async fn transfer_tokens(
+    rpc: &RpcClient,
+    mint: &Pubkey,
+    from: &Keypair,
+    to: &Pubkey,
+    tokens: u64,
+) -> anyhow::Result<Signature> {
+    use anchor_spl::token_2022::spl_token_2022::instruction::transfer_checked;
+    let program = sdk::ids::TOKEN_2022_PROGRAM;
+    let source = sdk::associated_token_address(&from.pubkey(), mint, &program);
+    let destination = sdk::associated_token_address(to, mint, &program);
+    let ixs = [
+        lix::create_ata_idempotent(&from.pubkey(), to, mint, &program),
+        transfer_checked(
+            &program,
+            &source,
+            mint,
+            &destination,
+            &from.pubkey(),
+            &[],
+            tokens,
+            curve::constants::TOKEN_DECIMALS,
+        )?,
+    ];
+    send(rpc, &ixs, &[from]).await
+}
+
+/// Closes `owner`'s (empty) associated account of a launched mint, the rent going back to the owner.
+pub async fn close_token_account(
+    rpc: &RpcClient,
+    mint: &Pubkey,
+    owner: &Keypair,
+) -> anyhow::Result<Signature> {
+    use anchor_spl::token_2022::spl_token_2022::instruction::close_account;
+    let program = sdk::ids::TOKEN_2022_PROGRAM;
+    let account = sdk::associated_token_address(&owner.pubkey(), mint, &program);
+    let ix = close_account(&program, &account, &owner.pubkey(), &owner.pubkey(), &[])?;
+    send(rpc, &[ix], &[owner]).await
+}
+
+/// A Token-2022 token account's data without extensions (the 165-byte SPL layout, initialized), for feeding
+/// generated account updates to the indexer.
+pub fn token_account_data(mint: &Pubkey, owner: &Pubkey, amount: u64) -> Vec<u8> {
+    let mut d = vec![0u8; 165];
+    d[..32].copy_from_slice(mint.as_ref());
+    d[32..64].copy_from_slice(owner.as_ref());
+    d[64..72].copy_from_slice(&amount.to_le_bytes());
+    d[108] = 1;
+    d
+}

@@ -1,6 +1,7 @@
 //! Decoding of the launchpad's accounts from raw account data (discriminator checked).
 
 pub use amm::state::{AmmPool, Position};
+use anchor_lang::prelude::Pubkey;
 use anchor_lang::{AccountDeserialize, Discriminator};
 pub use launchpad::state::{Config, Global, Pool, PoolStatus};
 
@@ -45,6 +46,21 @@ pub fn decode_amm_pool(data: &[u8]) -> Option<AmmPool> {
 
 pub fn decode_position(data: &[u8]) -> Option<Position> {
     decode(data)
+}
+
+/// A token account's base state: `(mint, owner, amount)`, for an initialized SPL Token or Token-2022 account
+/// (extensions allowed); `None` for anything else.
+pub fn decode_token_account(data: &[u8]) -> Option<(Pubkey, Pubkey, u64)> {
+    use anchor_spl::token_2022::spl_token_2022::{
+        extension::StateWithExtensions,
+        state::{Account, AccountState},
+    };
+    let account = StateWithExtensions::<Account>::unpack(data).ok()?.base;
+    (account.state != AccountState::Uninitialized).then_some((
+        account.mint,
+        account.owner,
+        account.amount,
+    ))
 }
 
 /// Name, symbol and URI of a Token-2022 mint's embedded metadata (`None` if the mint has none).

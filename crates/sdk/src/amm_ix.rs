@@ -32,6 +32,11 @@ pub fn position_address(pool: &Pubkey, owner: &Pubkey, id: u64) -> Pubkey {
     .0
 }
 
+/// The vault of `pool` holding `mint` (its token-account owner is the pool).
+pub fn vault_address(pool: &Pubkey, mint: &Pubkey) -> Pubkey {
+    Pubkey::find_program_address(&[amm::VAULT_SEED, pool.as_ref(), mint.as_ref()], &amm::ID).0
+}
+
 /// Every address of one AMM pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AmmKeys {
@@ -67,9 +72,7 @@ impl AmmKeys {
             &amm::ID,
         )
         .0;
-        let vault = |m: &Pubkey| {
-            Pubkey::find_program_address(&[amm::VAULT_SEED, pool.as_ref(), m.as_ref()], &amm::ID).0
-        };
+        let vault = |m: &Pubkey| vault_address(&pool, m);
         AmmKeys {
             creator,
             mint_a,

@@ -49,33 +49,34 @@ fn market_trade(r: &AnyRow) -> MarketTrade {
 
 impl Store {
     /// A token's trades (curve and AMM), newest first: `limit` trades older than the cursor `before` (a
-    /// trade's `seq`), only `wallet`'s when given.
+    /// trade's `seq`), only `wallet`'s when given. Without a mint, `wallet`'s trades of every token (newest
+    /// first by slot).
     pub async fn market_trades(
         &self,
-        mint: &Pubkey,
+        mint: Option<&Pubkey>,
         wallet: Option<&Pubkey>,
         before: Option<&str>,
         limit: u32,
     ) -> Result<Vec<MarketTrade>> {
-        let mut filter = String::from("mint = $1 AND seq < $2");
-        if wallet.is_some() {
-            filter.push_str(" AND wallet = $4");
+        // Every seq is 40 digits, so "a" sorts after all of them.
+        let mut vals = vec![before.unwrap_or("a").to_string()];
+        let mut filter = String::from("seq < $1");
+        for (col, v) in [("mint", mint), ("wallet", wallet)] {
+            if let Some(v) = v {
+                vals.push(v.to_string());
+                filter.push_str(&format!(" AND {col} = ${}", vals.len()));
+            }
         }
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        let mut q = sqlx::query(AssertSqlSafe(format!(
             "SELECT signature, ix_index, inner_index, slot, seq, time, mint, venue, pool, wallet, side, \
              amount_in, amount_out, base_amount, quote_amount, fee, fee_token, price FROM market_trades \
-             WHERE {filter} ORDER BY seq DESC LIMIT $3"
-        )))
-        .bind(mint.to_string())
-        // Every seq is 40 digits, so this sorts after all of them.
-        .bind(before.unwrap_or("a").to_string())
-        .bind(i64::from(limit));
-        let rows = match wallet {
-            Some(w) => rows.bind(w.to_string()),
-            None => rows,
+             WHERE {filter} ORDER BY seq DESC LIMIT ${}",
+            vals.len() + 1
+        )));
+        for v in vals {
+            q = q.bind(v);
         }
-        .fetch_all(self.pool())
-        .await?;
+        let rows = q.bind(i64::from(limit)).fetch_all(self.pool()).await?;
         Ok(rows.iter().map(market_trade).collect())
     }
 

@@ -1,6 +1,7 @@
 //! Store: the index in PostgreSQL (production) or SQLite (embedded default) through sqlx's `Any` driver, so
 //! both run the same statements. Each batch of changes is written in one transaction, with the cursor.
 
+mod holders;
 mod market;
 mod rows;
 mod write;
@@ -22,6 +23,7 @@ pub fn row_of(change: &Change) -> Option<(&'static str, Row)> {
     match change {
         Change::Account(w) => Some(write::account_row(w)),
         Change::Event(e) => write::event_row(e),
+        Change::TokenAccount(w) => holders::token_account_row(w),
         _ => None,
     }
 }

@@ -49,6 +49,19 @@ pub async fn changes(
                 }
                 pending.account(w);
             }
+            Change::TokenAccount(w) => {
+                if keep_versions {
+                    keep(
+                        conn,
+                        &w.address,
+                        TOKEN_ACCOUNT_KIND,
+                        w.version,
+                        super::holders::version_data(w),
+                    )
+                    .await?;
+                }
+                pending.tokens.push(w);
+            }
             Change::Event(e) => match event_row(e) {
                 Some((table, row)) => {
                     pending.events.entry(table).or_default().push(row);
@@ -77,6 +90,8 @@ struct Pending<'a> {
     events: BTreeMap<&'static str, Vec<Row>>,
     /// Trade events, for the market series once their batch's accounts and events are in.
     market: Vec<&'a Event>,
+    /// Token accounts of launched mints (and closings).
+    tokens: Vec<&'a TokenAccountWrite>,
 }
 
 impl<'a> Pending<'a> {
@@ -109,6 +124,7 @@ impl<'a> Pending<'a> {
                 exec(conn, &sql, flat(chunk)).await?;
             }
         }
+        super::holders::write(conn, &std::mem::take(&mut self.tokens), false).await?;
         super::market::record(conn, &std::mem::take(&mut self.market)).await
     }
 }
@@ -121,7 +137,7 @@ fn flat(rows: &[Row]) -> Vec<Val> {
 
 async fn change(conn: &mut AnyConnection, change: &Change) -> Result<()> {
     match change {
-        Change::Account(_) | Change::Event(_) => Ok(()),
+        Change::Account(_) | Change::Event(_) | Change::TokenAccount(_) => Ok(()),
         Change::Closed { address, version } => {
             for kind in AccountKind::ALL {
                 let sql = format!(
@@ -142,22 +158,47 @@ async fn change(conn: &mut AnyConnection, change: &Change) -> Result<()> {
             }
             Ok(())
         }
+        Change::TokenHolders {
+            mint,
+            version,
+            present,
+        } => super::holders::reconcile(conn, mint, *version, present).await,
         Change::DeadSlot(slot) => roll_back(conn, *slot).await,
         Change::Settled(slot) => settle(conn, *slot).await,
     }
 }
 
+/// The `kind` of a token account's versions (not an [`AccountKind`]: token accounts have their own writer).
+const TOKEN_ACCOUNT_KIND: &str = "token_account";
+
 async fn keep_version(conn: &mut AnyConnection, w: &AccountWrite) -> Result<()> {
+    keep(
+        conn,
+        &w.address,
+        w.state.kind().name(),
+        w.version,
+        w.data.clone(),
+    )
+    .await
+}
+
+async fn keep(
+    conn: &mut AnyConnection,
+    address: &Pubkey,
+    kind: &str,
+    version: Version,
+    data: Vec<u8>,
+) -> Result<()> {
     exec(
         conn,
         "INSERT INTO account_versions (address, kind, slot, write_version, data) VALUES ($1, $2, $3, $4, $5) \
          ON CONFLICT (address, slot, write_version) DO NOTHING",
         vec![
-            Val::key(&w.address),
-            Val::Text(w.state.kind().name().into()),
-            Val::int(w.version.slot),
-            Val::int(w.version.write_version),
-            Val::Bytes(w.data.clone()),
+            Val::key(address),
+            Val::Text(kind.into()),
+            Val::int(version.slot),
+            Val::int(version.write_version),
+            Val::Bytes(data),
         ],
     )
     .await
@@ -543,7 +584,12 @@ async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
     .await?;
     for row in touched {
         let address: String = row.get(0);
-        let Some(kind) = AccountKind::from_name(&row.get::<String, _>(1)) else {
+        let kind_name: String = row.get(1);
+        if kind_name == TOKEN_ACCOUNT_KIND {
+            roll_back_token_account(conn, slot, &address).await?;
+            continue;
+        }
+        let Some(kind) = AccountKind::from_name(&kind_name) else {
             continue;
         };
         exec(
@@ -552,22 +598,10 @@ async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
             vec![Val::Text(address.clone())],
         )
         .await?;
-        let survivor = sqlx::query(
-            "SELECT slot, write_version, data FROM account_versions WHERE address = $1 \
-             ORDER BY slot DESC, write_version DESC LIMIT 1",
-        )
-        .bind(address.clone())
-        .fetch_optional(&mut *conn)
-        .await?;
-        let Some(survivor) = survivor else {
+        let Some((version, data)) = survivor(conn, &address).await? else {
             tracing::info!("slot {slot} died: {address} had no earlier version and is removed");
             continue;
         };
-        let version = Version {
-            slot: survivor.get::<i64, _>(0).max(0) as u64,
-            write_version: survivor.get::<i64, _>(1).max(0) as u64,
-        };
-        let data: Vec<u8> = survivor.get(2);
         let owner = match kind {
             AccountKind::Config | AccountKind::Pool => launchpad::ID,
             AccountKind::AmmPool | AccountKind::Position => amm::ID,
@@ -590,6 +624,46 @@ async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The newest version of an account kept for rollback, with its data.
+async fn survivor(conn: &mut AnyConnection, address: &str) -> Result<Option<(Version, Vec<u8>)>> {
+    let row = sqlx::query(
+        "SELECT slot, write_version, data FROM account_versions WHERE address = $1 \
+         ORDER BY slot DESC, write_version DESC LIMIT 1",
+    )
+    .bind(address.to_string())
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(row.map(|r| {
+        (
+            Version {
+                slot: r.get::<i64, _>(0).max(0) as u64,
+                write_version: r.get::<i64, _>(1).max(0) as u64,
+            },
+            r.get(2),
+        )
+    }))
+}
+
+/// Puts a token account back to its newest version that survives a dead slot, or removes it.
+async fn roll_back_token_account(conn: &mut AnyConnection, slot: u64, address: &str) -> Result<()> {
+    let Ok(pubkey) = address.parse::<Pubkey>() else {
+        return Ok(());
+    };
+    match survivor(conn, address).await? {
+        None => {
+            let dead = Version {
+                slot,
+                write_version: 0,
+            };
+            super::holders::remove(conn, &pubkey, dead).await
+        }
+        Some((version, data)) => {
+            let w = super::holders::from_version_data(pubkey, version, &data);
+            super::holders::write(conn, &[&w], true).await
+        }
+    }
 }
 
 /// Progress of a pool, with its config read from the index.

@@ -1,0 +1,45 @@
+//! `GET /launchpad/tokens/{mint}/holders`: a launch's holder count, largest holders with their share of
+//! supply, the top 10's and the creator's share, and its snipers, from the indexed token accounts.
+
+use super::trades::limit_param;
+use crate::error::{address, ApiError};
+use crate::AppState;
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use indexer::read::HolderSummary;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HoldersQuery {
+    /// Holders to list, 1 to 100; default 20.
+    pub limit: Option<String>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/launchpad/tokens/{mint}/holders",
+    params(("mint" = String, Path, description = "The token's mint address"), HoldersQuery),
+    responses(
+        (status = 200, body = HolderSummary),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS or INVALID_PARAMS (limit)"),
+        (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: no launch with this mint"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn holders(
+    State(state): State<AppState>,
+    Path(mint): Path<String>,
+    Query(q): Query<HoldersQuery>,
+) -> Result<Json<HolderSummary>, ApiError> {
+    let mint = address("mint", Some(&mint))?;
+    let limit = limit_param(q.limit.as_deref(), 20, 100)?;
+    state
+        .store
+        .holder_summary(&mint, limit)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found(format!("no launch with mint {mint}")))
+}

@@ -1,0 +1,114 @@
+//! `GET /launchpad/wallets/{address}`: a wallet's holdings in launched tokens with their value at the current
+//! price, what it can claim, the tokens it launched, and its recent trades.
+
+use super::launchpad::FeeEntry;
+use super::trades::TradeEntry;
+use crate::error::{address, ApiError};
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::Json;
+use indexer::read::LaunchRow;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Trades a wallet view lists.
+pub const RECENT_TRADES: u32 = 20;
+/// Launches a wallet view lists.
+pub const LAUNCHES: u32 = 100;
+
+/// A balance of a launched token.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HoldingEntry {
+    pub mint: String,
+    pub name: String,
+    pub symbol: String,
+    pub token_account: String,
+    /// Base units (6 decimals).
+    pub amount: String,
+    /// `sol` or `usdc`.
+    pub quote: String,
+    pub quote_mint: String,
+    /// Where the token trades now: `curve` or `amm`.
+    pub venue: String,
+    /// Spot price on `venue`, whole quote per whole token (18 decimals, rounded down).
+    pub price: String,
+    /// `amount` at `price`, quote base units (rounded down).
+    pub value: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WalletResponse {
+    pub address: String,
+    /// Positive balances of launched tokens, by mint.
+    pub holdings: Vec<HoldingEntry>,
+    /// What the wallet can claim, as `GET /launchpad/fees` lists it.
+    pub claimable: Vec<FeeEntry>,
+    /// Tokens it launched, newest first (at most 100).
+    pub launches: Vec<LaunchRow>,
+    /// Its last 20 trades of launched tokens (curve and AMM), newest first.
+    pub trades: Vec<TradeEntry>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/launchpad/wallets/{address}",
+    params(("address" = String, Path, description = "The wallet's address")),
+    responses(
+        (status = 200, body = WalletResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn wallet(
+    State(state): State<AppState>,
+    Path(wallet): Path<String>,
+) -> Result<Json<WalletResponse>, ApiError> {
+    let wallet = address("address", Some(&wallet))?;
+    let mut holdings = Vec::new();
+    for h in state.store.holdings(&wallet).await? {
+        let Some(c) = state.curve(&h.mint).await? else {
+            continue;
+        };
+        let (venue, price) = state.store.spot_price(&c).await?;
+        let value = price.and_then(|p| {
+            curve::display::value_at_fixed_price(
+                h.amount,
+                curve::constants::TOKEN_DECIMALS,
+                p,
+                c.config.quote_decimals,
+            )
+        });
+        holdings.push(HoldingEntry {
+            mint: h.mint.to_string(),
+            name: h.name,
+            symbol: h.symbol,
+            token_account: h.token_account,
+            amount: h.amount.to_string(),
+            quote: curve::QuoteAsset::from_u8(c.config.quote)
+                .map_or("unknown", |q| q.name())
+                .into(),
+            quote_mint: c.pool.quote_mint.to_string(),
+            venue: venue.name().into(),
+            price: price
+                .map(curve::display::fixed_price_to_decimal)
+                .unwrap_or_default(),
+            value: value.map(|v| v.to_string()).unwrap_or_default(),
+        });
+    }
+    let claimable = state.store.unclaimed(&wallet).await?;
+    let launches = state.store.launches_by(&wallet, LAUNCHES).await?;
+    let trades = state
+        .store
+        .market_trades(None, Some(&wallet), None, RECENT_TRADES)
+        .await?;
+    Ok(Json(WalletResponse {
+        address: wallet.to_string(),
+        holdings,
+        claimable: claimable.into_iter().map(FeeEntry::from).collect(),
+        launches,
+        trades: trades.into_iter().map(TradeEntry::from).collect(),
+    }))
+}

@@ -1,0 +1,317 @@
+//! Writes the token accounts of launched mints and the per-mint holder counts inside the batch's
+//! transaction.
+//!
+//! Token accounts only move forward in `(slot, write_version)`, like the program accounts. A closed account
+//! stays at zero (`closed = 1`), so that a replayed older write cannot bring its balance back. The holder
+//! count of a mint (distinct non-vault owners with a positive balance) changes only by the owners whose
+//! holding the batch turned on or off: those are counted just before and just after the writes, so a replay
+//! that changes nothing changes no count.
+
+use super::rows::{bind, dialect, upsert_accounts_sql, Row, Val};
+use super::Store;
+use crate::model::{TokenAccountWrite, TokenBalance, Version};
+use anchor_lang::prelude::Pubkey;
+use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+use std::collections::{BTreeMap, BTreeSet};
+
+type Result<T> = std::result::Result<T, sqlx::Error>;
+
+/// A token account as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stored {
+    balance: TokenBalance,
+    closed: bool,
+    version: Version,
+}
+
+impl Stored {
+    /// The `(mint, owner)` this account makes a holder, if it does.
+    fn holds(&self) -> Option<(Pubkey, Pubkey)> {
+        let b = &self.balance;
+        (b.amount > 0 && !b.vault).then_some((b.mint, b.owner))
+    }
+}
+
+/// A statement of this module in the connection's dialect, with `vals` bound.
+fn query<'q>(
+    conn: &AnyConnection,
+    sql: &str,
+    vals: &[Val],
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), vals)
+}
+
+async fn delete(conn: &mut AnyConnection, address: &Val) -> Result<()> {
+    query(
+        conn,
+        "DELETE FROM token_accounts WHERE address = $1",
+        std::slice::from_ref(address),
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+fn key(s: &str) -> Pubkey {
+    s.parse().unwrap_or_default()
+}
+
+fn row(address: &Pubkey, s: &Stored) -> Row {
+    vec![
+        ("address", Val::key(address)),
+        ("mint", Val::key(&s.balance.mint)),
+        ("owner", Val::key(&s.balance.owner)),
+        ("amount", Val::int(s.balance.amount)),
+        ("vault", Val::int(s.balance.vault)),
+        ("closed", Val::int(s.closed)),
+        ("slot", Val::int(s.version.slot)),
+        ("write_version", Val::int(s.version.write_version)),
+    ]
+}
+
+/// The table and row of a token-account write (a closing has none: it needs the stored row).
+pub fn token_account_row(w: &TokenAccountWrite) -> Option<(&'static str, Row)> {
+    let balance = w.balance?;
+    let stored = Stored {
+        balance,
+        closed: false,
+        version: w.version,
+    };
+    Some(("token_accounts", row(&w.address, &stored)))
+}
+
+async fn stored(
+    conn: &mut AnyConnection,
+    addresses: &[Pubkey],
+) -> Result<BTreeMap<Pubkey, Stored>> {
+    let mut out = BTreeMap::new();
+    for chunk in addresses.chunks(500) {
+        let sql = format!(
+            "SELECT address, mint, owner, amount, vault, closed, slot, write_version FROM token_accounts \
+             WHERE address IN ({})",
+            (1..=chunk.len())
+                .map(|i| format!("${i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let vals: Vec<Val> = chunk.iter().map(Val::key).collect();
+        for r in query(conn, &sql, &vals).fetch_all(&mut *conn).await? {
+            out.insert(
+                key(&r.get::<String, _>(0)),
+                Stored {
+                    balance: TokenBalance {
+                        mint: key(&r.get::<String, _>(1)),
+                        owner: key(&r.get::<String, _>(2)),
+                        amount: r.get::<i64, _>(3).max(0) as u64,
+                        vault: r.get::<i64, _>(4) != 0,
+                    },
+                    closed: r.get::<i64, _>(5) != 0,
+                    version: Version {
+                        slot: r.get::<i64, _>(6).max(0) as u64,
+                        write_version: r.get::<i64, _>(7).max(0) as u64,
+                    },
+                },
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// Which of `pairs` hold the mint now (any non-vault account of the owner with a positive balance).
+async fn holding(
+    conn: &mut AnyConnection,
+    pairs: &BTreeSet<(Pubkey, Pubkey)>,
+) -> Result<BTreeSet<(Pubkey, Pubkey)>> {
+    let mut out = BTreeSet::new();
+    for (mint, owner) in pairs {
+        let held = query(
+            conn,
+            "SELECT 1 FROM token_accounts WHERE mint = $1 AND owner = $2 AND amount > 0 \
+             AND vault = 0 LIMIT 1",
+            &[Val::key(mint), Val::key(owner)],
+        )
+        .fetch_optional(&mut *conn)
+        .await?
+        .is_some();
+        if held {
+            out.insert((*mint, *owner));
+        }
+    }
+    Ok(out)
+}
+
+/// Writes token-account writes (the newest per address; closings of accounts the index does not hold are
+/// ignored) and moves the holder counts by what they changed. `force` writes them whatever the stored
+/// version (a fork rollback restoring an older state).
+pub async fn write(
+    conn: &mut AnyConnection,
+    writes: &[&TokenAccountWrite],
+    force: bool,
+) -> Result<()> {
+    if writes.is_empty() {
+        return Ok(());
+    }
+    let mut newest: BTreeMap<Pubkey, &TokenAccountWrite> = BTreeMap::new();
+    for w in writes {
+        match newest.get(&w.address) {
+            Some(old) if old.version > w.version => {}
+            _ => {
+                newest.insert(w.address, w);
+            }
+        }
+    }
+    let addresses: Vec<Pubkey> = newest.keys().copied().collect();
+    let before = stored(conn, &addresses).await?;
+    let mut rows: Vec<Row> = Vec::new();
+    let mut pairs = BTreeSet::new();
+    for (address, w) in &newest {
+        let old = before.get(address);
+        if !force && old.is_some_and(|o| o.version > w.version) {
+            continue;
+        }
+        let new = match (w.balance, old) {
+            (Some(balance), _) => Stored {
+                balance,
+                closed: false,
+                version: w.version,
+            },
+            (None, Some(old)) => Stored {
+                balance: TokenBalance {
+                    amount: 0,
+                    ..old.balance
+                },
+                closed: true,
+                version: w.version,
+            },
+            // A closed account that was never a launched mint's.
+            (None, None) => continue,
+        };
+        let was = old.and_then(Stored::holds);
+        if was != new.holds() {
+            pairs.extend(was);
+            pairs.extend(new.holds());
+        }
+        rows.push(row(address, &new));
+    }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let held_before = holding(conn, &pairs).await?;
+    if force {
+        for r in &rows {
+            delete(conn, &r[0].1).await?;
+        }
+    }
+    for chunk in rows.chunks(super::rows::rows_per_statement(rows[0].len())) {
+        let sql = upsert_accounts_sql("token_accounts", &chunk[0], chunk.len());
+        let vals: Vec<Val> = chunk
+            .iter()
+            .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
+            .collect();
+        query(conn, &sql, &vals).execute(&mut *conn).await?;
+    }
+    let held_after = holding(conn, &pairs).await?;
+    let mut deltas: BTreeMap<Pubkey, i64> = BTreeMap::new();
+    for (mint, _) in held_after.difference(&held_before) {
+        *deltas.entry(*mint).or_default() += 1;
+    }
+    for (mint, _) in held_before.difference(&held_after) {
+        *deltas.entry(*mint).or_default() -= 1;
+    }
+    for (mint, delta) in deltas.into_iter().filter(|(_, d)| *d != 0) {
+        query(
+            conn,
+            "INSERT INTO holder_counts (mint, holders) VALUES ($1, $2) ON CONFLICT (mint) \
+             DO UPDATE SET holders = holder_counts.holders + excluded.holders",
+            &[Val::key(&mint), Val::Int(delta)],
+        )
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Closes the open token accounts of `mint` that a backfill at `version` did not find (closed while the
+/// indexer was away); newer writes stay.
+pub async fn reconcile(
+    conn: &mut AnyConnection,
+    mint: &Pubkey,
+    version: Version,
+    present: &[Pubkey],
+) -> Result<()> {
+    let present: BTreeSet<&Pubkey> = present.iter().collect();
+    let open = query(
+        conn,
+        "SELECT address FROM token_accounts WHERE mint = $1 AND closed = 0",
+        &[Val::key(mint)],
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let gone: Vec<TokenAccountWrite> = open
+        .iter()
+        .map(|r| key(&r.get::<String, _>(0)))
+        .filter(|a| !present.contains(a))
+        .map(|address| TokenAccountWrite {
+            address,
+            version,
+            balance: None,
+        })
+        .collect();
+    write(conn, &gone.iter().collect::<Vec<_>>(), false).await
+}
+
+/// Removes a token account that a dead fork created (its holding first goes to zero, for the counts).
+pub async fn remove(conn: &mut AnyConnection, address: &Pubkey, version: Version) -> Result<()> {
+    let close = TokenAccountWrite {
+        address: *address,
+        version,
+        balance: None,
+    };
+    write(conn, &[&close], true).await?;
+    delete(conn, &Val::key(address)).await
+}
+
+/// What an account version keeps of a token account for a fork rollback: mint, owner, amount (LE), vault;
+/// empty for a closed one.
+pub fn version_data(w: &TokenAccountWrite) -> Vec<u8> {
+    match &w.balance {
+        None => Vec::new(),
+        Some(b) => {
+            let mut d = Vec::with_capacity(73);
+            d.extend_from_slice(b.mint.as_ref());
+            d.extend_from_slice(b.owner.as_ref());
+            d.extend_from_slice(&b.amount.to_le_bytes());
+            d.push(u8::from(b.vault));
+            d
+        }
+    }
+}
+
+/// The inverse of [`version_data`].
+pub fn from_version_data(address: Pubkey, version: Version, d: &[u8]) -> TokenAccountWrite {
+    let balance = (d.len() == 73).then(|| TokenBalance {
+        mint: Pubkey::try_from(&d[..32]).unwrap_or_default(),
+        owner: Pubkey::try_from(&d[32..64]).unwrap_or_default(),
+        amount: u64::from_le_bytes(d[64..72].try_into().unwrap_or_default()),
+        vault: d[72] != 0,
+    });
+    TokenAccountWrite {
+        address,
+        version,
+        balance,
+    }
+}
+
+impl Store {
+    /// Every launched mint the index knows, with its launchpad pool (from launches and pool accounts).
+    pub async fn launch_pools(&self) -> Result<Vec<(Pubkey, Pubkey)>> {
+        let rows =
+            sqlx::query("SELECT mint, pool FROM launches UNION SELECT mint, address FROM pools")
+                .fetch_all(self.pool())
+                .await?;
+        Ok(rows
+            .iter()
+            .map(|r| (key(&r.get::<String, _>(0)), key(&r.get::<String, _>(1))))
+            .collect())
+    }
+}
