@@ -69,6 +69,23 @@ pub struct ApiConfig {
     /// A cross-chain transfer still pending this long after its origin transaction is reported `delayed`.
     #[arg(long, env = "CROSS_CHAIN_DELAY_SECS", default_value_t = 900)]
     pub cross_chain_delay_secs: i64,
+    /// Origins browsers may call the API from (CORS), comma-separated, e.g. `https://app.example.com`; `*`
+    /// allows any origin. None: no CORS headers (`serve`); `dev` allows any origin unless given.
+    #[arg(long, env = "CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
+    pub cors_origins: Vec<axum::http::HeaderValue>,
+}
+
+fn parse_origin(s: &str) -> Result<axum::http::HeaderValue, String> {
+    let s = s.trim().trim_end_matches('/');
+    if s != "*" {
+        let url = reqwest::Url::parse(s).map_err(|e| format!("`{s}` is not an origin: {e}"))?;
+        if !matches!(url.scheme(), "http" | "https") || url.path() != "/" {
+            return Err(format!(
+                "`{s}` is not an origin (scheme://host[:port], no path)"
+            ));
+        }
+    }
+    axum::http::HeaderValue::from_str(s).map_err(|e| format!("`{s}`: {e}"))
 }
 
 fn parse_chain_url(s: &str) -> Result<(String, String), String> {
@@ -105,6 +122,7 @@ impl ApiConfig {
             lifi_integrator: "launchpad-api".into(),
             relay_base_url: String::new(),
             cross_chain_delay_secs: 900,
+            cors_origins: vec![],
         }
     }
 

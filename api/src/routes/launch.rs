@@ -5,8 +5,9 @@
 
 use crate::body::ApiJson;
 use crate::error::{address, ApiError};
+use crate::extract::ApiPath;
 use crate::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use curve::{Preset, QuoteAsset};
@@ -303,7 +304,7 @@ pub struct TokenMetadata {
 )]
 pub async fn metadata(
     State(state): State<AppState>,
-    Path(file): Path<String>,
+    ApiPath(file): ApiPath<String>,
 ) -> Result<Json<TokenMetadata>, ApiError> {
     let mint = address("mint", Some(file.strip_suffix(".json").unwrap_or(&file)))?;
     let row = sqlx::query("SELECT name, symbol, description FROM launch_metadata WHERE mint = $1")

@@ -5,8 +5,9 @@
 use crate::chains::{self, ChainKind};
 use crate::crosschain::{self, store, Status};
 use crate::error::ApiError;
+use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -135,8 +136,8 @@ async fn ask_provider(
 )]
 pub async fn status(
     State(state): State<AppState>,
-    Path(quote_id): Path<String>,
-    Query(params): Query<StatusQuery>,
+    ApiPath(quote_id): ApiPath<String>,
+    ApiQuery(params): ApiQuery<StatusQuery>,
 ) -> Result<Json<TransferStatus>, ApiError> {
     let q = store::quote(&state.store, &quote_id)
         .await?
