@@ -18,7 +18,8 @@ pub struct ApiConfig {
     /// Platform fee on swaps, basis points.
     #[arg(long, env = "PLATFORM_FEE_BPS", default_value_t = 0)]
     pub platform_fee_bps: u16,
-    /// Sustained requests per second per client (by `X-Client-Id`, else by IP address).
+    /// Sustained requests per second per client (by `X-Client-Id`, else by IP address), any rate (a
+    /// replenish interval in nanoseconds, not rounded to milliseconds).
     #[arg(long, env = "RATE_LIMIT_PER_SECOND", default_value_t = 20)]
     pub rate_limit_per_second: u32,
     /// Requests a client may send at once before the sustained rate applies.
@@ -73,6 +74,18 @@ pub struct ApiConfig {
     /// allows any origin. None: no CORS headers (`serve`); `dev` allows any origin unless given.
     #[arg(long, env = "CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
     pub cors_origins: Vec<axum::http::HeaderValue>,
+    /// Reverse proxies and load balancers in front of the API, addresses or CIDRs, comma-separated: a
+    /// request from one of them is rate-limited by the client its `Forwarded` / `X-Forwarded-For` header
+    /// names (the rightmost hop that is not a trusted proxy). From anyone else those headers are ignored.
+    #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+}
+
+fn parse_net(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("`{s}` is neither an IP address nor a CIDR (10.0.0.0/8)"))
 }
 
 fn parse_origin(s: &str) -> Result<axum::http::HeaderValue, String> {
@@ -123,6 +136,7 @@ impl ApiConfig {
             relay_base_url: String::new(),
             cross_chain_delay_secs: 900,
             cors_origins: vec![],
+            trusted_proxies: vec![],
         }
     }
 

@@ -168,3 +168,103 @@ async fn cors_allows_the_configured_origins_only() {
         .unwrap();
     assert!(r.headers().get("access-control-allow-origin").is_none());
 }
+
+/// Statuses of `n` sequential `GET /health` with the headers `headers(i)`.
+async fn statuses(
+    http: &reqwest::Client,
+    base: &str,
+    n: usize,
+    headers: impl Fn(usize) -> Vec<(&'static str, String)>,
+) -> Vec<u16> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        let mut r = http.get(format!("{base}/health"));
+        for (k, v) in headers(i) {
+            r = r.header(k, v);
+        }
+        out.push(r.send().await.unwrap().status().as_u16());
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_high_configured_rate_is_not_rounded_down_to_a_thousand_a_second() {
+    // 100,000/s with no burst to speak of: one request every 10 us. Sequential requests over loopback are
+    // far slower than that, so none is limited; at 1,000/s (the old millisecond rounding) most would be.
+    let base = serve(api::router(
+        state(|c| ApiConfig {
+            rate_limit_per_second: 100_000,
+            rate_limit_burst: 1,
+            ..c
+        })
+        .await,
+    ))
+    .await;
+    let http = reqwest::Client::new();
+    let got = statuses(&http, &base, 400, |_| vec![("x-client-id", "one".into())]).await;
+    assert!(got.iter().all(|s| *s == 200), "{got:?}");
+}
+
+#[tokio::test]
+async fn clients_behind_a_trusted_proxy_are_limited_apart_and_untrusted_headers_are_ignored() {
+    let limited = |trusted: &str| {
+        let trusted = trusted.to_string();
+        move |c: ApiConfig| ApiConfig {
+            rate_limit_per_second: 1,
+            rate_limit_burst: 2,
+            trusted_proxies: if trusted.is_empty() {
+                vec![]
+            } else {
+                vec![trusted.parse().unwrap()]
+            },
+            ..c
+        }
+    };
+    let http = reqwest::Client::new();
+
+    // The test client is the proxy (127.0.0.1 is trusted).
+    let base = serve(api::router(state(limited("127.0.0.0/8")).await)).await;
+    let a = statuses(&http, &base, 3, |_| {
+        vec![("x-forwarded-for", "203.0.113.1".into())]
+    })
+    .await;
+    assert_eq!(a, [200, 200, 429]);
+    // Another client behind the same proxy has its own limit.
+    let b = statuses(&http, &base, 2, |_| {
+        vec![("x-forwarded-for", "198.51.100.7, 127.0.0.1".into())]
+    })
+    .await;
+    assert_eq!(b, [200, 200]);
+    // The first client cannot escape by writing other addresses left of the one the proxy appended, nor
+    // through RFC 7239's header.
+    let a = statuses(&http, &base, 3, |i| {
+        vec![("x-forwarded-for", format!("192.0.2.{i}, 203.0.113.1"))]
+    })
+    .await;
+    assert_eq!(a, [429, 429, 429]);
+    let a = statuses(&http, &base, 1, |_| {
+        vec![("forwarded", "for=203.0.113.1".into())]
+    })
+    .await;
+    assert_eq!(a, [429]);
+    let c = statuses(&http, &base, 1, |_| {
+        vec![("forwarded", "for=\"[2001:db8::1]:4711\"".into())]
+    })
+    .await;
+    assert_eq!(c, [200]);
+
+    // No trusted proxy: a spoofed header names nobody; every request is the peer's.
+    let base = serve(api::router(state(limited("")).await)).await;
+    let spoofed = statuses(&http, &base, 3, |i| {
+        vec![("x-forwarded-for", format!("203.0.113.{i}"))]
+    })
+    .await;
+    assert_eq!(spoofed, [200, 200, 429]);
+    // Nor does trusting another network make the test client a proxy.
+    let base = serve(api::router(state(limited("10.0.0.0/8")).await)).await;
+    let spoofed = statuses(&http, &base, 3, |i| {
+        vec![("forwarded", format!("for=203.0.113.{i}"))]
+    })
+    .await;
+    assert_eq!(spoofed, [200, 200, 429]);
+}
