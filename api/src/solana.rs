@@ -281,3 +281,77 @@ mod tests {
         assert_eq!(explain(&failing(launchpad::ID), &other), None);
     }
 }
+
+/// Whether the landed transaction `tx` holds the launchpad program's `create_launch` (by its Anchor
+/// discriminator, as a top-level instruction) of `mint` by `creator` with metadata `uri`: its accounts at
+/// the positions the program's `CreateLaunch` accounts give `creator` and `mint`, resolved through the
+/// transaction's address lookup tables. `UNAVAILABLE` when the transaction cannot be decoded.
+pub fn launches(
+    tx: &solana_transaction_status_client_types::EncodedConfirmedTransactionWithStatusMeta,
+    mint: &Pubkey,
+    creator: &Pubkey,
+    uri: &str,
+) -> Result<bool, ApiError> {
+    use anchor_lang::{AnchorDeserialize, Discriminator, ToAccountMetas};
+    use solana_transaction_status_client_types::option_serializer::OptionSerializer;
+    let decoded = tx
+        .transaction
+        .transaction
+        .decode()
+        .ok_or_else(|| ApiError::unavailable("the deploy transaction cannot be decoded"))?;
+    let mut keys: Vec<Pubkey> = decoded.message.static_account_keys().to_vec();
+    if let Some(OptionSerializer::Some(loaded)) =
+        tx.transaction.meta.as_ref().map(|m| &m.loaded_addresses)
+    {
+        keys.extend(
+            loaded
+                .writable
+                .iter()
+                .chain(&loaded.readonly)
+                .filter_map(|k| k.parse::<Pubkey>().ok()),
+        );
+    }
+    // Where `creator` and `mint` sit among `create_launch`'s accounts, from the program's own type.
+    let (creator_at, mint_at) = {
+        let (c, m) = (Pubkey::new_unique(), Pubkey::new_unique());
+        let metas = launchpad::accounts::CreateLaunch {
+            creator: c,
+            config: Pubkey::default(),
+            mint_authority: Pubkey::default(),
+            mint: m,
+            pool: Pubkey::default(),
+            base_vault: Pubkey::default(),
+            quote_mint: Pubkey::default(),
+            quote_vault: Pubkey::default(),
+            base_token_program: Pubkey::default(),
+            quote_token_program: Pubkey::default(),
+            system_program: Pubkey::default(),
+            event_authority: Pubkey::default(),
+            program: Pubkey::default(),
+        }
+        .to_account_metas(None);
+        let at = |k: Pubkey| metas.iter().position(|a| a.pubkey == k);
+        (at(c), at(m))
+    };
+    let (Some(creator_at), Some(mint_at)) = (creator_at, mint_at) else {
+        return Ok(false);
+    };
+    let key = |ix: &solana_message::compiled_instruction::CompiledInstruction, at: usize| {
+        ix.accounts
+            .get(at)
+            .and_then(|i| keys.get(usize::from(*i)))
+            .copied()
+    };
+    Ok(decoded.message.instructions().iter().any(|ix| {
+        keys.get(usize::from(ix.program_id_index)) == Some(&launchpad::ID)
+            && ix
+                .data
+                .strip_prefix(launchpad::instruction::CreateLaunch::DISCRIMINATOR)
+                .and_then(|args| {
+                    launchpad::instruction::CreateLaunch::deserialize(&mut &args[..]).ok()
+                })
+                .is_some_and(|c| c.args.uri == uri)
+            && key(ix, creator_at) == Some(*creator)
+            && key(ix, mint_at) == Some(*mint)
+    }))
+}

@@ -297,6 +297,59 @@ async fn reads(postgres: bool) {
     s.net.shutdown().await;
 }
 
+/// `POST /launchpad/record` takes only the transaction that holds the program's `create_launch` of this mint by
+/// this creator: a later buy of the creator's, which mentions the mint too, is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn record_takes_the_create_launch_transaction_only() {
+    let s = stack(false, 1_000).await;
+    let http = reqwest::Client::new();
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        s.net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let launch = serde_json::json!({
+        "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "shield", "quote": "sol",
+        "name": "Record Token", "symbol": "REC", "description": "deployed once",
+        "totalSupply": "1000000000", "creator": creator.pubkey().to_string(),
+    });
+    let (status, prepared) = post(&http, &format!("{}/launchpad/prepare", s.base), &launch).await;
+    assert_eq!(status, 200, "{prepared}");
+    let signed = sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
+    let (status, deployed) = s.submit(&http, &signed).await;
+    assert_eq!(status, 200, "{deployed}");
+    let keys = sdk::launchpad_ix::LaunchKeys::new(
+        creator.pubkey(),
+        prepared["config"].as_str().unwrap().parse().unwrap(),
+        sdk::ids::NATIVE_MINT,
+        prepared["mint"].as_str().unwrap().parse().unwrap(),
+    );
+    let later_buy = testkit::buy(&rpc, &keys, &creator, SOL / 100)
+        .await
+        .unwrap();
+    let mut record = launch.clone();
+    record["tokenAddress"] = prepared["mint"].clone();
+    record["metadataURI"] = prepared["metadataURI"].clone();
+    record["deployTxHash"] = serde_json::json!(later_buy.to_string());
+    let url = format!("{}/launchpad/record", s.base);
+    let (status, body) = post(&http, &url, &record).await;
+    assert_eq!(status, 400, "{body}");
+    assert_error(&body, "TX_MISMATCH");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("create_launch"),
+        "{body}"
+    );
+    // Nothing was recorded: the deploy transaction still records.
+    record["deployTxHash"] = deployed["signature"].clone();
+    let (status, body) = post(&http, &url, &record).await;
+    assert_eq!(status, 200, "{body}");
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn launchpad_reads_on_sqlite() {
     reads(false).await

@@ -445,20 +445,20 @@ pub async fn record(
             tracing::warn!("getTransaction {signature}: {e}");
             ApiError::unavailable("the deploy transaction cannot be read")
         })?;
-    let decoded = tx
-        .transaction
-        .transaction
-        .decode()
-        .ok_or_else(|| ApiError::unavailable("the deploy transaction cannot be decoded"))?;
-    let keys = decoded.message.static_account_keys();
-    let signer_ok = keys.first() == Some(&launch.creator);
-    let mint_ok = keys.contains(&mint);
+    let prepared_uri: String = row.get(1);
+    if !crate::solana::launches(&tx, &mint, &launch.creator, &prepared_uri)? {
+        return Err(bad(
+            "TX_MISMATCH",
+            "the transaction is not this mint's deploy: it has no launchpad `create_launch` of this mint by \
+             this creator with the prepared metadata URI (e.g. a later buy)",
+        ));
+    }
     let pool_ok = match state.rpc.get_account(&pool).await {
         Ok(a) => sdk::accounts::decode_pool(&a.data)
             .is_some_and(|p| p.base_mint == mint && p.creator == launch.creator),
         Err(_) => false,
     };
-    if !(signer_ok && mint_ok && pool_ok) {
+    if !pool_ok {
         return Err(bad(
             "TX_MISMATCH",
             "the transaction did not launch this mint for this creator",
