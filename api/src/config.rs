@@ -15,7 +15,8 @@ pub struct ApiConfig {
     /// address, apart from the public port.
     #[arg(long, env = "METRICS_ADDR")]
     pub metrics_addr: Option<SocketAddr>,
-    /// Platform fee on swaps, basis points.
+    /// Platform fee on EVM swaps, basis points (taken only with `--evm-fee-recipient`). Solana swaps take no
+    /// platform fee and quote `feeBps: 0`.
     #[arg(long, env = "PLATFORM_FEE_BPS", default_value_t = 0)]
     pub platform_fee_bps: u16,
     /// Sustained requests per second per client (by `X-Client-Id`, else by IP address), any rate (a

@@ -56,7 +56,14 @@ async fn eventually_dex(http: &reqwest::Client, base: &str, request: &Value, dex
 }
 
 async fn swaps(postgres: bool) {
-    let s = stack(postgres, 1_000).await;
+    // A platform fee configured: Solana routes take none, and say so at the top and in every entry.
+    let s = stack_configured(postgres, |c| api::config::ApiConfig {
+        rate_limit_burst: 1_000,
+        rate_limit_per_second: 5,
+        platform_fee_bps: 100,
+        ..c
+    })
+    .await;
     let base = s.base.clone();
     let http = reqwest::Client::new();
     let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
@@ -112,6 +119,10 @@ async fn swaps(postgres: bool) {
             > 0
     );
     assert_eq!(quote["feeBps"], 0);
+    for entry in quote["quotes"].as_array().unwrap() {
+        assert_eq!(entry["platformFee"]["bps"], quote["feeBps"], "{entry}");
+        assert_eq!(entry["platformFee"]["amount"], "0", "{entry}");
+    }
     let held = testkit::token_balance(
         &rpc,
         &trader.pubkey(),

@@ -16,6 +16,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+/// The platform fee on Solana routes: none. The programs' own fees (curve and AMM) are the pool fee of each
+/// route; a platform fee would need a Solana fee account and an instruction that pays it in every build.
+pub const SOLANA_PLATFORM_FEE_BPS: u16 = 0;
+
 /// Compute units a swap transaction typically uses (reported as the gas estimate).
 pub const ESTIMATED_COMPUTE_UNITS: u64 = 150_000;
 
@@ -174,7 +178,7 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
             token: fee_token.to_string(),
         }),
         platform_fee: Fee {
-            bps: 0,
+            bps: SOLANA_PLATFORM_FEE_BPS,
             amount: "0".into(),
             token: pair.token_in.to_string(),
         },
@@ -208,7 +212,7 @@ fn jupiter_entry(
             token: pair.token_in.to_string(),
         }),
         platform_fee: Fee {
-            bps: 0,
+            bps: SOLANA_PLATFORM_FEE_BPS,
             amount: "0".into(),
             token: pair.token_in.to_string(),
         },
@@ -285,7 +289,9 @@ pub(super) async fn quote(state: &AppState, req: &QuoteRequest) -> Result<QuoteR
     Ok(QuoteResponse {
         best,
         quotes,
-        fee_bps: state.config.platform_fee_bps,
+        // No platform fee is taken on Solana (`--platform-fee-bps` applies to EVM swaps with a recipient):
+        // the top-level rate is what every route entry charges.
+        fee_bps: SOLANA_PLATFORM_FEE_BPS,
         slippage_bps: pair.slippage_bps,
     })
 }
