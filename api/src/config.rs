@@ -75,6 +75,10 @@ pub struct ApiConfig {
     /// allows any origin. None: no CORS headers (`serve`); `dev` allows any origin unless given.
     #[arg(long, env = "CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
     pub cors_origins: Vec<axum::http::HeaderValue>,
+    /// A prepared launch neither recorded nor found on chain this long after prepare is deleted (its
+    /// metadata URI then answers 404, and record `NOT_FOUND`); its transaction expired within minutes.
+    #[arg(long, env = "PREPARED_TTL_SECS", default_value_t = 86_400)]
+    pub prepared_ttl_secs: u64,
     /// Reverse proxies and load balancers in front of the API, addresses or CIDRs, comma-separated: a
     /// request from one of them is rate-limited by the client its `Forwarded` / `X-Forwarded-For` header
     /// names (the rightmost hop that is not a trusted proxy). From anyone else those headers are ignored.
@@ -137,6 +141,7 @@ impl ApiConfig {
             relay_base_url: String::new(),
             cross_chain_delay_secs: 900,
             cors_origins: vec![],
+            prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],
         }
     }

@@ -53,6 +53,8 @@ pub struct AppState {
     /// Curves read from the index, by mint and the in-process indexer's batch count (so a new batch
     /// invalidates them at once), each kept at most [`CURVE_CACHE_TTL`].
     pub curves: moka::future::Cache<(Pubkey, u64), Option<Arc<CurveState>>>,
+    /// Unix seconds of the last sweep of expired prepared launches.
+    pub last_sweep: Arc<std::sync::atomic::AtomicI64>,
 }
 
 /// The longest a curve read is served from memory (well under a slot).
@@ -104,6 +106,7 @@ impl AppState {
                 .max_capacity(100_000)
                 .time_to_live(CURVE_CACHE_TTL)
                 .build(),
+            last_sweep: Arc::new(std::sync::atomic::AtomicI64::new(0)),
         }
     }
 

@@ -350,6 +350,74 @@ async fn record_takes_the_create_launch_transaction_only() {
     s.net.shutdown().await;
 }
 
+/// A prepared launch that is neither recorded nor launched expires after `--prepared-ttl-secs`; one that
+/// landed keeps the metadata its on-chain URI serves, recorded or not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn prepared_launches_never_deployed_expire() {
+    let s = stack_configured(false, |c| api::config::ApiConfig {
+        rate_limit_burst: 1_000,
+        prepared_ttl_secs: 1,
+        ..c
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        s.net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let launch = |name: &str| {
+        serde_json::json!({
+            "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "shield", "quote": "sol",
+            "name": name, "symbol": "EXP", "description": "expiry",
+            "totalSupply": "1000000000", "creator": creator.pubkey().to_string(),
+        })
+    };
+    let prepare = |body: Value| {
+        let http = http.clone();
+        let url = format!("{}/launchpad/prepare", s.base);
+        async move {
+            let (status, prepared) = post(&http, &url, &body).await;
+            assert_eq!(status, 200, "{prepared}");
+            prepared
+        }
+    };
+    let abandoned = prepare(launch("Abandoned")).await;
+    let landed = prepare(launch("Landed")).await;
+    let signed = sign(landed["solanaTransaction"].as_str().unwrap(), &creator);
+    let (status, body) = s.submit(&http, &signed).await;
+    assert_eq!(status, 200, "{body}");
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    // The next prepare sweeps, in the background.
+    let fresh = prepare(launch("Fresh")).await;
+    let meta = |p: &Value| p["metadataURI"].as_str().unwrap().to_string();
+    let start = Instant::now();
+    loop {
+        let (status, _) = get(&http, &meta(&abandoned)).await;
+        if status == 404 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the abandoned launch never expired"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for kept in [&landed, &fresh] {
+        let (status, body) = get(&http, &meta(kept)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let mut record = launch("Abandoned");
+    record["tokenAddress"] = abandoned["mint"].clone();
+    record["metadataURI"] = abandoned["metadataURI"].clone();
+    record["deployTxHash"] = body["signature"].clone();
+    let (status, body) = post(&http, &format!("{}/launchpad/record", s.base), &record).await;
+    assert_eq!(status, 404, "{body}");
+    assert_error(&body, "NOT_FOUND");
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn launchpad_reads_on_sqlite() {
     reads(false).await

@@ -7,6 +7,7 @@ use crate::body::ApiJson;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
 use crate::AppState;
+use anchor_lang::prelude::Pubkey;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
@@ -271,6 +272,8 @@ pub async fn prepare(
     .bind(client_id)
     .execute(state.store.pool())
     .await?;
+    let sweeper = state.clone();
+    tokio::spawn(async move { expire_prepared(&sweeper).await });
     Ok(Json(PrepareResponse {
         solana_transaction: tx,
         mint: mint.to_string(),
@@ -281,6 +284,71 @@ pub async fn prepare(
         salt: salt.to_string(),
         first_buy_min_tokens,
     }))
+}
+
+/// Most prepared launches looked at by one sweep.
+const SWEEP_BATCH: i64 = 100;
+
+/// Deletes prepared launches older than `--prepared-ttl-secs` that were never recorded and never launched:
+/// their transaction's blockhash expired long before, and neither the index nor the chain has their pool (a
+/// launch that landed keeps its metadata, which its on-chain URI serves, recorded or not). Runs after a
+/// prepare, at most once a minute (or once a TTL, when shorter), in the background.
+pub async fn expire_prepared(state: &AppState) {
+    use std::sync::atomic::Ordering;
+    let ttl = i64::try_from(state.config.prepared_ttl_secs).unwrap_or(i64::MAX);
+    let now = state.now();
+    let last = state.last_sweep.load(Ordering::Relaxed);
+    if now.saturating_sub(last) < ttl.min(60)
+        || state
+            .last_sweep
+            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_err()
+    {
+        return;
+    }
+    let cutoff = now.saturating_sub(ttl);
+    let candidates: Vec<String> = match sqlx::query_scalar(
+        "SELECT m.mint FROM launch_metadata m WHERE m.deploy_signature IS NULL AND m.prepared_at < $1 \
+         AND NOT EXISTS (SELECT 1 FROM launches l WHERE l.mint = m.mint) ORDER BY m.prepared_at LIMIT $2",
+    )
+    .bind(cutoff)
+    .bind(SWEEP_BATCH)
+    .fetch_all(state.store.pool())
+    .await
+    {
+        Ok(c) => c,
+        Err(e) => return tracing::warn!("prepared-launch sweep: {e}"),
+    };
+    let mints: Vec<Pubkey> = candidates.iter().filter_map(|m| m.parse().ok()).collect();
+    if mints.is_empty() {
+        return;
+    }
+    // The index may lag: a pool on chain keeps its metadata.
+    let pools: Vec<Pubkey> = mints.iter().map(sdk::pda::pool).collect();
+    let accounts = match state.rpc.get_multiple_accounts(&pools).await {
+        Ok(a) => a,
+        Err(e) => return tracing::warn!("prepared-launch sweep: reading pools: {e}"),
+    };
+    let mut expired = 0u64;
+    for (mint, account) in mints.iter().zip(accounts) {
+        if account.is_some() {
+            continue;
+        }
+        match sqlx::query(
+            "DELETE FROM launch_metadata WHERE mint = $1 AND deploy_signature IS NULL AND prepared_at < $2",
+        )
+        .bind(mint.to_string())
+        .bind(cutoff)
+        .execute(state.store.pool())
+        .await
+        {
+            Ok(r) => expired += r.rows_affected(),
+            Err(e) => return tracing::warn!("prepared-launch sweep: {e}"),
+        }
+    }
+    if expired > 0 {
+        tracing::info!(expired, "prepared launches never deployed expired");
+    }
 }
 
 /// The token metadata JSON a launch's URI points to.
