@@ -71,6 +71,10 @@ pub struct ApiConfig {
     /// A cross-chain transfer still pending this long after its origin transaction is reported `delayed`.
     #[arg(long, env = "CROSS_CHAIN_DELAY_SECS", default_value_t = 900)]
     pub cross_chain_delay_secs: i64,
+    /// A cross-chain transfer its bridge never recognized (still waiting on the origin transaction) this long
+    /// after it was reported becomes `failed` (`EXPIRED`), and its wallet may bridge again.
+    #[arg(long, env = "CROSS_CHAIN_EXPIRY_SECS", default_value_t = 3_600)]
+    pub cross_chain_expiry_secs: i64,
     /// Origins browsers may call the API from (CORS), comma-separated, e.g. `https://app.example.com`; `*`
     /// allows any origin. None: no CORS headers (`serve`); `dev` allows any origin unless given.
     #[arg(long, env = "CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
@@ -140,6 +144,7 @@ impl ApiConfig {
             lifi_integrator: "launchpad-api".into(),
             relay_base_url: String::new(),
             cross_chain_delay_secs: 900,
+            cross_chain_expiry_secs: 3_600,
             cors_origins: vec![],
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],
