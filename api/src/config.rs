@@ -79,6 +79,14 @@ pub struct ApiConfig {
     /// allows any origin. None: no CORS headers (`serve`); `dev` allows any origin unless given.
     #[arg(long, env = "CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
     pub cors_origins: Vec<axum::http::HeaderValue>,
+    /// Solana builds offer this percentile (0 to 100) of the recent prioritization fees of the accounts they
+    /// write (`getRecentPrioritizationFees`) as their compute-unit price, unless the caller sets
+    /// `priorityLevel`.
+    #[arg(long, env = "PRIORITY_FEE_PERCENTILE", default_value_t = 50, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub priority_fee_percentile: u8,
+    /// The most a Solana build offers per compute unit, micro-lamports.
+    #[arg(long, env = "PRIORITY_FEE_CAP", default_value_t = 1_000_000)]
+    pub priority_fee_cap: u64,
     /// A prepared launch neither recorded nor found on chain this long after prepare is deleted (its
     /// metadata URI then answers 404, and record `NOT_FOUND`); its transaction expired within minutes.
     #[arg(long, env = "PREPARED_TTL_SECS", default_value_t = 86_400)]
@@ -146,6 +154,8 @@ impl ApiConfig {
             cross_chain_delay_secs: 900,
             cross_chain_expiry_secs: 3_600,
             cors_origins: vec![],
+            priority_fee_percentile: 50,
+            priority_fee_cap: 1_000_000,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],
         }

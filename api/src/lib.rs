@@ -126,6 +126,14 @@ impl AppState {
             .map_err(|e| sqlx::Error::Protocol(e.to_string()))
     }
 
+    /// How a Solana build prices its compute units: the caller's level, else the configured percentile.
+    pub fn fee_policy(&self, level: Option<solana::PriorityLevel>) -> solana::FeePolicy {
+        solana::FeePolicy {
+            percentile: level.map_or(self.config.priority_fee_percentile, |l| l.percentile()),
+            cap: self.config.priority_fee_cap,
+        }
+    }
+
     /// Unix seconds now.
     pub fn now(&self) -> i64 {
         let wall = std::time::SystemTime::now()

@@ -11,22 +11,158 @@ use solana_signature::Signature;
 use solana_transaction::versioned::VersionedTransaction;
 use solana_transaction::{InstructionError, TransactionError};
 
-/// Compute units requested by transactions the API builds (launch with metadata and a first buy, migration).
-pub const COMPUTE_UNIT_LIMIT: u32 = 600_000;
+/// Compute units a transaction is simulated with before its limit is known (Solana's per-transaction maximum).
+pub const MAX_COMPUTE_UNITS: u32 = 1_400_000;
 
-/// An unsigned v0 transaction paid by `payer` with a fresh blockhash, base64-encoded for the wallet.
+/// The compute-unit limit of a build is what its simulation consumed plus this many percent (state can move
+/// between build and landing: a curve's next trade, an account created meanwhile).
+pub const COMPUTE_UNIT_MARGIN_PERCENT: u64 = 10;
+
+/// How a build prices its compute units.
+#[derive(Debug, Clone, Copy)]
+pub struct FeePolicy {
+    /// The percentile (0 to 100) of the recent prioritization fees of the accounts the transaction writes.
+    pub percentile: u8,
+    /// The most micro-lamports per compute unit a build offers.
+    pub cap: u64,
+}
+
+/// A caller's priority: the percentile of recent fees to pay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum PriorityLevel {
+    /// No priority fee.
+    None,
+    /// 25th percentile.
+    Low,
+    /// 50th percentile.
+    Medium,
+    /// 75th percentile.
+    High,
+    /// 95th percentile.
+    VeryHigh,
+}
+
+impl PriorityLevel {
+    pub fn percentile(self) -> u8 {
+        match self {
+            PriorityLevel::None => 0,
+            PriorityLevel::Low => 25,
+            PriorityLevel::Medium => 50,
+            PriorityLevel::High => 75,
+            PriorityLevel::VeryHigh => 95,
+        }
+    }
+}
+
+/// A built transaction with its compute budget.
+#[derive(Debug, Clone)]
+pub struct Budgeted {
+    /// Base64 of the unsigned v0 transaction.
+    pub transaction: String,
+    /// What the simulation consumed.
+    pub units_consumed: u64,
+    /// The limit set: consumed plus [`COMPUTE_UNIT_MARGIN_PERCENT`].
+    pub compute_unit_limit: u32,
+    /// The price set, micro-lamports per compute unit.
+    pub micro_lamports_per_unit: u64,
+    pub signatures: u64,
+}
+
+impl Budgeted {
+    /// The most the transaction pays in fees: 5,000 lamports a signature plus the priority fee at its limit.
+    pub fn max_fee_lamports(&self) -> u64 {
+        let priority = (u128::from(self.compute_unit_limit)
+            * u128::from(self.micro_lamports_per_unit))
+        .div_ceil(1_000_000);
+        self.signatures
+            .saturating_mul(5_000)
+            .saturating_add(u64::try_from(priority).unwrap_or(u64::MAX))
+    }
+}
+
+/// The value at `percentile` (nearest rank) of `fees`; 0 when there are none.
+pub fn percentile(mut fees: Vec<u64>, percentile: u8) -> u64 {
+    if fees.is_empty() {
+        return 0;
+    }
+    fees.sort_unstable();
+    let rank = (usize::from(percentile.min(100)) * fees.len()).div_ceil(100);
+    fees[rank.saturating_sub(1).min(fees.len() - 1)]
+}
+
+/// The compute-unit price for a transaction writing `writable`: `policy.percentile` of the recent
+/// prioritization fees of those accounts (`getRecentPrioritizationFees`), at most `policy.cap`. An RPC node
+/// that cannot answer gives 0 (logged): the transaction still lands on an idle network.
+pub async fn unit_price(rpc: &RpcClient, writable: &[Pubkey], policy: FeePolicy) -> u64 {
+    if policy.percentile == 0 {
+        return 0;
+    }
+    match rpc.get_recent_prioritization_fees(writable).await {
+        Ok(fees) => percentile(
+            fees.iter().map(|f| f.prioritization_fee).collect(),
+            policy.percentile,
+        )
+        .min(policy.cap),
+        Err(e) => {
+            tracing::warn!("getRecentPrioritizationFees: {e}");
+            0
+        }
+    }
+}
+
+/// An unsigned v0 transaction paid by `payer` with a fresh blockhash, base64-encoded for the wallet, with a
+/// compute budget: simulated first (a transaction that would fail is `SIMULATION_FAILED`), its limit what the
+/// simulation consumed plus [`COMPUTE_UNIT_MARGIN_PERCENT`], its price from [`unit_price`].
 pub async fn unsigned_transaction(
     rpc: &RpcClient,
     payer: &Pubkey,
     instructions: &[Instruction],
-) -> Result<String, ApiError> {
-    let mut ixs = vec![
-        solana_compute_budget_interface::ComputeBudgetInstruction::set_compute_unit_limit(
-            COMPUTE_UNIT_LIMIT,
-        ),
-    ];
-    ixs.extend_from_slice(instructions);
-    compile(rpc, payer, &ixs, &[]).await
+    policy: FeePolicy,
+) -> Result<Budgeted, ApiError> {
+    use solana_compute_budget_interface::ComputeBudgetInstruction as Budget;
+    let with_budget = |limit: u32, price: u64| {
+        let mut ixs = vec![
+            Budget::set_compute_unit_limit(limit),
+            Budget::set_compute_unit_price(price),
+        ];
+        ixs.extend_from_slice(instructions);
+        ixs
+    };
+    let draft = compile(rpc, payer, &with_budget(MAX_COMPUTE_UNITS, 0), &[]).await?;
+    let consumed = simulate(rpc, &draft)
+        .await?
+        .unwrap_or(u64::from(MAX_COMPUTE_UNITS));
+    let limit = consumed
+        .saturating_add(consumed * COMPUTE_UNIT_MARGIN_PERCENT / 100)
+        .min(u64::from(MAX_COMPUTE_UNITS)) as u32;
+    let mut writable: Vec<Pubkey> = instructions
+        .iter()
+        .flat_map(|ix| {
+            ix.accounts
+                .iter()
+                .filter(|a| a.is_writable)
+                .map(|a| a.pubkey)
+        })
+        .collect();
+    writable.sort_unstable();
+    writable.dedup();
+    writable.truncate(128);
+    let price = unit_price(rpc, &writable, policy).await;
+    let transaction = compile(rpc, payer, &with_budget(limit, price), &[]).await?;
+    let signatures = instructions
+        .iter()
+        .flat_map(|ix| ix.accounts.iter().filter(|a| a.is_signer).map(|a| a.pubkey))
+        .chain(std::iter::once(*payer))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len() as u64;
+    Ok(Budgeted {
+        transaction,
+        units_consumed: consumed,
+        compute_unit_limit: limit,
+        micro_lamports_per_unit: price,
+        signatures,
+    })
 }
 
 /// An unsigned v0 transaction of exactly `instructions` (they bring their own compute budget), using the
@@ -253,6 +389,19 @@ pub async fn send_and_confirm(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        use super::percentile;
+        assert_eq!(percentile(vec![], 50), 0);
+        let fees: Vec<u64> = (1..=100).rev().collect();
+        assert_eq!(percentile(fees.clone(), 0), 1);
+        assert_eq!(percentile(fees.clone(), 50), 50);
+        assert_eq!(percentile(fees.clone(), 75), 75);
+        assert_eq!(percentile(fees.clone(), 100), 100);
+        assert_eq!(percentile(vec![0, 0, 0, 7_000], 75), 0);
+        assert_eq!(percentile(vec![0, 0, 0, 7_000], 95), 7_000);
+    }
+
     use super::*;
 
     fn failing(program: Pubkey) -> VersionedTransaction {

@@ -164,6 +164,7 @@ pub struct PrepareResponse {
     responses(
         (status = 200, body = PrepareResponse),
         (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_JSON, INVALID_CHAIN, INVALID_LAUNCH_TYPE, INVALID_PRESET, INVALID_QUOTE, INVALID_NAME, INVALID_SYMBOL, INVALID_DESCRIPTION, INVALID_SUPPLY, INVALID_ADDRESS, INVALID_AMOUNT, SECRET_MATERIAL"),
+        (status = 422, body = crate::error::ErrorBody, description = "SIMULATION_FAILED: the launch would fail (e.g. the creator cannot pay for it)"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the index or the RPC node"),
     ),
     tag = "launchpad"
@@ -250,7 +251,14 @@ pub async fn prepare(
             ixs.push(lix::unwrap_sol(&creator));
         }
     }
-    let tx = crate::solana::unsigned_transaction(&state.rpc, &launch.creator, &ixs).await?;
+    let tx = crate::solana::unsigned_transaction(
+        &state.rpc,
+        &launch.creator,
+        &ixs,
+        state.fee_policy(None),
+    )
+    .await?
+    .transaction;
     let client_id = headers
         .get("x-client-id")
         .and_then(|v| v.to_str().ok())

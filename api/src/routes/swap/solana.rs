@@ -31,6 +31,10 @@ pub struct SolanaBuild {
     pub solana_transaction: String,
     /// Compute units the server-side simulation used.
     pub simulated_units: Option<u64>,
+    /// What the transaction asks for: `computeUnits` (its limit: the simulation's units plus 10%; Jupiter
+    /// routes bring their own), `microLamportsPerComputeUnit` (its price) and `lamports` (the most it pays:
+    /// signatures plus the priority fee at the limit).
+    pub estimated_gas: Option<Gas>,
     /// The build also migrates the pool (the buy completes the curve).
     pub migrates: bool,
 }
@@ -257,6 +261,7 @@ async fn build_jupiter(
     Ok(SolanaBuild {
         solana_transaction: tx,
         simulated_units: units,
+        estimated_gas: None,
         migrates: false,
     })
 }
@@ -393,11 +398,22 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
         // Unwrap: what is left in (or paid into) the wrapped-SOL account returns to the wallet as SOL.
         ixs.push(lix::unwrap_sol(&taker));
     }
-    let tx = crate::solana::unsigned_transaction(&state.rpc, &taker, &ixs).await?;
-    let units = crate::solana::simulate(&state.rpc, &tx).await?;
+    let built = crate::solana::unsigned_transaction(
+        &state.rpc,
+        &taker,
+        &ixs,
+        state.fee_policy(req.priority_level),
+    )
+    .await?;
     Ok(SolanaBuild {
-        solana_transaction: tx,
-        simulated_units: units,
+        estimated_gas: Some(Gas {
+            compute_units: Some(u64::from(built.compute_unit_limit)),
+            lamports: Some(built.max_fee_lamports()),
+            micro_lamports_per_compute_unit: Some(built.micro_lamports_per_unit),
+            ..Gas::default()
+        }),
+        solana_transaction: built.transaction,
+        simulated_units: Some(built.units_consumed),
         migrates,
     })
 }
