@@ -253,6 +253,21 @@ pub fn signed_transaction(b64: &str) -> Result<VersionedTransaction, ApiError> {
 
 /// Simulates a built transaction (signatures not checked, blockhash replaced) and refuses it when it would
 /// fail; returns the compute units it used.
+/// The status of `signature` (`None`: the node does not know it); `UNAVAILABLE` when the node cannot be asked.
+pub async fn signature_status(
+    rpc: &RpcClient,
+    signature: &Signature,
+) -> Result<Option<solana_transaction_status_client_types::TransactionStatus>, ApiError> {
+    Ok(rpc
+        .get_signature_statuses(&[*signature])
+        .await
+        .map_err(|_| ApiError::unavailable("the Solana RPC node is unreachable"))?
+        .value
+        .into_iter()
+        .next()
+        .flatten())
+}
+
 /// A landed transaction at `confirmed`, base64-encoded, legacy or v0.
 pub async fn confirmed_transaction(
     rpc: &RpcClient,

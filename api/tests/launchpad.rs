@@ -14,10 +14,7 @@ use std::time::{Duration, Instant};
 async fn reads(postgres: bool) {
     let s = stack(postgres, 1_000).await;
     let http = reqwest::Client::new();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        s.net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
+    let rpc = s.rpc();
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     let launch = serde_json::json!({
         "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "shield", "quote": "sol",
@@ -303,10 +300,7 @@ async fn reads(postgres: bool) {
 async fn record_takes_the_create_launch_transaction_only() {
     let s = stack(false, 1_000).await;
     let http = reqwest::Client::new();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        s.net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
+    let rpc = s.rpc();
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     let launch = serde_json::json!({
         "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "shield", "quote": "sol",
@@ -361,10 +355,7 @@ async fn prepared_launches_never_deployed_expire() {
     })
     .await;
     let http = reqwest::Client::new();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        s.net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
+    let rpc = s.rpc();
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     let launch = |name: &str| {
         serde_json::json!({

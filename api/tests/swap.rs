@@ -66,10 +66,7 @@ async fn swaps(postgres: bool) {
     .await;
     let base = s.base.clone();
     let http = reqwest::Client::new();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        s.net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
+    let rpc = s.rpc();
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 21, "SWAP")
         .await
@@ -284,10 +281,7 @@ async fn solana_swaps_on_postgres() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_walkthrough_launches_graduates_migrates_and_claims() {
     let s = stack(false, 1_000).await;
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        s.net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
+    let rpc = s.rpc();
     let wallet = testkit::funded(&rpc, 30 * SOL).await.unwrap();
     let report = api::walkthrough::run(&s.base, wallet).await.unwrap();
     assert!(report.migrated);
@@ -400,10 +394,7 @@ async fn builds_budget_compute_from_simulation_and_price_from_recent_fees() {
     })
     .await;
     let http = reqwest::Client::new();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        s.net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
+    let rpc = s.rpc();
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 33, "FEES")
         .await

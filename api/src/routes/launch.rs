@@ -492,15 +492,7 @@ pub async fn record(
         ));
     }
     // The transaction must be confirmed, successful, signed by the creator, and have created this mint's pool.
-    let status = state
-        .rpc
-        .get_signature_statuses(&[signature])
-        .await
-        .map_err(|_| ApiError::unavailable("the Solana RPC node is unreachable"))?
-        .value
-        .into_iter()
-        .next()
-        .flatten();
+    let status = crate::solana::signature_status(&state.rpc, &signature).await?;
     match status {
         Some(s) if s.err.is_some() => {
             return Err(bad("TX_FAILED", "the deploy transaction failed on chain"))

@@ -20,6 +20,14 @@ pub struct Stack {
 }
 
 impl Stack {
+    /// A client of the stack's Solana RPC at `confirmed`.
+    pub fn rpc(&self) -> solana_rpc_client::nonblocking::rpc_client::RpcClient {
+        solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+            self.net.rpc_url(),
+            solana_commitment_config::CommitmentConfig::confirmed(),
+        )
+    }
+
     /// `POST /swap/submit-solana` with a signed transaction.
     pub async fn submit(&self, http: &reqwest::Client, signed: &str) -> (u16, Value) {
         post(

@@ -124,17 +124,10 @@ async fn origin_on_chain(
             let signature: solana_signature::Signature = hash
                 .parse()
                 .map_err(|_| ApiError::invalid("`originTxHash` is not a transaction signature"))?;
-            let found = state
-                .rpc
-                .get_signature_statuses(&[signature])
-                .await
-                .map_err(|_| ApiError::unavailable("the Solana RPC node is unreachable"))?
-                .value
-                .into_iter()
-                .next()
-                .flatten()
-                .is_some();
-            if !found {
+            if crate::solana::signature_status(&state.rpc, &signature)
+                .await?
+                .is_none()
+            {
                 return Err(not_found());
             }
             let tx = crate::solana::confirmed_transaction(&state.rpc, &signature)
