@@ -226,6 +226,51 @@ pub fn cors(origins: &[HeaderValue]) -> Option<CorsLayer> {
     )
 }
 
+/// The last line of defense of the envelope: an error response that is not JSON (an extractor of axum's used
+/// directly by some handler, a layer's own rejection) is rewritten as `{ "error": { "message", "code" } }`
+/// with its status and text kept. Handlers should still use [`crate::extract`]: this only catches misses.
+pub async fn envelope(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let response = next.run(req).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4_096)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let code = match status {
+        StatusCode::NOT_FOUND => "NOT_FOUND",
+        StatusCode::METHOD_NOT_ALLOWED => "METHOD_NOT_ALLOWED",
+        StatusCode::PAYLOAD_TOO_LARGE => "PAYLOAD_TOO_LARGE",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "INVALID_JSON",
+        StatusCode::TOO_MANY_REQUESTS => "RATE_LIMITED",
+        s if s.is_client_error() => "INVALID_PARAMS",
+        _ => "INTERNAL",
+    };
+    let message = if text.is_empty() || status.is_server_error() {
+        status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase()
+    } else {
+        text
+    };
+    let mut rewritten = ApiError::new(status, code, message).into_response();
+    for name in [header::RETRY_AFTER, header::ALLOW] {
+        if let Some(v) = parts.headers.get(&name) {
+            rewritten.headers_mut().insert(name, v.clone());
+        }
+    }
+    rewritten
+}
+
 /// A panic in a handler: logged, and answered 500 `INTERNAL` in the envelope (the process keeps serving).
 pub fn catch_panic() -> CatchPanicLayer<fn(Box<dyn std::any::Any + Send>) -> Response> {
     CatchPanicLayer::custom(panic_response as fn(_) -> _)

@@ -279,7 +279,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// `endpoints` with what wraps every endpoint (innermost first): a panic answered 500 in the envelope, the rate
-/// limits, the body limit, CORS, and the request log. Tests wrap routes of their own (a handler made to
+/// limits, the body limit, CORS, any error response still outside the envelope put in it, and the request log. Tests wrap routes of their own (a handler made to
 /// panic) with it.
 pub fn layered(endpoints: Router<AppState>, state: AppState) -> Router {
     let config = state.config.clone();
@@ -288,7 +288,8 @@ pub fn layered(endpoints: Router<AppState>, state: AppState) -> Router {
     if let Some(cors) = layers::cors(&config.cors_origins) {
         app = app.layer(cors);
     }
-    app.layer(axum::middleware::from_fn(request_log))
+    app.layer(axum::middleware::from_fn(layers::envelope))
+        .layer(axum::middleware::from_fn(request_log))
         .with_state(state)
 }
 

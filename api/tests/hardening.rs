@@ -74,7 +74,8 @@ async fn query_and_path_rejections_are_in_the_envelope() {
 }
 
 #[tokio::test]
-async fn a_panicking_handler_answers_500_in_the_envelope_and_the_service_keeps_serving() {
+async fn a_panic_and_a_raw_extractor_rejection_answer_in_the_envelope_and_the_service_keeps_serving(
+) {
     let state = state(|c| c).await;
     let endpoints = axum::Router::new()
         .route(
@@ -86,7 +87,16 @@ async fn a_panicking_handler_answers_500_in_the_envelope_and_the_service_keeps_s
                 "unreachable"
             }),
         )
-        .route("/fine", get(|| async { "ok" }));
+        .route("/fine", get(|| async { "ok" }))
+        // A handler that takes axum's own extractor (as a new endpoint might by mistake).
+        .route(
+            "/raw",
+            get(
+                |axum::extract::Query(q): axum::extract::Query<
+                    std::collections::HashMap<String, u32>,
+                >| async move { format!("{q:?}") },
+            ),
+        );
     let base = serve(api::layered(endpoints, state)).await;
     let http = reqwest::Client::new();
     let (status, content_type, body) = get_json(&http, &format!("{base}/boom")).await;
@@ -96,6 +106,20 @@ async fn a_panicking_handler_answers_500_in_the_envelope_and_the_service_keeps_s
     assert!(!body.to_string().contains("made to panic"), "{body}");
     let r = http.get(format!("{base}/fine")).send().await.unwrap();
     assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.text().await.unwrap(),
+        "ok",
+        "success bodies are untouched"
+    );
+    // A rejection of axum's own extractor still answers in the envelope.
+    let (status, content_type, body) = get_json(&http, &format!("{base}/raw?n=x")).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(content_type.starts_with("application/json"));
+    assert_error(&body, "INVALID_PARAMS");
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("n"),
+        "{body}"
+    );
 }
 
 /// The `Access-Control-Allow-Origin` answered to `GET /health` from `origin`.
