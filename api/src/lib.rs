@@ -181,8 +181,38 @@ impl AppState {
 )]
 pub struct ApiDoc;
 
-async fn openapi() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+async fn openapi() -> Json<serde_json::Value> {
+    Json(openapi_document())
+}
+
+/// The OpenAPI document as served. utoipa 5.5 writes a response link's fields in snake case
+/// (`operation_id`, `operation_ref`, `request_body`); OpenAPI spells them in camel case, so they are renamed
+/// here.
+pub fn openapi_document() -> serde_json::Value {
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    if let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) {
+        let links = paths
+            .values_mut()
+            .filter_map(|item| item.as_object_mut())
+            .flat_map(|item| item.values_mut())
+            .filter_map(|op| op.get_mut("responses").and_then(|r| r.as_object_mut()))
+            .flat_map(|responses| responses.values_mut())
+            .filter_map(|r| r.get_mut("links").and_then(|l| l.as_object_mut()))
+            .flat_map(|links| links.values_mut())
+            .filter_map(|l| l.as_object_mut());
+        for link in links {
+            for (from, to) in [
+                ("operation_id", "operationId"),
+                ("operation_ref", "operationRef"),
+                ("request_body", "requestBody"),
+            ] {
+                if let Some(v) = link.remove(from) {
+                    link.insert(to.into(), v);
+                }
+            }
+        }
+    }
+    doc
 }
 
 /// One log line per request with the caller's identification headers (never bodies).

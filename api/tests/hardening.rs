@@ -292,3 +292,15 @@ async fn clients_behind_a_trusted_proxy_are_limited_apart_and_untrusted_headers_
     .await;
     assert_eq!(spoofed, [200, 200, 429]);
 }
+
+#[tokio::test]
+async fn the_cross_chain_quote_links_to_its_status_with_the_real_quote_id() {
+    let base = serve(api::router(state(|c| c).await)).await;
+    let (status, _, doc) = get_json(&reqwest::Client::new(), &format!("{base}/openapi.json")).await;
+    assert_eq!(status, 200);
+    let link =
+        &doc["paths"]["/swap/cross-chain/quote"]["post"]["responses"]["200"]["links"]["status"];
+    let operation = &doc["paths"]["/swap/cross-chain/status/{quoteId}"]["get"]["operationId"];
+    assert_eq!(&link["operationId"], operation, "{link}");
+    assert_eq!(link["parameters"]["quoteId"], "$response.body#/quoteId");
+}
