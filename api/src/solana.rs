@@ -402,50 +402,6 @@ pub async fn send_and_confirm(
     Ok(rpc.send_and_confirm_transaction(&tx).await?)
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn percentiles_by_nearest_rank() {
-        use super::percentile;
-        assert_eq!(percentile(vec![], 50), 0);
-        let fees: Vec<u64> = (1..=100).rev().collect();
-        assert_eq!(percentile(fees.clone(), 0), 1);
-        assert_eq!(percentile(fees.clone(), 50), 50);
-        assert_eq!(percentile(fees.clone(), 75), 75);
-        assert_eq!(percentile(fees.clone(), 100), 100);
-        assert_eq!(percentile(vec![0, 0, 0, 7_000], 75), 0);
-        assert_eq!(percentile(vec![0, 0, 0, 7_000], 95), 7_000);
-    }
-
-    use super::*;
-
-    fn failing(program: Pubkey) -> VersionedTransaction {
-        let payer = Pubkey::new_unique();
-        let ix = Instruction::new_with_bytes(program, &[], vec![]);
-        let message = v0::Message::try_compile(&payer, &[ix], &[], Default::default()).unwrap();
-        VersionedTransaction {
-            signatures: vec![Signature::default()],
-            message: VersionedMessage::V0(message),
-        }
-    }
-
-    #[test]
-    fn our_programs_errors_are_named_from_their_idls() {
-        let err = TransactionError::InstructionError(0, InstructionError::Custom(6000));
-        assert_eq!(
-            explain(&failing(launchpad::ID), &err).as_deref(),
-            Some("launchpad error Unauthorized (6000): Signer is not the admin")
-        );
-        assert!(explain(&failing(sdk::AMM_PROGRAM_ID), &err)
-            .unwrap()
-            .starts_with("amm error "));
-        // Another program's code, or an error that is not a custom one, is left as the runtime says it.
-        assert_eq!(explain(&failing(Pubkey::new_unique()), &err), None);
-        let other = TransactionError::InstructionError(0, InstructionError::InvalidAccountData);
-        assert_eq!(explain(&failing(launchpad::ID), &other), None);
-    }
-}
-
 /// Whether the landed transaction `tx` holds the launchpad program's `create_launch` (by its Anchor
 /// discriminator, as a top-level instruction) of `mint` by `creator` with metadata `uri`: its accounts at
 /// the positions the program's `CreateLaunch` accounts give `creator` and `mint`, resolved through the
@@ -518,4 +474,48 @@ pub fn launches(
             && key(ix, creator_at) == Some(*creator)
             && key(ix, mint_at) == Some(*mint)
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        use super::percentile;
+        assert_eq!(percentile(vec![], 50), 0);
+        let fees: Vec<u64> = (1..=100).rev().collect();
+        assert_eq!(percentile(fees.clone(), 0), 1);
+        assert_eq!(percentile(fees.clone(), 50), 50);
+        assert_eq!(percentile(fees.clone(), 75), 75);
+        assert_eq!(percentile(fees.clone(), 100), 100);
+        assert_eq!(percentile(vec![0, 0, 0, 7_000], 75), 0);
+        assert_eq!(percentile(vec![0, 0, 0, 7_000], 95), 7_000);
+    }
+
+    use super::*;
+
+    fn failing(program: Pubkey) -> VersionedTransaction {
+        let payer = Pubkey::new_unique();
+        let ix = Instruction::new_with_bytes(program, &[], vec![]);
+        let message = v0::Message::try_compile(&payer, &[ix], &[], Default::default()).unwrap();
+        VersionedTransaction {
+            signatures: vec![Signature::default()],
+            message: VersionedMessage::V0(message),
+        }
+    }
+
+    #[test]
+    fn our_programs_errors_are_named_from_their_idls() {
+        let err = TransactionError::InstructionError(0, InstructionError::Custom(6000));
+        assert_eq!(
+            explain(&failing(launchpad::ID), &err).as_deref(),
+            Some("launchpad error Unauthorized (6000): Signer is not the admin")
+        );
+        assert!(explain(&failing(sdk::AMM_PROGRAM_ID), &err)
+            .unwrap()
+            .starts_with("amm error "));
+        // Another program's code, or an error that is not a custom one, is left as the runtime says it.
+        assert_eq!(explain(&failing(Pubkey::new_unique()), &err), None);
+        let other = TransactionError::InstructionError(0, InstructionError::InvalidAccountData);
+        assert_eq!(explain(&failing(launchpad::ID), &other), None);
+    }
 }
