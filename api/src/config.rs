@@ -15,10 +15,12 @@ pub struct ApiConfig {
     /// address, apart from the public port.
     #[arg(long, env = "METRICS_ADDR")]
     pub metrics_addr: Option<SocketAddr>,
-    /// Platform fee on swaps, basis points.
+    /// Platform fee on EVM swaps, basis points (taken only with `--evm-fee-recipient`). Solana swaps take no
+    /// platform fee and quote `feeBps: 0`.
     #[arg(long, env = "PLATFORM_FEE_BPS", default_value_t = 0)]
     pub platform_fee_bps: u16,
-    /// Sustained requests per second per client (by `X-Client-Id`, else by IP address).
+    /// Sustained requests per second per client (by `X-Client-Id`, else by IP address), any rate (a
+    /// replenish interval in nanoseconds, not rounded to milliseconds).
     #[arg(long, env = "RATE_LIMIT_PER_SECOND", default_value_t = 20)]
     pub rate_limit_per_second: u32,
     /// Requests a client may send at once before the sustained rate applies.
@@ -69,6 +71,51 @@ pub struct ApiConfig {
     /// A cross-chain transfer still pending this long after its origin transaction is reported `delayed`.
     #[arg(long, env = "CROSS_CHAIN_DELAY_SECS", default_value_t = 900)]
     pub cross_chain_delay_secs: i64,
+    /// A cross-chain transfer its bridge never recognized (still waiting on the origin transaction) this long
+    /// after it was reported becomes `failed` (`EXPIRED`), and its wallet may bridge again.
+    #[arg(long, env = "CROSS_CHAIN_EXPIRY_SECS", default_value_t = 3_600)]
+    pub cross_chain_expiry_secs: i64,
+    /// Origins browsers may call the API from (CORS), comma-separated, e.g. `https://app.example.com`; `*`
+    /// allows any origin. None: no CORS headers (`serve`); `dev` allows any origin unless given.
+    #[arg(long, env = "CORS_ORIGINS", value_delimiter = ',', value_parser = parse_origin)]
+    pub cors_origins: Vec<axum::http::HeaderValue>,
+    /// Solana builds offer this percentile (0 to 100) of the recent prioritization fees of the accounts they
+    /// write (`getRecentPrioritizationFees`) as their compute-unit price, unless the caller sets
+    /// `priorityLevel`.
+    #[arg(long, env = "PRIORITY_FEE_PERCENTILE", default_value_t = 50, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub priority_fee_percentile: u8,
+    /// The most a Solana build offers per compute unit, micro-lamports.
+    #[arg(long, env = "PRIORITY_FEE_CAP", default_value_t = 1_000_000)]
+    pub priority_fee_cap: u64,
+    /// A prepared launch neither recorded nor found on chain this long after prepare is deleted (its
+    /// metadata URI then answers 404, and record `NOT_FOUND`); its transaction expired within minutes.
+    #[arg(long, env = "PREPARED_TTL_SECS", default_value_t = 86_400)]
+    pub prepared_ttl_secs: u64,
+    /// Reverse proxies and load balancers in front of the API, addresses or CIDRs, comma-separated: a
+    /// request from one of them is rate-limited by the client its `Forwarded` / `X-Forwarded-For` header
+    /// names (the rightmost hop that is not a trusted proxy). From anyone else those headers are ignored.
+    #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+}
+
+fn parse_net(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("`{s}` is neither an IP address nor a CIDR (10.0.0.0/8)"))
+}
+
+fn parse_origin(s: &str) -> Result<axum::http::HeaderValue, String> {
+    let s = s.trim().trim_end_matches('/');
+    if s != "*" {
+        let url = reqwest::Url::parse(s).map_err(|e| format!("`{s}` is not an origin: {e}"))?;
+        if !matches!(url.scheme(), "http" | "https") || url.path() != "/" {
+            return Err(format!(
+                "`{s}` is not an origin (scheme://host[:port], no path)"
+            ));
+        }
+    }
+    axum::http::HeaderValue::from_str(s).map_err(|e| format!("`{s}`: {e}"))
 }
 
 fn parse_chain_url(s: &str) -> Result<(String, String), String> {
@@ -105,6 +152,12 @@ impl ApiConfig {
             lifi_integrator: "launchpad-api".into(),
             relay_base_url: String::new(),
             cross_chain_delay_secs: 900,
+            cross_chain_expiry_secs: 3_600,
+            cors_origins: vec![],
+            priority_fee_percentile: 50,
+            priority_fee_cap: 1_000_000,
+            prepared_ttl_secs: 86_400,
+            trusted_proxies: vec![],
         }
     }
 

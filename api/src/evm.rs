@@ -257,6 +257,23 @@ impl EvmChains {
         })
     }
 
+    /// The sender and recipient of transaction `hash` as the node knows it (pending or mined); `None` when
+    /// the node has never seen it.
+    pub async fn transaction(
+        &self,
+        chain: &ChainInfo,
+        hash: alloy::primitives::B256,
+    ) -> Result<Option<(Address, Option<Address>)>, ApiError> {
+        use alloy::consensus::Transaction as _;
+        use alloy::network::TransactionResponse as _;
+        let tx = self
+            .provider(chain)?
+            .get_transaction_by_hash(hash)
+            .await
+            .map_err(|e| rpc_unavailable(chain, e))?;
+        Ok(tx.map(|t| (t.from(), t.to())))
+    }
+
     /// The exact ERC-20 `approve(spender, amount)` the wallet sends before a swap or bridge.
     pub fn approve_calldata(spender: Address, amount: U256) -> String {
         Bytes::from(IERC20::approveCall { spender, amount }.abi_encode()).to_string()

@@ -8,15 +8,17 @@ pub mod config;
 pub mod crosschain;
 pub mod error;
 pub mod evm;
+pub mod extract;
 pub mod keeper;
+pub mod layers;
 pub mod routes;
 pub mod solana;
 pub mod walkthrough;
 
 use anchor_lang::prelude::Pubkey;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
+use axum::extract::{DefaultBodyLimit, Request};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use config::ApiConfig;
@@ -25,9 +27,6 @@ use indexer::{Metrics, Store};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
-use tower_governor::governor::GovernorConfigBuilder;
-use tower_governor::key_extractor::KeyExtractor;
-use tower_governor::{GovernorError, GovernorLayer};
 use utoipa::OpenApi;
 
 /// What every handler can reach.
@@ -54,6 +53,8 @@ pub struct AppState {
     /// Curves read from the index, by mint and the in-process indexer's batch count (so a new batch
     /// invalidates them at once), each kept at most [`CURVE_CACHE_TTL`].
     pub curves: moka::future::Cache<(Pubkey, u64), Option<Arc<CurveState>>>,
+    /// Unix seconds of the last sweep of expired prepared launches.
+    pub last_sweep: Arc<std::sync::atomic::AtomicI64>,
 }
 
 /// The longest a curve read is served from memory (well under a slot).
@@ -105,6 +106,7 @@ impl AppState {
                 .max_capacity(100_000)
                 .time_to_live(CURVE_CACHE_TTL)
                 .build(),
+            last_sweep: Arc::new(std::sync::atomic::AtomicI64::new(0)),
         }
     }
 
@@ -122,6 +124,14 @@ impl AppState {
             })
             .await
             .map_err(|e| sqlx::Error::Protocol(e.to_string()))
+    }
+
+    /// How a Solana build prices its compute units: the caller's level, else the configured percentile.
+    pub fn fee_policy(&self, level: Option<solana::PriorityLevel>) -> solana::FeePolicy {
+        solana::FeePolicy {
+            percentile: level.map_or(self.config.priority_fee_percentile, |l| l.percentile()),
+            cap: self.config.priority_fee_cap,
+        }
     }
 
     /// Unix seconds now.
@@ -173,61 +183,38 @@ impl AppState {
 )]
 pub struct ApiDoc;
 
-async fn openapi() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+async fn openapi() -> Json<serde_json::Value> {
+    Json(openapi_document())
 }
 
-/// Rate-limit key: the caller's `X-Client-Id`, else its IP address.
-#[derive(Clone, Copy, Debug)]
-struct ClientKey;
-
-impl KeyExtractor for ClientKey {
-    type Key = String;
-
-    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
-        if let Some(id) = req
-            .headers()
-            .get("x-client-id")
-            .and_then(|v| v.to_str().ok())
-            .filter(|v| !v.is_empty() && v.len() <= 128)
-        {
-            return Ok(format!("id:{id}"));
+/// The OpenAPI document as served. utoipa 5.5 writes a response link's fields in snake case
+/// (`operation_id`, `operation_ref`, `request_body`); OpenAPI spells them in camel case, so they are renamed
+/// here.
+pub fn openapi_document() -> serde_json::Value {
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    if let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) {
+        let links = paths
+            .values_mut()
+            .filter_map(|item| item.as_object_mut())
+            .flat_map(|item| item.values_mut())
+            .filter_map(|op| op.get_mut("responses").and_then(|r| r.as_object_mut()))
+            .flat_map(|responses| responses.values_mut())
+            .filter_map(|r| r.get_mut("links").and_then(|l| l.as_object_mut()))
+            .flat_map(|links| links.values_mut())
+            .filter_map(|l| l.as_object_mut());
+        for link in links {
+            for (from, to) in [
+                ("operation_id", "operationId"),
+                ("operation_ref", "operationRef"),
+                ("request_body", "requestBody"),
+            ] {
+                if let Some(v) = link.remove(from) {
+                    link.insert(to.into(), v);
+                }
+            }
         }
-        AddressKey.extract(req)
     }
-}
-
-/// Rate-limit key: the caller's IP address, whatever `X-Client-Id` it sends (so that rotating ids does not
-/// escape the limit).
-#[derive(Clone, Copy, Debug)]
-struct AddressKey;
-
-impl KeyExtractor for AddressKey {
-    type Key = String;
-
-    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
-        Ok(req
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or_else(|| "ip:unknown".into(), |c| format!("ip:{}", c.0.ip())))
-    }
-}
-
-/// Clients that share an address (several apps behind one NAT) share this many times one client's limit.
-const CLIENTS_PER_ADDRESS: u32 = 4;
-
-fn governor_error(e: GovernorError) -> Response {
-    match e {
-        GovernorError::TooManyRequests { wait_time, .. } => {
-            error::ApiError::rate_limited(wait_time.max(1)).into_response()
-        }
-        other => error::ApiError::new(
-            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-            "INTERNAL",
-            format!("rate limiter: {other}"),
-        )
-        .into_response(),
-    }
+    doc
 }
 
 /// One log line per request with the caller's identification headers (never bodies).
@@ -287,26 +274,7 @@ async fn method_not_allowed() -> error::ApiError {
 /// The whole service. Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
 /// clients without `X-Client-Id` are rate-limited by address.
 pub fn router(state: AppState) -> Router {
-    let per_second = state.config.rate_limit_per_second.max(1);
-    let burst = state.config.rate_limit_burst.max(1);
-    let per_client = GovernorConfigBuilder::default()
-        .per_millisecond(u64::from((1000 / per_second).max(1)))
-        .burst_size(burst)
-        .key_extractor(ClientKey)
-        .finish()
-        .expect("rate limits are positive");
-    let per_address = GovernorConfigBuilder::default()
-        .per_millisecond(u64::from(
-            (1000 / per_second.saturating_mul(CLIENTS_PER_ADDRESS)).max(1),
-        ))
-        .burst_size(burst.saturating_mul(CLIENTS_PER_ADDRESS))
-        .key_extractor(AddressKey)
-        .finish()
-        .expect("rate limits are positive");
-    let limits = tower::ServiceBuilder::new()
-        .layer(GovernorLayer::new(per_address).error_handler(governor_error))
-        .layer(GovernorLayer::new(per_client).error_handler(governor_error));
-    Router::new()
+    let endpoints = Router::new()
         .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi))
         .route("/launchpad/curve/{mint}", get(routes::launchpad::curve))
@@ -343,9 +311,21 @@ pub fn router(state: AppState) -> Router {
             get(routes::cross_chain::status::status),
         )
         .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(limits)
-        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        .method_not_allowed_fallback(method_not_allowed);
+    layered(endpoints, state)
+}
+
+/// `endpoints` with what wraps every endpoint (innermost first): a panic answered 500 in the envelope, the rate
+/// limits, the body limit, CORS, any error response still outside the envelope put in it, and the request log. Tests wrap routes of their own (a handler made to
+/// panic) with it.
+pub fn layered(endpoints: Router<AppState>, state: AppState) -> Router {
+    let config = state.config.clone();
+    let mut app = layers::rate_limits(endpoints.layer(layers::catch_panic()), &config)
+        .layer(DefaultBodyLimit::max(config.max_body_bytes));
+    if let Some(cors) = layers::cors(&config.cors_origins) {
+        app = app.layer(cors);
+    }
+    app.layer(axum::middleware::from_fn(layers::envelope))
         .layer(axum::middleware::from_fn(request_log))
         .with_state(state)
 }

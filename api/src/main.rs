@@ -268,8 +268,12 @@ async fn dev(args: DevArgs, rx: watch::Receiver<bool>) -> anyhow::Result<()> {
         dir,
         rpc_port,
         grpc_port,
-        api: api_config,
+        api: mut api_config,
     } = args;
+    // Development: a front end on any local port may call the API.
+    if api_config.cors_origins.is_empty() {
+        api_config.cors_origins = vec![axum::http::HeaderValue::from_static("*")];
+    }
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
     // The API's port is checked first: it is the one most often taken by another copy of the stack.

@@ -11,22 +11,158 @@ use solana_signature::Signature;
 use solana_transaction::versioned::VersionedTransaction;
 use solana_transaction::{InstructionError, TransactionError};
 
-/// Compute units requested by transactions the API builds (launch with metadata and a first buy, migration).
-pub const COMPUTE_UNIT_LIMIT: u32 = 600_000;
+/// Compute units a transaction is simulated with before its limit is known (Solana's per-transaction maximum).
+pub const MAX_COMPUTE_UNITS: u32 = 1_400_000;
 
-/// An unsigned v0 transaction paid by `payer` with a fresh blockhash, base64-encoded for the wallet.
+/// The compute-unit limit of a build is what its simulation consumed plus this many percent (state can move
+/// between build and landing: a curve's next trade, an account created meanwhile).
+pub const COMPUTE_UNIT_MARGIN_PERCENT: u64 = 10;
+
+/// How a build prices its compute units.
+#[derive(Debug, Clone, Copy)]
+pub struct FeePolicy {
+    /// The percentile (0 to 100) of the recent prioritization fees of the accounts the transaction writes.
+    pub percentile: u8,
+    /// The most micro-lamports per compute unit a build offers.
+    pub cap: u64,
+}
+
+/// A caller's priority: the percentile of recent fees to pay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum PriorityLevel {
+    /// No priority fee.
+    None,
+    /// 25th percentile.
+    Low,
+    /// 50th percentile.
+    Medium,
+    /// 75th percentile.
+    High,
+    /// 95th percentile.
+    VeryHigh,
+}
+
+impl PriorityLevel {
+    pub fn percentile(self) -> u8 {
+        match self {
+            PriorityLevel::None => 0,
+            PriorityLevel::Low => 25,
+            PriorityLevel::Medium => 50,
+            PriorityLevel::High => 75,
+            PriorityLevel::VeryHigh => 95,
+        }
+    }
+}
+
+/// A built transaction with its compute budget.
+#[derive(Debug, Clone)]
+pub struct Budgeted {
+    /// Base64 of the unsigned v0 transaction.
+    pub transaction: String,
+    /// What the simulation consumed.
+    pub units_consumed: u64,
+    /// The limit set: consumed plus [`COMPUTE_UNIT_MARGIN_PERCENT`].
+    pub compute_unit_limit: u32,
+    /// The price set, micro-lamports per compute unit.
+    pub micro_lamports_per_unit: u64,
+    pub signatures: u64,
+}
+
+impl Budgeted {
+    /// The most the transaction pays in fees: 5,000 lamports a signature plus the priority fee at its limit.
+    pub fn max_fee_lamports(&self) -> u64 {
+        let priority = (u128::from(self.compute_unit_limit)
+            * u128::from(self.micro_lamports_per_unit))
+        .div_ceil(1_000_000);
+        self.signatures
+            .saturating_mul(5_000)
+            .saturating_add(u64::try_from(priority).unwrap_or(u64::MAX))
+    }
+}
+
+/// The value at `percentile` (nearest rank) of `fees`; 0 when there are none.
+pub fn percentile(mut fees: Vec<u64>, percentile: u8) -> u64 {
+    if fees.is_empty() {
+        return 0;
+    }
+    fees.sort_unstable();
+    let rank = (usize::from(percentile.min(100)) * fees.len()).div_ceil(100);
+    fees[rank.saturating_sub(1).min(fees.len() - 1)]
+}
+
+/// The compute-unit price for a transaction writing `writable`: `policy.percentile` of the recent
+/// prioritization fees of those accounts (`getRecentPrioritizationFees`), at most `policy.cap`. An RPC node
+/// that cannot answer gives 0 (logged): the transaction still lands on an idle network.
+pub async fn unit_price(rpc: &RpcClient, writable: &[Pubkey], policy: FeePolicy) -> u64 {
+    if policy.percentile == 0 {
+        return 0;
+    }
+    match rpc.get_recent_prioritization_fees(writable).await {
+        Ok(fees) => percentile(
+            fees.iter().map(|f| f.prioritization_fee).collect(),
+            policy.percentile,
+        )
+        .min(policy.cap),
+        Err(e) => {
+            tracing::warn!("getRecentPrioritizationFees: {e}");
+            0
+        }
+    }
+}
+
+/// An unsigned v0 transaction paid by `payer` with a fresh blockhash, base64-encoded for the wallet, with a
+/// compute budget: simulated first (a transaction that would fail is `SIMULATION_FAILED`), its limit what the
+/// simulation consumed plus [`COMPUTE_UNIT_MARGIN_PERCENT`], its price from [`unit_price`].
 pub async fn unsigned_transaction(
     rpc: &RpcClient,
     payer: &Pubkey,
     instructions: &[Instruction],
-) -> Result<String, ApiError> {
-    let mut ixs = vec![
-        solana_compute_budget_interface::ComputeBudgetInstruction::set_compute_unit_limit(
-            COMPUTE_UNIT_LIMIT,
-        ),
-    ];
-    ixs.extend_from_slice(instructions);
-    compile(rpc, payer, &ixs, &[]).await
+    policy: FeePolicy,
+) -> Result<Budgeted, ApiError> {
+    use solana_compute_budget_interface::ComputeBudgetInstruction as Budget;
+    let with_budget = |limit: u32, price: u64| {
+        let mut ixs = vec![
+            Budget::set_compute_unit_limit(limit),
+            Budget::set_compute_unit_price(price),
+        ];
+        ixs.extend_from_slice(instructions);
+        ixs
+    };
+    let draft = compile(rpc, payer, &with_budget(MAX_COMPUTE_UNITS, 0), &[]).await?;
+    let consumed = simulate(rpc, &draft)
+        .await?
+        .unwrap_or(u64::from(MAX_COMPUTE_UNITS));
+    let limit = consumed
+        .saturating_add(consumed * COMPUTE_UNIT_MARGIN_PERCENT / 100)
+        .min(u64::from(MAX_COMPUTE_UNITS)) as u32;
+    let mut writable: Vec<Pubkey> = instructions
+        .iter()
+        .flat_map(|ix| {
+            ix.accounts
+                .iter()
+                .filter(|a| a.is_writable)
+                .map(|a| a.pubkey)
+        })
+        .collect();
+    writable.sort_unstable();
+    writable.dedup();
+    writable.truncate(128);
+    let price = unit_price(rpc, &writable, policy).await;
+    let transaction = compile(rpc, payer, &with_budget(limit, price), &[]).await?;
+    let signatures = instructions
+        .iter()
+        .flat_map(|ix| ix.accounts.iter().filter(|a| a.is_signer).map(|a| a.pubkey))
+        .chain(std::iter::once(*payer))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len() as u64;
+    Ok(Budgeted {
+        transaction,
+        units_consumed: consumed,
+        compute_unit_limit: limit,
+        micro_lamports_per_unit: price,
+        signatures,
+    })
 }
 
 /// An unsigned v0 transaction of exactly `instructions` (they bring their own compute budget), using the
@@ -117,6 +253,21 @@ pub fn signed_transaction(b64: &str) -> Result<VersionedTransaction, ApiError> {
 
 /// Simulates a built transaction (signatures not checked, blockhash replaced) and refuses it when it would
 /// fail; returns the compute units it used.
+/// The status of `signature` (`None`: the node does not know it); `UNAVAILABLE` when the node cannot be asked.
+pub async fn signature_status(
+    rpc: &RpcClient,
+    signature: &Signature,
+) -> Result<Option<solana_transaction_status_client_types::TransactionStatus>, ApiError> {
+    Ok(rpc
+        .get_signature_statuses(&[*signature])
+        .await
+        .map_err(|_| ApiError::unavailable("the Solana RPC node is unreachable"))?
+        .value
+        .into_iter()
+        .next()
+        .flatten())
+}
+
 /// A landed transaction at `confirmed`, base64-encoded, legacy or v0.
 pub async fn confirmed_transaction(
     rpc: &RpcClient,
@@ -251,8 +402,95 @@ pub async fn send_and_confirm(
     Ok(rpc.send_and_confirm_transaction(&tx).await?)
 }
 
+/// Whether the landed transaction `tx` holds the launchpad program's `create_launch` (by its Anchor
+/// discriminator, as a top-level instruction) of `mint` by `creator` with metadata `uri`: its accounts at
+/// the positions the program's `CreateLaunch` accounts give `creator` and `mint`, resolved through the
+/// transaction's address lookup tables. `UNAVAILABLE` when the transaction cannot be decoded.
+pub fn launches(
+    tx: &solana_transaction_status_client_types::EncodedConfirmedTransactionWithStatusMeta,
+    mint: &Pubkey,
+    creator: &Pubkey,
+    uri: &str,
+) -> Result<bool, ApiError> {
+    use anchor_lang::{AnchorDeserialize, Discriminator, ToAccountMetas};
+    use solana_transaction_status_client_types::option_serializer::OptionSerializer;
+    let decoded = tx
+        .transaction
+        .transaction
+        .decode()
+        .ok_or_else(|| ApiError::unavailable("the deploy transaction cannot be decoded"))?;
+    let mut keys: Vec<Pubkey> = decoded.message.static_account_keys().to_vec();
+    if let Some(OptionSerializer::Some(loaded)) =
+        tx.transaction.meta.as_ref().map(|m| &m.loaded_addresses)
+    {
+        keys.extend(
+            loaded
+                .writable
+                .iter()
+                .chain(&loaded.readonly)
+                .filter_map(|k| k.parse::<Pubkey>().ok()),
+        );
+    }
+    // Where `creator` and `mint` sit among `create_launch`'s accounts, from the program's own type.
+    let (creator_at, mint_at) = {
+        let (c, m) = (Pubkey::new_unique(), Pubkey::new_unique());
+        let metas = launchpad::accounts::CreateLaunch {
+            creator: c,
+            config: Pubkey::default(),
+            mint_authority: Pubkey::default(),
+            mint: m,
+            pool: Pubkey::default(),
+            base_vault: Pubkey::default(),
+            quote_mint: Pubkey::default(),
+            quote_vault: Pubkey::default(),
+            base_token_program: Pubkey::default(),
+            quote_token_program: Pubkey::default(),
+            system_program: Pubkey::default(),
+            event_authority: Pubkey::default(),
+            program: Pubkey::default(),
+        }
+        .to_account_metas(None);
+        let at = |k: Pubkey| metas.iter().position(|a| a.pubkey == k);
+        (at(c), at(m))
+    };
+    let (Some(creator_at), Some(mint_at)) = (creator_at, mint_at) else {
+        return Ok(false);
+    };
+    let key = |ix: &solana_message::compiled_instruction::CompiledInstruction, at: usize| {
+        ix.accounts
+            .get(at)
+            .and_then(|i| keys.get(usize::from(*i)))
+            .copied()
+    };
+    Ok(decoded.message.instructions().iter().any(|ix| {
+        keys.get(usize::from(ix.program_id_index)) == Some(&launchpad::ID)
+            && ix
+                .data
+                .strip_prefix(launchpad::instruction::CreateLaunch::DISCRIMINATOR)
+                .and_then(|args| {
+                    launchpad::instruction::CreateLaunch::deserialize(&mut &args[..]).ok()
+                })
+                .is_some_and(|c| c.args.uri == uri)
+            && key(ix, creator_at) == Some(*creator)
+            && key(ix, mint_at) == Some(*mint)
+    }))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        use super::percentile;
+        assert_eq!(percentile(vec![], 50), 0);
+        let fees: Vec<u64> = (1..=100).rev().collect();
+        assert_eq!(percentile(fees.clone(), 0), 1);
+        assert_eq!(percentile(fees.clone(), 50), 50);
+        assert_eq!(percentile(fees.clone(), 75), 75);
+        assert_eq!(percentile(fees.clone(), 100), 100);
+        assert_eq!(percentile(vec![0, 0, 0, 7_000], 75), 0);
+        assert_eq!(percentile(vec![0, 0, 0, 7_000], 95), 7_000);
+    }
+
     use super::*;
 
     fn failing(program: Pubkey) -> VersionedTransaction {

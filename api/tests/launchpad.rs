@@ -14,10 +14,7 @@ use std::time::{Duration, Instant};
 async fn reads(postgres: bool) {
     let s = stack(postgres, 1_000).await;
     let http = reqwest::Client::new();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        s.net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
+    let rpc = s.rpc();
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     let launch = serde_json::json!({
         "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "shield", "quote": "sol",
@@ -293,6 +290,121 @@ async fn reads(postgres: bool) {
     assert_eq!(status, 200);
     assert_eq!(health["status"], "ok");
 
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
+/// `POST /launchpad/record` takes only the transaction that holds the program's `create_launch` of this mint by
+/// this creator: a later buy of the creator's, which mentions the mint too, is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn record_takes_the_create_launch_transaction_only() {
+    let s = stack(false, 1_000).await;
+    let http = reqwest::Client::new();
+    let rpc = s.rpc();
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let launch = serde_json::json!({
+        "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "shield", "quote": "sol",
+        "name": "Record Token", "symbol": "REC", "description": "deployed once",
+        "totalSupply": "1000000000", "creator": creator.pubkey().to_string(),
+    });
+    let (status, prepared) = post(&http, &format!("{}/launchpad/prepare", s.base), &launch).await;
+    assert_eq!(status, 200, "{prepared}");
+    let signed = sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
+    let (status, deployed) = s.submit(&http, &signed).await;
+    assert_eq!(status, 200, "{deployed}");
+    let keys = sdk::launchpad_ix::LaunchKeys::new(
+        creator.pubkey(),
+        prepared["config"].as_str().unwrap().parse().unwrap(),
+        sdk::ids::NATIVE_MINT,
+        prepared["mint"].as_str().unwrap().parse().unwrap(),
+    );
+    let later_buy = testkit::buy(&rpc, &keys, &creator, SOL / 100)
+        .await
+        .unwrap();
+    let mut record = launch.clone();
+    record["tokenAddress"] = prepared["mint"].clone();
+    record["metadataURI"] = prepared["metadataURI"].clone();
+    record["deployTxHash"] = serde_json::json!(later_buy.to_string());
+    let url = format!("{}/launchpad/record", s.base);
+    let (status, body) = post(&http, &url, &record).await;
+    assert_eq!(status, 400, "{body}");
+    assert_error(&body, "TX_MISMATCH");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("create_launch"),
+        "{body}"
+    );
+    // Nothing was recorded: the deploy transaction still records.
+    record["deployTxHash"] = deployed["signature"].clone();
+    let (status, body) = post(&http, &url, &record).await;
+    assert_eq!(status, 200, "{body}");
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
+/// A prepared launch that is neither recorded nor launched expires after `--prepared-ttl-secs`; one that
+/// landed keeps the metadata its on-chain URI serves, recorded or not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn prepared_launches_never_deployed_expire() {
+    let s = stack_configured(false, |c| api::config::ApiConfig {
+        rate_limit_burst: 1_000,
+        prepared_ttl_secs: 1,
+        ..c
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let rpc = s.rpc();
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let launch = |name: &str| {
+        serde_json::json!({
+            "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "shield", "quote": "sol",
+            "name": name, "symbol": "EXP", "description": "expiry",
+            "totalSupply": "1000000000", "creator": creator.pubkey().to_string(),
+        })
+    };
+    let prepare = |body: Value| {
+        let http = http.clone();
+        let url = format!("{}/launchpad/prepare", s.base);
+        async move {
+            let (status, prepared) = post(&http, &url, &body).await;
+            assert_eq!(status, 200, "{prepared}");
+            prepared
+        }
+    };
+    let abandoned = prepare(launch("Abandoned")).await;
+    let landed = prepare(launch("Landed")).await;
+    let signed = sign(landed["solanaTransaction"].as_str().unwrap(), &creator);
+    let (status, body) = s.submit(&http, &signed).await;
+    assert_eq!(status, 200, "{body}");
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    // The next prepare sweeps, in the background.
+    let fresh = prepare(launch("Fresh")).await;
+    let meta = |p: &Value| p["metadataURI"].as_str().unwrap().to_string();
+    let start = Instant::now();
+    loop {
+        let (status, _) = get(&http, &meta(&abandoned)).await;
+        if status == 404 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the abandoned launch never expired"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for kept in [&landed, &fresh] {
+        let (status, body) = get(&http, &meta(kept)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let mut record = launch("Abandoned");
+    record["tokenAddress"] = abandoned["mint"].clone();
+    record["metadataURI"] = abandoned["metadataURI"].clone();
+    record["deployTxHash"] = body["signature"].clone();
+    let (status, body) = post(&http, &format!("{}/launchpad/record", s.base), &record).await;
+    assert_eq!(status, 404, "{body}");
+    assert_error(&body, "NOT_FOUND");
     let _ = s.stop.send(true);
     s.net.shutdown().await;
 }

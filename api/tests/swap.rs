@@ -56,13 +56,17 @@ async fn eventually_dex(http: &reqwest::Client, base: &str, request: &Value, dex
 }
 
 async fn swaps(postgres: bool) {
-    let s = stack(postgres, 1_000).await;
+    // A platform fee configured: Solana routes take none, and say so at the top and in every entry.
+    let s = stack_configured(postgres, |c| api::config::ApiConfig {
+        rate_limit_burst: 1_000,
+        rate_limit_per_second: 5,
+        platform_fee_bps: 100,
+        ..c
+    })
+    .await;
     let base = s.base.clone();
     let http = reqwest::Client::new();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        s.net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
+    let rpc = s.rpc();
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 21, "SWAP")
         .await
@@ -112,6 +116,10 @@ async fn swaps(postgres: bool) {
             > 0
     );
     assert_eq!(quote["feeBps"], 0);
+    for entry in quote["quotes"].as_array().unwrap() {
+        assert_eq!(entry["platformFee"]["bps"], quote["feeBps"], "{entry}");
+        assert_eq!(entry["platformFee"]["amount"], "0", "{entry}");
+    }
     let held = testkit::token_balance(
         &rpc,
         &trader.pubkey(),
@@ -273,10 +281,7 @@ async fn solana_swaps_on_postgres() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_walkthrough_launches_graduates_migrates_and_claims() {
     let s = stack(false, 1_000).await;
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        s.net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
+    let rpc = s.rpc();
     let wallet = testkit::funded(&rpc, 30 * SOL).await.unwrap();
     let report = api::walkthrough::run(&s.base, wallet).await.unwrap();
     assert!(report.migrated);
@@ -326,6 +331,150 @@ async fn the_keeper_migrates_a_curve_completed_by_another_client() {
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
+/// The compute budget of a built transaction: (limit, micro-lamports per unit).
+fn compute_budget(b64: &str) -> (u32, u64) {
+    use base64::Engine;
+    let tx: solana_transaction::versioned::VersionedTransaction = bincode::deserialize(
+        &base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap(),
+    )
+    .unwrap();
+    let budget: anchor_lang::prelude::Pubkey = "ComputeBudget111111111111111111111111111111"
+        .parse()
+        .unwrap();
+    let keys = tx.message.static_account_keys();
+    let (mut limit, mut price) = (None, None);
+    for ix in tx.message.instructions() {
+        if keys[usize::from(ix.program_id_index)] != budget {
+            continue;
+        }
+        match ix.data[0] {
+            2 => limit = Some(u32::from_le_bytes(ix.data[1..5].try_into().unwrap())),
+            3 => price = Some(u64::from_le_bytes(ix.data[1..9].try_into().unwrap())),
+            _ => {}
+        }
+    }
+    (
+        limit.expect("a compute-unit limit"),
+        price.expect("a compute-unit price"),
+    )
+}
+
+/// A buy of `keys`' token paying `micro_lamports` per compute unit: it writes the pool.
+async fn priced_buy(
+    rpc: &solana_rpc_client::nonblocking::rpc_client::RpcClient,
+    keys: &sdk::launchpad_ix::LaunchKeys,
+    buyer: &solana_keypair::Keypair,
+    micro_lamports: u64,
+) {
+    let mut ixs = vec![
+        solana_compute_budget_interface::ComputeBudgetInstruction::set_compute_unit_price(
+            micro_lamports,
+        ),
+    ];
+    ixs.extend(testkit::buy_instructions(keys, &buyer.pubkey(), SOL / 100));
+    testkit::send(rpc, &ixs, &[buyer]).await.unwrap();
+}
+
+/// Builds ask for what their simulation used plus 10%, and offer the configured percentile of the recent
+/// prioritization fees of the accounts they write (here the highest), at most the cap; a caller may ask for
+/// none. The localnet answers `getRecentPrioritizationFees` like a validator.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn builds_budget_compute_from_simulation_and_price_from_recent_fees() {
+    let s = stack_configured(false, |c| api::config::ApiConfig {
+        rate_limit_burst: 1_000,
+        priority_fee_percentile: 100,
+        priority_fee_cap: 1_000_000,
+        ..c
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let rpc = s.rpc();
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 33, "FEES")
+        .await
+        .unwrap();
+    let trader = testkit::funded(&rpc, 10 * SOL).await.unwrap();
+    let request = json!({
+        "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(), "tokenOut": keys.mint.to_string(),
+        "amountIn": "100000000", "slippageBps": 500, "taker": trader.pubkey().to_string(),
+    });
+    let build = |level: Option<&str>| {
+        let http = http.clone();
+        let base = s.base.clone();
+        let request = request.clone();
+        let level = level.map(str::to_string);
+        async move {
+            let (status, quote) = post(&http, &format!("{base}/swap/quote"), &request).await;
+            assert_eq!(status, 200, "{quote}");
+            let mut body = json!({
+                "request": request, "route": quote["best"]["route"],
+                "minAmountOut": quote["best"]["minAmountOut"],
+            });
+            if let Some(l) = level {
+                body["priorityLevel"] = json!(l);
+            }
+            let (status, built) = post(&http, &format!("{base}/swap/build"), &body).await;
+            assert_eq!(status, 200, "{built}");
+            let (limit, price) = compute_budget(built["solanaTransaction"].as_str().unwrap());
+            let gas = &built["estimatedGas"];
+            assert_eq!(gas["computeUnits"], limit, "{built}");
+            assert_eq!(gas["microLamportsPerComputeUnit"], price, "{built}");
+            let used = built["simulatedUnits"].as_u64().unwrap();
+            assert_eq!(u64::from(limit), used + used / 10, "{built}");
+            let priority = (u64::from(limit) * price).div_ceil(1_000_000);
+            assert_eq!(gas["lamports"], 5_000 + priority, "{built}");
+            (built, limit, price)
+        }
+    };
+    // No fee paid recently: none offered; the limit is the simulation's, not a fixed 600,000.
+    let (_, limit, price) = build(None).await;
+    assert_eq!(price, 0);
+    assert!(limit < 600_000, "{limit}");
+
+    // A buy paying 50,000 micro-lamports per unit writes the pool: the localnet reports it for the pool.
+    priced_buy(&rpc, &keys, &creator, 50_000).await;
+    let fees = rpc
+        .get_recent_prioritization_fees(&[keys.pool])
+        .await
+        .unwrap();
+    assert!(
+        fees.iter().any(|f| f.prioritization_fee == 50_000),
+        "{fees:?}"
+    );
+    assert!(fees.windows(2).all(|w| w[0].slot < w[1].slot));
+    let (_, _, price) = build(None).await;
+    assert_eq!(price, 50_000);
+    let (_, _, price) = build(Some("none")).await;
+    assert_eq!(price, 0);
+
+    // Past the cap: the cap.
+    priced_buy(&rpc, &keys, &creator, 5_000_000).await;
+    let (built, _, price) = build(None).await;
+    assert_eq!(price, 1_000_000);
+    // It lands, paying what estimatedGas said.
+    let signed = sign(built["solanaTransaction"].as_str().unwrap(), &trader);
+    let (status, sent) = s.submit(&http, &signed).await;
+    assert_eq!(status, 200, "{sent}");
+    let fee = transaction_fee(&rpc, sent["signature"].as_str().unwrap()).await;
+    assert_eq!(json!(fee), built["estimatedGas"]["lamports"]);
+    // A level that is not one is refused in the envelope.
+    let (status, quote) = post(&http, &format!("{}/swap/quote", s.base), &request).await;
+    assert_eq!(status, 200);
+    let (status, body) = post(
+        &http,
+        &format!("{}/swap/build", s.base),
+        &json!({"request": request, "route": quote["best"]["route"],
+            "minAmountOut": quote["best"]["minAmountOut"], "priorityLevel": "urgent"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert_error(&body, "INVALID_PARAMS");
     let _ = s.stop.send(true);
     s.net.shutdown().await;
 }

@@ -10,6 +10,7 @@
 //!           substatus: WAIT_SOURCE_CONFIRMATIONS, WAIT_DESTINATION_TRANSACTION, REFUND_IN_PROGRESS,
 //!                      BRIDGE_NOT_AVAILABLE, CHAIN_NOT_AVAILABLE, UNKNOWN, and DELAYED once the
 //!                      transfer is pending longer than the delay threshold (15 min by default)
+//!           failed/EXPIRED: still unrecognized by the provider past the expiry time (1 h by default)
 //! ```
 //! `done` and `failed` are terminal: once reached, the provider is not asked again.
 
@@ -115,6 +116,36 @@ pub fn with_delay(state: State, started_at: i64, now: i64, delay_secs: i64) -> S
     }
 }
 
+/// The sub-status of a transfer the provider never recognized within the expiry time: `failed`, and the
+/// wallet is free again.
+pub const EXPIRED: &str = "EXPIRED";
+
+/// Whether `substatus` says only that the provider has not (yet) recognized the origin transaction as a
+/// transfer (LI.FI's NOT_FOUND, Relay's waiting, both read as waiting on the source; or late).
+pub fn unrecognized(substatus: &str) -> bool {
+    matches!(substatus, "WAIT_SOURCE_CONFIRMATIONS" | "UNKNOWN" | DELAYED)
+}
+
+/// The state to report: a transfer pending `expiry_secs` after its origin transaction was reported that
+/// the provider never `recognized` is `failed`/`EXPIRED` (its origin transaction was dropped, or is not a
+/// transfer the provider follows). A recognized one is only ever late ([`with_delay`]).
+pub fn with_expiry(
+    state: State,
+    recognized: bool,
+    started_at: i64,
+    now: i64,
+    expiry_secs: i64,
+) -> State {
+    if state.status == Status::Pending
+        && !recognized
+        && now.saturating_sub(started_at) >= expiry_secs
+    {
+        State::new(Status::Failed, EXPIRED)
+    } else {
+        state
+    }
+}
+
 /// Whether a transfer in `status` stops its wallet from building another bridge.
 pub fn in_flight(status: Status) -> bool {
     status == Status::Pending
@@ -165,6 +196,27 @@ mod tests {
         ] {
             assert_eq!(from_relay(relay), State::new(status, sub), "{relay}");
         }
+    }
+
+    #[test]
+    fn only_a_transfer_the_provider_never_recognized_expires() {
+        let waiting = from_lifi("NOT_FOUND", None);
+        assert_eq!(
+            with_expiry(waiting.clone(), false, 0, 3_599, 3_600),
+            waiting
+        );
+        let expired = with_expiry(waiting.clone(), false, 0, 3_600, 3_600);
+        assert_eq!(
+            (expired.status, expired.substatus.as_str()),
+            (Status::Failed, EXPIRED)
+        );
+        assert!(!in_flight(expired.status));
+        let late = with_delay(waiting.clone(), 0, 3_600, 900);
+        assert!(unrecognized(&late.substatus));
+        assert_eq!(with_expiry(late.clone(), true, 0, 86_400, 3_600), late);
+        let done = from_lifi("DONE", None);
+        assert_eq!(with_expiry(done.clone(), false, 0, 86_400, 3_600), done);
+        assert!(!unrecognized("WAIT_DESTINATION_TRANSACTION"));
     }
 
     #[test]

@@ -265,3 +265,54 @@ pub async fn history(
         .map(|r| (r.get(0), r.get(1), r.get(2)))
         .collect())
 }
+
+/// Whether the provider ever recognized the transfer: a transition past waiting on the source.
+pub async fn recognized(store: &Store, quote_id: &str) -> Result<bool, sqlx::Error> {
+    Ok(history(store, quote_id)
+        .await?
+        .iter()
+        .any(|(_, substatus, _)| !super::unrecognized(substatus)))
+}
+
+/// Fails, as `EXPIRED`, the transfers of `wallet` pending since `cutoff` or earlier that the provider never
+/// recognized, so that nobody needs to poll them for the wallet to be free again.
+pub async fn expire_unrecognized(
+    store: &Store,
+    wallet: &str,
+    cutoff: i64,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let ids: Vec<String> = sqlx::query_scalar(
+        "SELECT quote_id FROM cross_chain_transfers WHERE wallet = $1 AND status = $2 AND started_at <= $3",
+    )
+    .bind(wallet.to_string())
+    .bind(Status::Pending.as_str())
+    .bind(cutoff)
+    .fetch_all(store.pool())
+    .await?;
+    for id in ids {
+        if !recognized(store, &id).await? {
+            record_poll(store, &id, &Observation::expired(), now).await?;
+        }
+    }
+    Ok(())
+}
+
+impl Observation {
+    /// A transfer given up on: `failed`/`EXPIRED`.
+    pub fn expired() -> Observation {
+        Observation {
+            state: State {
+                status: Status::Failed,
+                substatus: super::EXPIRED.into(),
+            },
+            destination_tx_hash: None,
+            amount_received: None,
+            message: Some(
+                "the bridge never recognized the origin transaction within the expiry time; the wallet may \
+                 bridge again"
+                    .into(),
+            ),
+        }
+    }
+}

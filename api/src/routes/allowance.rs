@@ -3,9 +3,10 @@
 
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
+use crate::extract::ApiQuery;
 use crate::AppState;
 use alloy::primitives::U256;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -49,7 +50,7 @@ pub struct AllowanceResponse {
 )]
 pub async fn allowance(
     State(state): State<AppState>,
-    Query(q): Query<AllowanceQuery>,
+    ApiQuery(q): ApiQuery<AllowanceQuery>,
 ) -> Result<Json<AllowanceResponse>, ApiError> {
     let chain = chains::required_chain("chainKey", q.chain_key.as_deref())?;
     if chain.kind == ChainKind::Solana {

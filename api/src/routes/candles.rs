@@ -3,8 +3,9 @@
 
 use super::trades::limit_param;
 use crate::error::{address, ApiError};
+use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::Json;
 use indexer::market::{self, Candle};
 use serde::{Deserialize, Serialize};
@@ -96,8 +97,8 @@ fn time_param(name: &str, value: Option<&str>) -> Result<Option<i64>, ApiError> 
 )]
 pub async fn candles(
     State(state): State<AppState>,
-    Path(mint): Path<String>,
-    Query(q): Query<CandlesQuery>,
+    ApiPath(mint): ApiPath<String>,
+    ApiQuery(q): ApiQuery<CandlesQuery>,
 ) -> Result<Json<CandlesResponse>, ApiError> {
     let mint = address("mint", Some(&mint))?;
     let interval = q.interval.as_deref().unwrap_or("1m");

@@ -3,8 +3,9 @@
 
 use crate::chains::{self, ChainInfo, ChainKind};
 use crate::error::ApiError;
+use crate::extract::ApiQuery;
 use crate::AppState;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -195,7 +196,7 @@ pub async fn solana_tokens(state: &AppState) -> Result<Vec<Token>, ApiError> {
 )]
 pub async fn tokens(
     State(state): State<AppState>,
-    Query(q): Query<TokensQuery>,
+    ApiQuery(q): ApiQuery<TokensQuery>,
 ) -> Result<Json<TokensResponse>, ApiError> {
     let only = match q
         .chain_key

@@ -45,6 +45,7 @@ pub struct ClaimResponse {
         (status = 403, body = crate::error::ErrorBody, description = "NOT_ENTITLED: the wallet is neither the creator nor the partner"),
         (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: unknown pool"),
         (status = 409, body = crate::error::ErrorBody, description = "NOTHING_TO_CLAIM"),
+        (status = 422, body = crate::error::ErrorBody, description = "SIMULATION_FAILED: the claim would fail"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
     ),
     tag = "launchpad"
@@ -132,7 +133,9 @@ pub async fn claim(
         // Paid in SOL: the claim arrives as SOL, not in a wrapped-SOL account the wallet pays rent for.
         ixs.push(lix::unwrap_sol(&wallet));
     }
-    let tx = crate::solana::unsigned_transaction(&state.rpc, &wallet, &ixs).await?;
+    let tx = crate::solana::unsigned_transaction(&state.rpc, &wallet, &ixs, state.fee_policy(None))
+        .await?
+        .transaction;
     Ok(Json(ClaimResponse {
         solana_transaction: tx,
         kind: kind.into(),

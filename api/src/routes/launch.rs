@@ -5,8 +5,10 @@
 
 use crate::body::ApiJson;
 use crate::error::{address, ApiError};
+use crate::extract::ApiPath;
 use crate::AppState;
-use axum::extract::{Path, State};
+use anchor_lang::prelude::Pubkey;
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use curve::{Preset, QuoteAsset};
@@ -162,6 +164,7 @@ pub struct PrepareResponse {
     responses(
         (status = 200, body = PrepareResponse),
         (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_JSON, INVALID_CHAIN, INVALID_LAUNCH_TYPE, INVALID_PRESET, INVALID_QUOTE, INVALID_NAME, INVALID_SYMBOL, INVALID_DESCRIPTION, INVALID_SUPPLY, INVALID_ADDRESS, INVALID_AMOUNT, SECRET_MATERIAL"),
+        (status = 422, body = crate::error::ErrorBody, description = "SIMULATION_FAILED: the launch would fail (e.g. the creator cannot pay for it)"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the index or the RPC node"),
     ),
     tag = "launchpad"
@@ -248,7 +251,14 @@ pub async fn prepare(
             ixs.push(lix::unwrap_sol(&creator));
         }
     }
-    let tx = crate::solana::unsigned_transaction(&state.rpc, &launch.creator, &ixs).await?;
+    let tx = crate::solana::unsigned_transaction(
+        &state.rpc,
+        &launch.creator,
+        &ixs,
+        state.fee_policy(None),
+    )
+    .await?
+    .transaction;
     let client_id = headers
         .get("x-client-id")
         .and_then(|v| v.to_str().ok())
@@ -270,6 +280,8 @@ pub async fn prepare(
     .bind(client_id)
     .execute(state.store.pool())
     .await?;
+    let sweeper = state.clone();
+    tokio::spawn(async move { expire_prepared(&sweeper).await });
     Ok(Json(PrepareResponse {
         solana_transaction: tx,
         mint: mint.to_string(),
@@ -280,6 +292,71 @@ pub async fn prepare(
         salt: salt.to_string(),
         first_buy_min_tokens,
     }))
+}
+
+/// Most prepared launches looked at by one sweep.
+const SWEEP_BATCH: i64 = 100;
+
+/// Deletes prepared launches older than `--prepared-ttl-secs` that were never recorded and never launched:
+/// their transaction's blockhash expired long before, and neither the index nor the chain has their pool (a
+/// launch that landed keeps its metadata, which its on-chain URI serves, recorded or not). Runs after a
+/// prepare, at most once a minute (or once a TTL, when shorter), in the background.
+pub async fn expire_prepared(state: &AppState) {
+    use std::sync::atomic::Ordering;
+    let ttl = i64::try_from(state.config.prepared_ttl_secs).unwrap_or(i64::MAX);
+    let now = state.now();
+    let last = state.last_sweep.load(Ordering::Relaxed);
+    if now.saturating_sub(last) < ttl.min(60)
+        || state
+            .last_sweep
+            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_err()
+    {
+        return;
+    }
+    let cutoff = now.saturating_sub(ttl);
+    let candidates: Vec<String> = match sqlx::query_scalar(
+        "SELECT m.mint FROM launch_metadata m WHERE m.deploy_signature IS NULL AND m.prepared_at < $1 \
+         AND NOT EXISTS (SELECT 1 FROM launches l WHERE l.mint = m.mint) ORDER BY m.prepared_at LIMIT $2",
+    )
+    .bind(cutoff)
+    .bind(SWEEP_BATCH)
+    .fetch_all(state.store.pool())
+    .await
+    {
+        Ok(c) => c,
+        Err(e) => return tracing::warn!("prepared-launch sweep: {e}"),
+    };
+    let mints: Vec<Pubkey> = candidates.iter().filter_map(|m| m.parse().ok()).collect();
+    if mints.is_empty() {
+        return;
+    }
+    // The index may lag: a pool on chain keeps its metadata.
+    let pools: Vec<Pubkey> = mints.iter().map(sdk::pda::pool).collect();
+    let accounts = match state.rpc.get_multiple_accounts(&pools).await {
+        Ok(a) => a,
+        Err(e) => return tracing::warn!("prepared-launch sweep: reading pools: {e}"),
+    };
+    let mut expired = 0u64;
+    for (mint, account) in mints.iter().zip(accounts) {
+        if account.is_some() {
+            continue;
+        }
+        match sqlx::query(
+            "DELETE FROM launch_metadata WHERE mint = $1 AND deploy_signature IS NULL AND prepared_at < $2",
+        )
+        .bind(mint.to_string())
+        .bind(cutoff)
+        .execute(state.store.pool())
+        .await
+        {
+            Ok(r) => expired += r.rows_affected(),
+            Err(e) => return tracing::warn!("prepared-launch sweep: {e}"),
+        }
+    }
+    if expired > 0 {
+        tracing::info!(expired, "prepared launches never deployed expired");
+    }
 }
 
 /// The token metadata JSON a launch's URI points to.
@@ -303,7 +380,7 @@ pub struct TokenMetadata {
 )]
 pub async fn metadata(
     State(state): State<AppState>,
-    Path(file): Path<String>,
+    ApiPath(file): ApiPath<String>,
 ) -> Result<Json<TokenMetadata>, ApiError> {
     let mint = address("mint", Some(file.strip_suffix(".json").unwrap_or(&file)))?;
     let row = sqlx::query("SELECT name, symbol, description FROM launch_metadata WHERE mint = $1")
@@ -415,15 +492,7 @@ pub async fn record(
         ));
     }
     // The transaction must be confirmed, successful, signed by the creator, and have created this mint's pool.
-    let status = state
-        .rpc
-        .get_signature_statuses(&[signature])
-        .await
-        .map_err(|_| ApiError::unavailable("the Solana RPC node is unreachable"))?
-        .value
-        .into_iter()
-        .next()
-        .flatten();
+    let status = crate::solana::signature_status(&state.rpc, &signature).await?;
     match status {
         Some(s) if s.err.is_some() => {
             return Err(bad("TX_FAILED", "the deploy transaction failed on chain"))
@@ -444,20 +513,20 @@ pub async fn record(
             tracing::warn!("getTransaction {signature}: {e}");
             ApiError::unavailable("the deploy transaction cannot be read")
         })?;
-    let decoded = tx
-        .transaction
-        .transaction
-        .decode()
-        .ok_or_else(|| ApiError::unavailable("the deploy transaction cannot be decoded"))?;
-    let keys = decoded.message.static_account_keys();
-    let signer_ok = keys.first() == Some(&launch.creator);
-    let mint_ok = keys.contains(&mint);
+    let prepared_uri: String = row.get(1);
+    if !crate::solana::launches(&tx, &mint, &launch.creator, &prepared_uri)? {
+        return Err(bad(
+            "TX_MISMATCH",
+            "the transaction is not this mint's deploy: it has no launchpad `create_launch` of this mint by \
+             this creator with the prepared metadata URI (e.g. a later buy)",
+        ));
+    }
     let pool_ok = match state.rpc.get_account(&pool).await {
         Ok(a) => sdk::accounts::decode_pool(&a.data)
             .is_some_and(|p| p.base_mint == mint && p.creator == launch.creator),
         Err(_) => false,
     };
-    if !(signer_ok && mint_ok && pool_ok) {
+    if !pool_ok {
         return Err(bad(
             "TX_MISMATCH",
             "the transaction did not launch this mint for this creator",

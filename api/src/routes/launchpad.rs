@@ -1,8 +1,9 @@
 //! Launchpad reads: `GET /launchpad/curve/{mint}`, `GET /launchpad/launches`, `GET /launchpad/fees`.
 
 use crate::error::{address, ApiError};
+use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::Json;
 use sdk::accounts::PoolStatus;
 use serde::{Deserialize, Serialize};
@@ -69,7 +70,7 @@ pub struct CurveResponse {
 )]
 pub async fn curve(
     State(state): State<AppState>,
-    Path(mint): Path<String>,
+    ApiPath(mint): ApiPath<String>,
 ) -> Result<Json<CurveResponse>, ApiError> {
     let mint = address("mint", Some(&mint))?;
     let c = state
@@ -189,7 +190,7 @@ pub struct LaunchesResponse {
 )]
 pub async fn launches(
     State(state): State<AppState>,
-    Query(paging): Query<Paging>,
+    ApiQuery(paging): ApiQuery<Paging>,
 ) -> Result<Json<LaunchesResponse>, ApiError> {
     let (limit, offset) = paging.parse()?;
     let page = state.store.listed_launches(limit, offset).await?;
@@ -263,7 +264,7 @@ pub struct FeesResponse {
 )]
 pub async fn fees(
     State(state): State<AppState>,
-    Query(q): Query<FeesQuery>,
+    ApiQuery(q): ApiQuery<FeesQuery>,
 ) -> Result<Json<FeesResponse>, ApiError> {
     let wallet = address("creator", q.creator.as_deref())?;
     let fees = state.store.unclaimed(&wallet).await?;

@@ -2,8 +2,9 @@
 //! newest first, paginated by cursor.
 
 use crate::error::{address, ApiError};
+use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::Json;
 use indexer::market::MarketTrade;
 use serde::{Deserialize, Serialize};
@@ -111,8 +112,8 @@ pub fn limit_param(value: Option<&str>, default: u32, max: u32) -> Result<u32, A
 )]
 pub async fn trades(
     State(state): State<AppState>,
-    Path(mint): Path<String>,
-    Query(q): Query<TradesQuery>,
+    ApiPath(mint): ApiPath<String>,
+    ApiQuery(q): ApiQuery<TradesQuery>,
 ) -> Result<Json<TradesResponse>, ApiError> {
     let mint = address("mint", Some(&mint))?;
     let limit = limit_param(q.limit.as_deref(), 50, 100)?;

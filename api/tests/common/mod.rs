@@ -20,6 +20,14 @@ pub struct Stack {
 }
 
 impl Stack {
+    /// A client of the stack's Solana RPC at `confirmed`.
+    pub fn rpc(&self) -> solana_rpc_client::nonblocking::rpc_client::RpcClient {
+        solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+            self.net.rpc_url(),
+            solana_commitment_config::CommitmentConfig::confirmed(),
+        )
+    }
+
     /// `POST /swap/submit-solana` with a signed transaction.
     pub async fn submit(&self, http: &reqwest::Client, signed: &str) -> (u16, Value) {
         post(
@@ -97,6 +105,20 @@ pub async fn stack(postgres: bool, rate_limit_burst: u32) -> Stack {
 
 /// A stack whose API uses a Jupiter adapter at `jupiter` (empty: none).
 pub async fn stack_with(postgres: bool, rate_limit_burst: u32, jupiter: &str) -> Stack {
+    stack_configured(postgres, |c| ApiConfig {
+        rate_limit_burst,
+        rate_limit_per_second: 5,
+        jupiter_base_url: jupiter.to_string(),
+        ..c
+    })
+    .await
+}
+
+/// A stack whose API configuration is `configure(ApiConfig::local(..))`.
+pub async fn stack_configured(
+    postgres: bool,
+    configure: impl FnOnce(ApiConfig) -> ApiConfig,
+) -> Stack {
     let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
     let db = database(postgres).await;
     let store = Store::open(&db).await.unwrap();
@@ -124,12 +146,7 @@ pub async fn stack_with(postgres: bool, rate_limit_burst: u32, jupiter: &str) ->
     let addr = listener.local_addr().unwrap();
     let state = AppState::new(
         store,
-        ApiConfig {
-            rate_limit_burst,
-            rate_limit_per_second: 5,
-            jupiter_base_url: jupiter.to_string(),
-            ..ApiConfig::local(addr)
-        },
+        configure(ApiConfig::local(addr)),
         Arc::new(
             solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
                 net.rpc_url(),

@@ -128,13 +128,15 @@ async fn flow(postgres: bool) {
     let approve = &steps[0]["transaction"];
     assert_eq!(approve["to"], c.token_a.to_string());
     let p = wallet(&node.url, TAKER_KEY);
-    send(
+    let approve_hash = send(
         &p,
         TransactionRequest::default()
             .with_to(c.token_a)
             .with_input(approve["data"].as_str().unwrap().parse::<Bytes>().unwrap()),
     )
-    .await;
+    .await
+    .transaction_hash
+    .to_string();
 
     // Approved exactly: the build is simulated now and carries its gas.
     let (s, b) = post(&http, &url("build"), &build_body).await;
@@ -147,6 +149,15 @@ async fn flow(postgres: bool) {
     let (s, e) = status(&http, base, &quote_id, None).await;
     assert_eq!(s, 400);
     assert_error(&e, "MISSING_PARAMS");
+    // A hash the chain does not know binds nothing; the taker's transaction to another contract (its
+    // approval) is not the transfer.
+    let unknown = format!("0x{}", "cd".repeat(32));
+    let (s, e) = status(&http, base, &quote_id, Some(&unknown)).await;
+    assert_eq!(s, 409, "{e}");
+    assert_error(&e, "ORIGIN_NOT_FOUND");
+    let (s, e) = status(&http, base, &quote_id, Some(&approve_hash)).await;
+    assert_eq!(s, 400, "{e}");
+    assert_error(&e, "TX_MISMATCH");
     let (s, st) = status(&http, base, &quote_id, Some(&origin_hash)).await;
     assert_eq!(s, 200, "{st}");
     assert_eq!(
@@ -347,6 +358,40 @@ async fn flow(postgres: bool) {
         .as_str()
         .is_some_and(|t| !t.is_empty()));
     assert_eq!(b7["executionSteps"][0]["sign"], "solana-transaction");
+
+    // A transfer its bridge never recognizes: past the expiry time (1 h) it is failed (EXPIRED), and the
+    // wallet may bridge again without anyone polling it.
+    let (_, q8) = post(&http, &url("quote"), &request(&c, amount, taker)).await;
+    assert_eq!(q8["provider"], "lifi", "{q8}");
+    send(&p, approve_tx(c.token_a, c.router, U256::from(amount))).await;
+    let (s, b8) = post(
+        &http,
+        &url("build"),
+        &json!({"request": request(&c, amount, taker), "quote": q8}),
+    )
+    .await;
+    assert_eq!(s, 200, "{b8}");
+    let h8 = send_origin(&p, &b8).await;
+    let q8_id = q8["quoteId"].as_str().unwrap();
+    let (s, st) = status(&http, base, q8_id, Some(&h8)).await;
+    assert_eq!(s, 200, "{st}");
+    assert_eq!(st["substatus"], "WAIT_SOURCE_CONFIRMATIONS");
+    api.advance(59 * 60);
+    let (_, q9) = post(&http, &url("quote"), &request(&c, amount, taker)).await;
+    let build9 = json!({"request": request(&c, amount, taker), "quote": q9});
+    let (s, e) = post(&http, &url("build"), &build9).await;
+    assert_eq!(s, 409, "not expired yet: {e}");
+    assert_error(&e, "BRIDGE_IN_FLIGHT");
+    api.advance(60);
+    let (s, b9) = post(&http, &url("build"), &build9).await;
+    assert_eq!(s, 200, "{b9}");
+    let (_, st) = status(&http, base, q8_id, None).await;
+    assert_eq!(
+        (st["status"].as_str(), st["substatus"].as_str()),
+        (Some("failed"), Some("EXPIRED")),
+        "{st}"
+    );
+    assert_eq!(st["canStartAnother"], true);
 }
 
 #[tokio::test(flavor = "multi_thread")]

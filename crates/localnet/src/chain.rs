@@ -358,6 +358,47 @@ impl Chain {
             .unwrap_or_default()
     }
 
+    /// `getRecentPrioritizationFees` as a validator answers it: for each of the last 150 closed slots, the
+    /// compute-unit price (micro-lamports) that landed in it, for `accounts` the highest of the block's
+    /// lowest price and each account's lowest price among the transactions that write it (0 where none
+    /// did). Failed transactions do not count; a transaction without `SetComputeUnitPrice` paid 0.
+    pub fn prioritization_fees(&self, accounts: &[Pubkey]) -> Vec<(Slot, u64)> {
+        self.slots
+            .values()
+            .rev()
+            .take(150)
+            .map(|record| {
+                let landed: Vec<&TxRecord> = record
+                    .signatures
+                    .iter()
+                    .filter_map(|s| self.txs.get(s))
+                    .filter(|t| t.meta.status.is_ok())
+                    .map(|t| &**t)
+                    .collect();
+                let block_min = landed
+                    .iter()
+                    .map(|t| compute_unit_price(&t.transaction))
+                    .min()
+                    .unwrap_or(0);
+                let accounts_min = accounts
+                    .iter()
+                    .filter_map(|a| {
+                        landed
+                            .iter()
+                            .filter(|t| t.account_keys.iter().any(|(k, w)| *w && k == a))
+                            .map(|t| compute_unit_price(&t.transaction))
+                            .min()
+                    })
+                    .max()
+                    .unwrap_or(0);
+                (record.slot, block_min.max(accounts_min))
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect()
+    }
+
     pub fn transaction(&self, signature: &Signature) -> Option<Arc<TxRecord>> {
         self.txs.get(signature).cloned()
     }
@@ -621,4 +662,24 @@ impl Chain {
         .context("sanitizing message")?;
         Ok(self.bank.get_fee_for_message(&sanitized))
     }
+}
+
+/// The compute-unit price a transaction set (`SetComputeUnitPrice`, micro-lamports), else 0.
+fn compute_unit_price(tx: &VersionedTransaction) -> u64 {
+    const COMPUTE_BUDGET: Pubkey =
+        Pubkey::from_str_const("ComputeBudget111111111111111111111111111111");
+    const SET_COMPUTE_UNIT_PRICE: u8 = 3;
+    let keys = tx.message.static_account_keys();
+    tx.message
+        .instructions()
+        .iter()
+        .filter(|ix| keys.get(usize::from(ix.program_id_index)) == Some(&COMPUTE_BUDGET))
+        .find_map(|ix| match ix.data.split_first() {
+            Some((&SET_COMPUTE_UNIT_PRICE, rest)) => rest
+                .get(..8)
+                .and_then(|b| b.try_into().ok())
+                .map(u64::from_le_bytes),
+            _ => None,
+        })
+        .unwrap_or(0)
 }

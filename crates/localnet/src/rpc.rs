@@ -465,6 +465,23 @@ fn dispatch(state: &RpcState, method: &str, p: &[Value]) -> RpcResult {
             Ok(json!(sig.to_string()))
         }
         "simulateTransaction" => simulate(state, p),
+        "getRecentPrioritizationFees" => {
+            let accounts: Vec<String> = opt_param(p, 0, "accounts")?.unwrap_or_default();
+            if accounts.len() > 128 {
+                return Err(RpcError::invalid_params(
+                    "Too many inputs provided; max 128",
+                ));
+            }
+            let accounts = accounts
+                .iter()
+                .map(|a| pubkey(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            let fees = lock()?.prioritization_fees(&accounts);
+            Ok(json!(fees
+                .into_iter()
+                .map(|(slot, fee)| json!({ "slot": slot, "prioritizationFee": fee }))
+                .collect::<Vec<_>>()))
+        }
         "sendTransaction" => send(state, p),
         "getSignatureStatuses" => {
             let sigs: Vec<String> = param(p, 0, "signatures")?;

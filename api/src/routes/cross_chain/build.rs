@@ -75,7 +75,7 @@ fn upstream_tx(provider: &str, what: &str) -> ApiError {
 }
 
 /// The origin EVM transaction the provider quoted.
-fn evm_origin(q: &QuoteRow, chain_id: u64) -> Result<EvmTransaction, ApiError> {
+pub(super) fn evm_origin(q: &QuoteRow, chain_id: u64) -> Result<EvmTransaction, ApiError> {
     let t = match q.provider.as_str() {
         "lifi" => q.provider_quote["transactionRequest"].clone(),
         _ => relay_items(&q.provider_quote)
@@ -227,6 +227,14 @@ pub async fn build(
     if q.expires_at < state.now() {
         return Err(quote_expired());
     }
+    let now = state.now();
+    store::expire_unrecognized(
+        &state.store,
+        &q.taker,
+        now.saturating_sub(state.config.cross_chain_expiry_secs),
+        now,
+    )
+    .await?;
     if let Some(other) = store::in_flight(&state.store, &q.taker, &q.quote_id).await? {
         return Err(ApiError::new(
             StatusCode::CONFLICT,

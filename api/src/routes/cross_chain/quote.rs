@@ -325,7 +325,19 @@ fn row(v: &Validated, provider: &str, provider_ref: Option<String>, raw: Value) 
     path = "/swap/cross-chain/quote",
     request_body = CrossChainRequest,
     responses(
-        (status = 200, body = CrossChainQuote),
+        (status = 200, body = CrossChainQuote, description = "A quote; follow its transfer at the status link",
+            links(
+                ("status" = (
+                    operation_id = "status",
+                    parameters(
+                        ("quoteId" = "$response.body#/quoteId"),
+                        ("originChainKey" = "$request.body#/fromChainKey"),
+                        ("toChainKey" = "$request.body#/toChainKey")
+                    ),
+                    description = "The transfer of this quote (poll with `originTxHash` once the origin transaction is sent)"
+                ))
+            )
+        ),
         (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, SAME_CHAIN, INVALID_ADDRESS (e.g. a destination wallet in the wrong format), INVALID_PARAMS, UNSUPPORTED_CHAIN"),
         (status = 503, body = crate::error::ErrorBody, description = "NO_CROSS_CHAIN_ROUTE: neither LI.FI nor Relay has a route"),
     ),

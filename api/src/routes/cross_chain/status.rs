@@ -5,8 +5,9 @@
 use crate::chains::{self, ChainKind};
 use crate::crosschain::{self, store, Status};
 use crate::error::ApiError;
+use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -75,6 +76,76 @@ fn valid_hash(kind: ChainKind, hash: &str) -> bool {
     }
 }
 
+/// Refuses to follow `hash` unless the origin chain has it: `ORIGIN_NOT_FOUND` (409, nothing bound; poll
+/// again once it is sent) when the chain does not know it, `TX_MISMATCH` (400) when it was not sent by the
+/// quote's taker, or, from an EVM chain, not to the bridge contract the build returned.
+async fn origin_on_chain(
+    state: &AppState,
+    q: &store::QuoteRow,
+    from: &chains::ChainInfo,
+    hash: &str,
+) -> Result<(), ApiError> {
+    let not_found = || {
+        ApiError::new(
+            axum::http::StatusCode::CONFLICT,
+            "ORIGIN_NOT_FOUND",
+            format!(
+                "{} does not know transaction {hash} yet: poll again once it is sent",
+                from.name
+            ),
+        )
+    };
+    let mismatch = |what: &str| {
+        ApiError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "TX_MISMATCH",
+            format!("transaction {hash} is not this quote's transfer: {what}"),
+        )
+    };
+    match from.kind {
+        ChainKind::Evm => {
+            let parsed = hash
+                .parse()
+                .map_err(|_| ApiError::invalid("`originTxHash` is not a transaction hash"))?;
+            let (sender, to) = state
+                .evm
+                .transaction(from, parsed)
+                .await?
+                .ok_or_else(not_found)?;
+            let bridge = super::build::evm_origin(q, from.chain_id.unwrap_or_default())?.to;
+            if q.taker.parse::<alloy::primitives::Address>().ok() != Some(sender) {
+                return Err(mismatch("it was not sent by the quote's taker"));
+            }
+            if bridge.parse::<alloy::primitives::Address>().ok() != to {
+                return Err(mismatch("it was not sent to the bridge the build returned"));
+            }
+        }
+        ChainKind::Solana => {
+            let signature: solana_signature::Signature = hash
+                .parse()
+                .map_err(|_| ApiError::invalid("`originTxHash` is not a transaction signature"))?;
+            if crate::solana::signature_status(&state.rpc, &signature)
+                .await?
+                .is_none()
+            {
+                return Err(not_found());
+            }
+            let tx = crate::solana::confirmed_transaction(&state.rpc, &signature)
+                .await
+                .map_err(|_| not_found())?;
+            let payer = tx
+                .transaction
+                .transaction
+                .decode()
+                .and_then(|t| t.message.static_account_keys().first().copied());
+            if payer.map(|p| p.to_string()) != Some(q.taker.clone()) {
+                return Err(mismatch("it was not paid for by the quote's taker"));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// What the provider says now, in the state machine (`Err` when it cannot be asked).
 async fn ask_provider(
     state: &AppState,
@@ -135,8 +206,8 @@ async fn ask_provider(
 )]
 pub async fn status(
     State(state): State<AppState>,
-    Path(quote_id): Path<String>,
-    Query(params): Query<StatusQuery>,
+    ApiPath(quote_id): ApiPath<String>,
+    ApiQuery(params): ApiQuery<StatusQuery>,
 ) -> Result<Json<TransferStatus>, ApiError> {
     let q = store::quote(&state.store, &quote_id)
         .await?
@@ -179,6 +250,8 @@ pub async fn status(
         }
         None => {
             let hash = hash.ok_or_else(|| ApiError::missing("originTxHash"))?;
+            // Bound only once found on the origin chain, sent by the taker to the bridge.
+            origin_on_chain(&state, &q, from, hash).await?;
             let first = crosschain::from_lifi("NOT_FOUND", None);
             store::start_transfer(&state.store, &q, hash, &first, now).await?;
             store::transfer(&state.store, &quote_id)
@@ -208,6 +281,18 @@ pub async fn status(
             now,
             state.config.cross_chain_delay_secs,
         );
+        let recognized = !crosschain::unrecognized(&seen.state.substatus)
+            || store::recognized(&state.store, &quote_id).await?;
+        seen.state = crosschain::with_expiry(
+            seen.state,
+            recognized,
+            transfer.started_at,
+            now,
+            state.config.cross_chain_expiry_secs,
+        );
+        if seen.state.substatus == crosschain::EXPIRED {
+            seen = store::Observation::expired();
+        }
         if !stale || seen.state != transfer.state {
             store::record_poll(&state.store, &quote_id, &seen, now).await?;
         }

@@ -218,6 +218,9 @@ pub struct Gas {
     /// Base fee of one signature, lamports.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lamports: Option<u64>,
+    /// Solana builds: the compute-unit price set, micro-lamports.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub micro_lamports_per_compute_unit: Option<u64>,
     /// EVM gas units, decimal string.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gas: Option<String>,
@@ -311,6 +314,9 @@ pub struct BuildRequest {
     pub route: Value,
     /// Base units.
     pub min_amount_out: String,
+    /// Solana: the compute-unit price to offer, as a percentile of recent fees (`none` 0, `low` 25th,
+    /// `medium` 50th, `high` 75th, `veryHigh` 95th); default the service's `--priority-fee-percentile`.
+    pub priority_level: Option<crate::solana::PriorityLevel>,
 }
 
 /// A built swap: a Solana transaction, or EVM fields at the top level (there is no `evm` key).

@@ -16,6 +16,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+/// The platform fee on Solana routes: none. The programs' own fees (curve and AMM) are the pool fee of each
+/// route; a platform fee would need a Solana fee account and an instruction that pays it in every build.
+pub const SOLANA_PLATFORM_FEE_BPS: u16 = 0;
+
 /// Compute units a swap transaction typically uses (reported as the gas estimate).
 pub const ESTIMATED_COMPUTE_UNITS: u64 = 150_000;
 
@@ -27,6 +31,10 @@ pub struct SolanaBuild {
     pub solana_transaction: String,
     /// Compute units the server-side simulation used.
     pub simulated_units: Option<u64>,
+    /// What the transaction asks for: `computeUnits` (its limit: the simulation's units plus 10%; Jupiter
+    /// routes bring their own), `microLamportsPerComputeUnit` (its price) and `lamports` (the most it pays:
+    /// signatures plus the priority fee at the limit).
+    pub estimated_gas: Option<Gas>,
     /// The build also migrates the pool (the buy completes the curve).
     pub migrates: bool,
 }
@@ -174,7 +182,7 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
             token: fee_token.to_string(),
         }),
         platform_fee: Fee {
-            bps: 0,
+            bps: SOLANA_PLATFORM_FEE_BPS,
             amount: "0".into(),
             token: pair.token_in.to_string(),
         },
@@ -208,7 +216,7 @@ fn jupiter_entry(
             token: pair.token_in.to_string(),
         }),
         platform_fee: Fee {
-            bps: 0,
+            bps: SOLANA_PLATFORM_FEE_BPS,
             amount: "0".into(),
             token: pair.token_in.to_string(),
         },
@@ -253,6 +261,7 @@ async fn build_jupiter(
     Ok(SolanaBuild {
         solana_transaction: tx,
         simulated_units: units,
+        estimated_gas: None,
         migrates: false,
     })
 }
@@ -285,7 +294,9 @@ pub(super) async fn quote(state: &AppState, req: &QuoteRequest) -> Result<QuoteR
     Ok(QuoteResponse {
         best,
         quotes,
-        fee_bps: state.config.platform_fee_bps,
+        // No platform fee is taken on Solana (`--platform-fee-bps` applies to EVM swaps with a recipient):
+        // the top-level rate is what every route entry charges.
+        fee_bps: SOLANA_PLATFORM_FEE_BPS,
         slippage_bps: pair.slippage_bps,
     })
 }
@@ -387,11 +398,22 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
         // Unwrap: what is left in (or paid into) the wrapped-SOL account returns to the wallet as SOL.
         ixs.push(lix::unwrap_sol(&taker));
     }
-    let tx = crate::solana::unsigned_transaction(&state.rpc, &taker, &ixs).await?;
-    let units = crate::solana::simulate(&state.rpc, &tx).await?;
+    let built = crate::solana::unsigned_transaction(
+        &state.rpc,
+        &taker,
+        &ixs,
+        state.fee_policy(req.priority_level),
+    )
+    .await?;
     Ok(SolanaBuild {
-        solana_transaction: tx,
-        simulated_units: units,
+        estimated_gas: Some(Gas {
+            compute_units: Some(u64::from(built.compute_unit_limit)),
+            lamports: Some(built.max_fee_lamports()),
+            micro_lamports_per_compute_unit: Some(built.micro_lamports_per_unit),
+            ..Gas::default()
+        }),
+        solana_transaction: built.transaction,
+        simulated_units: Some(built.units_consumed),
         migrates,
     })
 }

@@ -1,0 +1,65 @@
+//! Query strings and path segments parsed with axum's extractors, their rejections (a repeated query key, a
+//! segment that is not UTF-8, a number that is not one) answered in the spec's envelope like every other
+//! error. Every handler takes these instead of `axum::extract::{Query, Path}`.
+
+use crate::error::ApiError;
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{FromRequestParts, Path, Query};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use serde::de::DeserializeOwned;
+
+/// A query string of type `T`.
+pub struct ApiQuery<T>(pub T);
+
+/// Path parameters of type `T`.
+pub struct ApiPath<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Query(q)| ApiQuery(q))
+            .map_err(ApiError::from)
+    }
+}
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|Path(p)| ApiPath(p))
+            .map_err(ApiError::from)
+    }
+}
+
+/// A rejection as the envelope: 400 `INVALID_PARAMS` with axum's explanation for what the client sent, 500
+/// `INTERNAL` for what would be this service's fault (a route without the parameter its handler reads).
+fn rejection(status: StatusCode, text: String) -> ApiError {
+    if status.is_client_error() {
+        ApiError::invalid(text)
+    } else {
+        tracing::error!("extractor: {text}");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL",
+            "internal error",
+        )
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> Self {
+        rejection(r.status(), r.body_text())
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(r: PathRejection) -> Self {
+        rejection(r.status(), r.body_text())
+    }
+}

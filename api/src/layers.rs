@@ -1,0 +1,383 @@
+//! What wraps every route: per-client and per-address rate limits (the client named by a trusted proxy's
+//! forwarding header), CORS, and a panic caught as a 500 in the
+//! spec's envelope.
+
+use crate::error::ApiError;
+use axum::extract::ConnectInfo;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use governor::Quota;
+use ipnet::IpNet;
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use tower_governor::governor::GovernorConfigBuilder;
+use tower_governor::key_extractor::KeyExtractor;
+use tower_governor::{GovernorError, GovernorLayer};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+/// Who sent a request: the connection's peer address, unless that peer is a trusted proxy; then the
+/// rightmost hop of its `Forwarded` (else `X-Forwarded-For`) header that is not itself a trusted proxy. Hops
+/// left of that one were written by the client and are never read. A hop that cannot be parsed ends the walk
+/// at the trusted hop before it (so garbage keys by the proxy, never by a name the client chose).
+#[derive(Clone, Debug)]
+pub struct ClientAddress {
+    trusted: Arc<[IpNet]>,
+}
+
+impl ClientAddress {
+    pub fn new(trusted: &[IpNet]) -> Self {
+        ClientAddress {
+            trusted: trusted.into(),
+        }
+    }
+
+    fn trusts(&self, ip: IpAddr) -> bool {
+        let ip = ip.to_canonical();
+        self.trusted.iter().any(|net| net.contains(&ip))
+    }
+
+    /// The client's address; `None` without connection info (a server not started with
+    /// `into_make_service_with_connect_info`).
+    pub fn of(&self, headers: &HeaderMap, peer: Option<IpAddr>) -> Option<IpAddr> {
+        let peer = peer?;
+        if !self.trusts(peer) {
+            return Some(peer);
+        }
+        let mut client = peer;
+        for hop in forwarded_hops(headers).into_iter().rev() {
+            match hop {
+                Some(ip) => {
+                    client = ip;
+                    if !self.trusts(ip) {
+                        break;
+                    }
+                }
+                None => break,
+            }
+        }
+        Some(client)
+    }
+
+    fn key<T>(&self, req: &axum::http::Request<T>) -> String {
+        let peer = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        self.of(req.headers(), peer).map_or_else(
+            || "ip:unknown".into(),
+            |ip| format!("ip:{}", ip.to_canonical()),
+        )
+    }
+}
+
+/// The `for` hops of `Forwarded` (RFC 7239) when present, else of `X-Forwarded-For`, left to right, every
+/// instance of the header in order; `None` for a hop that names no address (`unknown`, an obfuscated
+/// node, garbage). A header value that is not text yields no hops at all.
+fn forwarded_hops(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
+    let values = |name| -> Option<Vec<&str>> {
+        headers
+            .get_all(name)
+            .iter()
+            .map(|v| v.to_str().ok())
+            .collect()
+    };
+    let split = |values: Vec<&str>| -> Vec<String> {
+        values
+            .iter()
+            .flat_map(|v| v.split(','))
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty())
+            .collect()
+    };
+    match values(header::FORWARDED) {
+        None => vec![],
+        Some(v) if !v.is_empty() => split(v)
+            .iter()
+            .map(|stanza| {
+                stanza
+                    .parse::<forwarded_header_value::ForwardedStanza>()
+                    .ok()
+                    .and_then(|s| s.forwarded_for_ip())
+            })
+            .collect(),
+        Some(_) => match values(header::HeaderName::from_static("x-forwarded-for")) {
+            Some(v) => split(v)
+                .iter()
+                .map(|hop| {
+                    let hop = hop.trim_matches('"');
+                    hop.parse::<IpAddr>()
+                        .ok()
+                        .or_else(|| hop.parse::<SocketAddr>().ok().map(|a| a.ip()))
+                })
+                .collect(),
+            None => vec![],
+        },
+    }
+}
+
+/// Rate-limit key: the caller's `X-Client-Id`, else its address.
+#[derive(Clone, Debug)]
+struct ClientKey(ClientAddress);
+
+impl KeyExtractor for ClientKey {
+    type Key = String;
+
+    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
+        if let Some(id) = req
+            .headers()
+            .get("x-client-id")
+            .and_then(|v| v.to_str().ok())
+            .filter(|v| !v.is_empty() && v.len() <= 128)
+        {
+            return Ok(format!("id:{id}"));
+        }
+        Ok(self.0.key(req))
+    }
+}
+
+/// Rate-limit key: the caller's address, whatever `X-Client-Id` it sends (so that rotating ids does not
+/// escape the limit).
+#[derive(Clone, Debug)]
+struct AddressKey(ClientAddress);
+
+impl KeyExtractor for AddressKey {
+    type Key = String;
+
+    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
+        Ok(self.0.key(req))
+    }
+}
+
+/// Clients that share an address (several apps behind one NAT) share this many times one client's limit.
+pub const CLIENTS_PER_ADDRESS: u32 = 4;
+
+/// `per_second` requests a second sustained, `burst` at once: governor's own per-second quota, whose
+/// replenish interval is exact to the nanosecond (100,000/s is one request every 10 us).
+pub fn quota(per_second: u32, burst: u32) -> Quota {
+    let nonzero = |n: u32| NonZeroU32::new(n.max(1)).expect("at least 1");
+    Quota::per_second(nonzero(per_second)).allow_burst(nonzero(burst))
+}
+
+fn governor_error(e: GovernorError) -> Response {
+    match e {
+        GovernorError::TooManyRequests { wait_time, .. } => {
+            ApiError::rate_limited(wait_time.max(1)).into_response()
+        }
+        other => ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL",
+            format!("rate limiter: {other}"),
+        )
+        .into_response(),
+    }
+}
+
+/// Applies the rate limits of `config` to `router`: per client, and per address at
+/// [`CLIENTS_PER_ADDRESS`] times that.
+pub fn rate_limits<S: Clone + Send + Sync + 'static>(
+    router: axum::Router<S>,
+    config: &crate::config::ApiConfig,
+) -> axum::Router<S> {
+    let address = ClientAddress::new(&config.trusted_proxies);
+    let client = quota(config.rate_limit_per_second, config.rate_limit_burst);
+    let shared = quota(
+        config
+            .rate_limit_per_second
+            .saturating_mul(CLIENTS_PER_ADDRESS),
+        config.rate_limit_burst.saturating_mul(CLIENTS_PER_ADDRESS),
+    );
+    let per_client = GovernorConfigBuilder::default()
+        .period(client.replenish_interval())
+        .burst_size(client.burst_size().get())
+        .key_extractor(ClientKey(address.clone()))
+        .finish()
+        .expect("rate limits are positive");
+    let per_address = GovernorConfigBuilder::default()
+        .period(shared.replenish_interval())
+        .burst_size(shared.burst_size().get())
+        .key_extractor(AddressKey(address))
+        .finish()
+        .expect("rate limits are positive");
+    router
+        .layer(GovernorLayer::new(per_client).error_handler(governor_error))
+        .layer(GovernorLayer::new(per_address).error_handler(governor_error))
+}
+
+/// CORS for browsers on other origins: `*` allows any origin (what `api dev` uses unless told otherwise),
+/// a list allows exactly those; none sends no CORS headers (browsers then refuse cross-origin calls).
+pub fn cors(origins: &[HeaderValue]) -> Option<CorsLayer> {
+    if origins.is_empty() {
+        return None;
+    }
+    let allow = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.iter().cloned())
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+            .allow_headers(tower_http::cors::Any)
+            .expose_headers([axum::http::header::RETRY_AFTER, axum::http::header::ETAG])
+            .max_age(std::time::Duration::from_secs(600)),
+    )
+}
+
+/// The last line of defense of the envelope: an error response that is not JSON (an extractor of axum's used
+/// directly by some handler, a layer's own rejection) is rewritten as `{ "error": { "message", "code" } }`
+/// with its status and text kept. Handlers should still use [`crate::extract`]: this only catches misses.
+pub async fn envelope(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let response = next.run(req).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4_096)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let code = match status {
+        StatusCode::NOT_FOUND => "NOT_FOUND",
+        StatusCode::METHOD_NOT_ALLOWED => "METHOD_NOT_ALLOWED",
+        StatusCode::PAYLOAD_TOO_LARGE => "PAYLOAD_TOO_LARGE",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "INVALID_JSON",
+        StatusCode::TOO_MANY_REQUESTS => "RATE_LIMITED",
+        s if s.is_client_error() => "INVALID_PARAMS",
+        _ => "INTERNAL",
+    };
+    let message = if text.is_empty() || status.is_server_error() {
+        status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase()
+    } else {
+        text
+    };
+    let mut rewritten = ApiError::new(status, code, message).into_response();
+    for name in [header::RETRY_AFTER, header::ALLOW] {
+        if let Some(v) = parts.headers.get(&name) {
+            rewritten.headers_mut().insert(name, v.clone());
+        }
+    }
+    rewritten
+}
+
+/// A panic in a handler: logged, and answered 500 `INTERNAL` in the envelope (the process keeps serving).
+pub fn catch_panic() -> CatchPanicLayer<fn(Box<dyn std::any::Any + Send>) -> Response> {
+    CatchPanicLayer::custom(panic_response as fn(_) -> _)
+}
+
+fn panic_response(panic: Box<dyn std::any::Any + Send>) -> Response {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    tracing::error!("handler panicked: {what}");
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "INTERNAL",
+        "internal error; the request was not completed",
+    )
+    .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(
+                header::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
+        }
+        h
+    }
+
+    fn ip(s: &str) -> Option<IpAddr> {
+        Some(s.parse().unwrap())
+    }
+
+    #[test]
+    fn the_client_is_the_rightmost_untrusted_hop_and_only_a_trusted_peer_is_believed() {
+        let proxies = ClientAddress::new(&[
+            "10.0.0.0/8".parse().unwrap(),
+            "127.0.0.1/32".parse().unwrap(),
+        ]);
+        let xff = |v: &str| headers(&[("x-forwarded-for", v)]);
+        // An untrusted peer: its headers are ignored.
+        assert_eq!(
+            proxies.of(&xff("1.2.3.4"), ip("203.0.113.9")),
+            ip("203.0.113.9")
+        );
+        // A trusted peer: the rightmost hop that is not a proxy, whatever the client wrote left of it.
+        assert_eq!(proxies.of(&xff("1.2.3.4"), ip("10.1.1.1")), ip("1.2.3.4"));
+        assert_eq!(
+            proxies.of(&xff("6.6.6.6, 1.2.3.4, 10.0.0.7"), ip("127.0.0.1")),
+            ip("1.2.3.4")
+        );
+        // Two header instances are one list.
+        assert_eq!(
+            proxies.of(
+                &headers(&[
+                    ("x-forwarded-for", "6.6.6.6"),
+                    ("x-forwarded-for", "1.2.3.4")
+                ]),
+                ip("10.0.0.1")
+            ),
+            ip("1.2.3.4")
+        );
+        // Garbage stops the walk at the proxy before it.
+        assert_eq!(
+            proxies.of(&xff("1.2.3.4, bogus, 10.0.0.7"), ip("10.0.0.1")),
+            ip("10.0.0.7")
+        );
+        assert_eq!(proxies.of(&xff("bogus"), ip("10.0.0.1")), ip("10.0.0.1"));
+        // Every hop a proxy: the leftmost.
+        assert_eq!(
+            proxies.of(&xff("10.0.0.3, 10.0.0.2"), ip("10.0.0.1")),
+            ip("10.0.0.3")
+        );
+        // RFC 7239 wins over X-Forwarded-For, IPv6 with a port included.
+        let both = headers(&[
+            (
+                "forwarded",
+                "for=6.6.6.6, for=\"[2001:db8::1]:4711\";proto=https",
+            ),
+            ("x-forwarded-for", "5.5.5.5"),
+        ]);
+        assert_eq!(proxies.of(&both, ip("10.0.0.1")), ip("2001:db8::1"));
+        // An IPv4 peer seen as IPv6 (a dual-stack listener) is still trusted.
+        assert_eq!(
+            proxies.of(&xff("1.2.3.4"), ip("::ffff:10.0.0.1")),
+            ip("1.2.3.4")
+        );
+        // No proxies configured: never believed.
+        assert_eq!(
+            ClientAddress::new(&[]).of(&xff("1.2.3.4"), ip("127.0.0.1")),
+            ip("127.0.0.1")
+        );
+    }
+
+    #[test]
+    fn quotas_keep_any_rate() {
+        let q = quota(100_000, 1);
+        assert_eq!(q.replenish_interval(), std::time::Duration::from_micros(10));
+        let q = quota(3_000_000, 7);
+        assert_eq!(q.replenish_interval().as_nanos(), 333);
+        assert_eq!(q.burst_size().get(), 7);
+        assert_eq!(quota(20, 40).replenish_interval().as_millis(), 50);
+    }
+}

@@ -1,0 +1,306 @@
+//! The service's edges, on a real HTTP server over a SQLite index (no chain needed): every error in the
+//! spec's envelope (extractor rejections, a panicking handler), CORS, and rate limits by client behind
+//! trusted proxies.
+
+mod common;
+
+use api::config::ApiConfig;
+use api::AppState;
+use axum::routing::get;
+use common::assert_error;
+use indexer::Store;
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// `app` served on a free loopback port; its base URL.
+async fn serve(app: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+    });
+    format!("http://{addr}")
+}
+
+/// The API's state over a fresh SQLite index; its Solana RPC points at a closed port (nothing here reads
+/// the chain).
+async fn state(config: impl FnOnce(ApiConfig) -> ApiConfig) -> AppState {
+    let store = Store::open(&common::database(false).await).await.unwrap();
+    let config = config(ApiConfig::local("127.0.0.1:0".parse().unwrap()));
+    AppState::new(
+        store,
+        config,
+        Arc::new(solana_rpc_client::nonblocking::rpc_client::RpcClient::new(
+            "http://127.0.0.1:9".into(),
+        )),
+        None,
+    )
+}
+
+async fn get_json(http: &reqwest::Client, url: &str) -> (u16, String, Value) {
+    let r = http.get(url).send().await.unwrap();
+    let status = r.status().as_u16();
+    let content_type = r
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    (status, content_type, r.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn query_and_path_rejections_are_in_the_envelope() {
+    let base = serve(api::router(state(|c| c).await)).await;
+    let http = reqwest::Client::new();
+    for url in [
+        // A repeated query key.
+        format!("{base}/launchpad/launches?limit=1&limit=2"),
+        format!("{base}/swap/tokens?chainKey=base&chainKey=solana"),
+        format!("{base}/launchpad/fees?creator=a&creator=b"),
+        // A path segment that is not UTF-8.
+        format!("{base}/launchpad/curve/%FF%FE"),
+        format!("{base}/launchpad/trades/%C3%28"),
+    ] {
+        let (status, content_type, body) = get_json(&http, &url).await;
+        assert_eq!(status, 400, "{url}: {body}");
+        assert!(content_type.starts_with("application/json"), "{url}");
+        assert_error(&body, "INVALID_PARAMS");
+    }
+}
+
+#[tokio::test]
+async fn a_panic_and_a_raw_extractor_rejection_answer_in_the_envelope_and_the_service_keeps_serving(
+) {
+    let state = state(|c| c).await;
+    let endpoints = axum::Router::new()
+        .route(
+            "/boom",
+            get(|| async {
+                if true {
+                    panic!("made to panic");
+                }
+                "unreachable"
+            }),
+        )
+        .route("/fine", get(|| async { "ok" }))
+        // A handler that takes axum's own extractor (as a new endpoint might by mistake).
+        .route(
+            "/raw",
+            get(
+                |axum::extract::Query(q): axum::extract::Query<
+                    std::collections::HashMap<String, u32>,
+                >| async move { format!("{q:?}") },
+            ),
+        );
+    let base = serve(api::layered(endpoints, state)).await;
+    let http = reqwest::Client::new();
+    let (status, content_type, body) = get_json(&http, &format!("{base}/boom")).await;
+    assert_eq!(status, 500, "{body}");
+    assert!(content_type.starts_with("application/json"));
+    assert_error(&body, "INTERNAL");
+    assert!(!body.to_string().contains("made to panic"), "{body}");
+    let r = http.get(format!("{base}/fine")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.text().await.unwrap(),
+        "ok",
+        "success bodies are untouched"
+    );
+    // A rejection of axum's own extractor still answers in the envelope.
+    let (status, content_type, body) = get_json(&http, &format!("{base}/raw?n=x")).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(content_type.starts_with("application/json"));
+    assert_error(&body, "INVALID_PARAMS");
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("n"),
+        "{body}"
+    );
+}
+
+/// The `Access-Control-Allow-Origin` answered to `GET /health` from `origin`.
+async fn allowed_origin(http: &reqwest::Client, base: &str, origin: &str) -> Option<String> {
+    let r = http
+        .get(format!("{base}/health"))
+        .header("origin", origin)
+        .send()
+        .await
+        .unwrap();
+    r.headers()
+        .get("access-control-allow-origin")
+        .map(|v| v.to_str().unwrap().to_string())
+}
+
+#[tokio::test]
+async fn cors_allows_the_configured_origins_only() {
+    let allowed = "https://app.example.com";
+    let base = serve(api::router(
+        state(|c| ApiConfig {
+            cors_origins: vec![axum::http::HeaderValue::from_static(allowed)],
+            ..c
+        })
+        .await,
+    ))
+    .await;
+    let http = reqwest::Client::new();
+    // A preflight from the allowed origin.
+    let r = http
+        .request(reqwest::Method::OPTIONS, format!("{base}/swap/quote"))
+        .header("origin", allowed)
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    assert_eq!(r.headers()["access-control-allow-origin"], allowed);
+    assert!(r.headers()["access-control-allow-methods"]
+        .to_str()
+        .unwrap()
+        .contains("POST"));
+    // A simple request from it, and one from elsewhere.
+    assert_eq!(
+        allowed_origin(&http, &base, allowed).await.as_deref(),
+        Some(allowed)
+    );
+    assert_eq!(
+        allowed_origin(&http, &base, "https://evil.example.com").await,
+        None
+    );
+
+    // `*` (what `api dev` uses): any origin.
+    let base = serve(api::router(
+        state(|c| ApiConfig {
+            cors_origins: vec![axum::http::HeaderValue::from_static("*")],
+            ..c
+        })
+        .await,
+    ))
+    .await;
+    assert_eq!(
+        allowed_origin(&http, &base, "http://localhost:5173")
+            .await
+            .as_deref(),
+        Some("*")
+    );
+
+    // None configured (`serve`'s default): no CORS headers.
+    let base = serve(api::router(state(|c| c).await)).await;
+    assert_eq!(allowed_origin(&http, &base, allowed).await, None);
+}
+
+/// Statuses of `n` sequential `GET /health` with the headers `headers(i)`.
+async fn statuses(
+    http: &reqwest::Client,
+    base: &str,
+    n: usize,
+    headers: impl Fn(usize) -> Vec<(&'static str, String)>,
+) -> Vec<u16> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        let mut r = http.get(format!("{base}/health"));
+        for (k, v) in headers(i) {
+            r = r.header(k, v);
+        }
+        out.push(r.send().await.unwrap().status().as_u16());
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_high_configured_rate_is_not_rounded_down_to_a_thousand_a_second() {
+    // 100,000/s with no burst to speak of: one request every 10 us. Sequential requests over loopback are
+    // far slower than that, so none is limited; at 1,000/s (the old millisecond rounding) most would be.
+    let base = serve(api::router(
+        state(|c| ApiConfig {
+            rate_limit_per_second: 100_000,
+            rate_limit_burst: 1,
+            ..c
+        })
+        .await,
+    ))
+    .await;
+    let http = reqwest::Client::new();
+    let got = statuses(&http, &base, 400, |_| vec![("x-client-id", "one".into())]).await;
+    assert!(got.iter().all(|s| *s == 200), "{got:?}");
+}
+
+#[tokio::test]
+async fn clients_behind_a_trusted_proxy_are_limited_apart_and_untrusted_headers_are_ignored() {
+    let limited = |trusted: &str| {
+        let trusted = trusted.to_string();
+        move |c: ApiConfig| ApiConfig {
+            rate_limit_per_second: 1,
+            rate_limit_burst: 2,
+            trusted_proxies: if trusted.is_empty() {
+                vec![]
+            } else {
+                vec![trusted.parse().unwrap()]
+            },
+            ..c
+        }
+    };
+    let http = reqwest::Client::new();
+
+    // The test client is the proxy (127.0.0.1 is trusted).
+    let base = serve(api::router(state(limited("127.0.0.0/8")).await)).await;
+    let a = statuses(&http, &base, 3, |_| {
+        vec![("x-forwarded-for", "203.0.113.1".into())]
+    })
+    .await;
+    assert_eq!(a, [200, 200, 429]);
+    // Another client behind the same proxy has its own limit.
+    let b = statuses(&http, &base, 2, |_| {
+        vec![("x-forwarded-for", "198.51.100.7, 127.0.0.1".into())]
+    })
+    .await;
+    assert_eq!(b, [200, 200]);
+    // The first client cannot escape by writing other addresses left of the one the proxy appended, nor
+    // through RFC 7239's header.
+    let a = statuses(&http, &base, 3, |i| {
+        vec![("x-forwarded-for", format!("192.0.2.{i}, 203.0.113.1"))]
+    })
+    .await;
+    assert_eq!(a, [429, 429, 429]);
+    let a = statuses(&http, &base, 1, |_| {
+        vec![("forwarded", "for=203.0.113.1".into())]
+    })
+    .await;
+    assert_eq!(a, [429]);
+    let c = statuses(&http, &base, 1, |_| {
+        vec![("forwarded", "for=\"[2001:db8::1]:4711\"".into())]
+    })
+    .await;
+    assert_eq!(c, [200]);
+
+    // No trusted proxy: a spoofed header names nobody; every request is the peer's.
+    let base = serve(api::router(state(limited("")).await)).await;
+    let spoofed = statuses(&http, &base, 3, |i| {
+        vec![("x-forwarded-for", format!("203.0.113.{i}"))]
+    })
+    .await;
+    assert_eq!(spoofed, [200, 200, 429]);
+    // Nor does trusting another network make the test client a proxy.
+    let base = serve(api::router(state(limited("10.0.0.0/8")).await)).await;
+    let spoofed = statuses(&http, &base, 3, |i| {
+        vec![("forwarded", format!("for=203.0.113.{i}"))]
+    })
+    .await;
+    assert_eq!(spoofed, [200, 200, 429]);
+}
+
+#[tokio::test]
+async fn the_cross_chain_quote_links_to_its_status_with_the_real_quote_id() {
+    let base = serve(api::router(state(|c| c).await)).await;
+    let (status, _, doc) = get_json(&reqwest::Client::new(), &format!("{base}/openapi.json")).await;
+    assert_eq!(status, 200);
+    let link =
+        &doc["paths"]["/swap/cross-chain/quote"]["post"]["responses"]["200"]["links"]["status"];
+    let operation = &doc["paths"]["/swap/cross-chain/status/{quoteId}"]["get"]["operationId"];
+    assert_eq!(&link["operationId"], operation, "{link}");
+    assert_eq!(link["parameters"]["quoteId"], "$response.body#/quoteId");
+}
