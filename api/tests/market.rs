@@ -18,9 +18,6 @@ fn price(v: &Value) -> u128 {
     curve::display::parse_decimal_u128(v.as_str().unwrap(), 18).unwrap()
 }
 
-/// Open, high, low, close, base volume, quote volume, trades.
-type Ohlcv = (u128, u128, u128, u128, u128, u128, u64);
-
 fn amount(v: &Value) -> u128 {
     v.as_str().unwrap().parse().unwrap()
 }
