@@ -145,6 +145,7 @@ impl AppState {
         routes::launchpad::curve,
         routes::launchpad::launches,
         routes::launchpad::fees,
+        routes::tokens::token,
         routes::trades::trades,
         routes::candles::candles,
         routes::launch::prepare,
@@ -310,6 +311,7 @@ pub fn router(state: AppState) -> Router {
         .route("/launchpad/curve/{mint}", get(routes::launchpad::curve))
         .route("/launchpad/launches", get(routes::launchpad::launches))
         .route("/launchpad/fees", get(routes::launchpad::fees))
+        .route("/launchpad/tokens/{mint}", get(routes::tokens::token))
         .route("/launchpad/trades/{mint}", get(routes::trades::trades))
         .route("/launchpad/candles/{mint}", get(routes::candles::candles))
         .route("/launchpad/prepare", post(routes::launch::prepare))

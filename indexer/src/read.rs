@@ -9,7 +9,13 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
+mod listing;
 mod market;
+
+pub use listing::{
+    window_start, Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort,
+    WINDOW_INTERVAL_SECS,
+};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 

@@ -10,4 +10,5 @@ pub mod launch;
 pub mod launchpad;
 pub mod submit;
 pub mod swap;
+pub mod tokens;
 pub mod trades;

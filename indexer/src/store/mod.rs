@@ -1,10 +1,12 @@
 //! Store: the index in PostgreSQL (production) or SQLite (embedded default) through sqlx's `Any` driver, so
 //! both run the same statements. Each batch of changes is written in one transaction, with the cursor.
 
+mod listing;
 mod market;
 mod rows;
 mod write;
 
+pub use listing::{padded, MARKET_CAP_WIDTH};
 pub use market::{candle_row, CANDLE_COLS};
 
 use crate::model::Change;
@@ -150,6 +152,10 @@ impl Store {
             Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
             Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
         }
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        listing::refresh_stale(&mut tx).await?;
+        tx.commit().await?;
         Ok(())
     }
 
