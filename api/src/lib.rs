@@ -8,6 +8,7 @@ pub mod config;
 pub mod crosschain;
 pub mod error;
 pub mod evm;
+pub mod image;
 pub mod keeper;
 pub mod routes;
 pub mod solana;
@@ -150,6 +151,7 @@ impl AppState {
         routes::candles::candles,
         routes::launch::prepare,
         routes::launch::metadata,
+        routes::launch::image,
         routes::launch::record,
         routes::claim::claim,
         routes::submit::submit,
@@ -314,9 +316,20 @@ pub fn router(state: AppState) -> Router {
         .route("/launchpad/tokens/{mint}", get(routes::tokens::token))
         .route("/launchpad/trades/{mint}", get(routes::trades::trades))
         .route("/launchpad/candles/{mint}", get(routes::candles::candles))
-        .route("/launchpad/prepare", post(routes::launch::prepare))
+        .route(
+            "/launchpad/prepare",
+            post(routes::launch::prepare).layer(DefaultBodyLimit::max(
+                image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes),
+            )),
+        )
+        .route("/launchpad/images/{hash}", get(routes::launch::image))
         .route("/launchpad/metadata/{file}", get(routes::launch::metadata))
-        .route("/launchpad/record", post(routes::launch::record))
+        .route(
+            "/launchpad/record",
+            post(routes::launch::record).layer(DefaultBodyLimit::max(
+                image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes),
+            )),
+        )
         .route("/launchpad/claim", post(routes::claim::claim))
         .route("/swap/submit-solana", post(routes::submit::submit))
         .route("/swap/chains", get(routes::catalog::chains))

@@ -21,6 +21,11 @@ fn cap(v: &Value) -> u128 {
     curve::display::parse_decimal_u128(v.as_str().unwrap(), 24).unwrap()
 }
 
+fn b64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
 fn amount(v: &Value) -> u128 {
     v.as_str().unwrap().parse().unwrap()
 }
@@ -127,7 +132,19 @@ async fn views(postgres: bool) {
         s.net.rpc_url(),
         solana_commitment_config::CommitmentConfig::confirmed(),
     );
-    let alpha = launch_via_api(&s, &http, &rpc, "fair", "Alpha Dog", "ALPHA", json!({})).await;
+    let png = {
+        let img = image::RgbaImage::from_pixel(48, 32, image::Rgba([250, 180, 20, 255]));
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, image::ImageFormat::Png).unwrap();
+        out.into_inner()
+    };
+    let links = json!({
+        "image": b64(&png),
+        "website": "https://alpha.example.org/about",
+        "twitter": "https://x.com/alphadog",
+        "telegram": "https://t.me/alphadog",
+    });
+    let alpha = launch_via_api(&s, &http, &rpc, "fair", "Alpha Dog", "ALPHA", links.clone()).await;
     let beta = launch_via_api(&s, &http, &rpc, "shield", "Beta Cat", "BETA", json!({})).await;
     let gamma = launch_via_api(&s, &http, &rpc, "fair", "Gamma", "GAMMA", json!({})).await;
     // Launched without record: in neither the listing nor the catalog.
@@ -241,19 +258,134 @@ async fn views(postgres: bool) {
     assert_eq!(status, 400);
     assert_error(&body, "INVALID_ADDRESS");
 
+    // The image and links: in the Metaplex metadata JSON, the image served byte for byte with its type.
+    let (status, meta) = get(&http, alpha.prepared["metadataURI"].as_str().unwrap()).await;
+    assert_eq!(status, 200, "{meta}");
+    let image_url = meta["image"].as_str().unwrap();
+    assert_eq!(view["image"], image_url);
+    assert_eq!(meta["external_url"], links["website"]);
+    assert_eq!(meta["extensions"]["twitter"], links["twitter"]);
+    assert_eq!(meta["extensions"]["telegram"], links["telegram"]);
+    assert_eq!(meta["properties"]["files"][0]["uri"], image_url);
+    assert_eq!(meta["properties"]["files"][0]["type"], "image/png");
+    assert_eq!(view["links"]["twitter"], links["twitter"]);
+    let served = http.get(image_url).send().await.unwrap();
+    assert_eq!(served.status(), 200);
+    assert_eq!(served.headers()["content-type"], "image/png");
+    assert!(served.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
+    assert_eq!(served.bytes().await.unwrap().as_ref(), png.as_slice());
+    let (_, plain) = get(&http, gamma.prepared["metadataURI"].as_str().unwrap()).await;
+    assert!(plain.get("image").is_none() && plain.get("extensions").is_none());
+    // Bad images and links: 4xx in the spec's format, nothing prepared.
+    let prepare = format!("{}/launchpad/prepare", s.base);
+    let body = |extra: Value| {
+        let mut b = json!({
+            "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "fair", "quote": "sol",
+            "name": "Bad", "symbol": "BAD", "totalSupply": "1000000000",
+            "creator": alpha.creator.pubkey().to_string(),
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    let mut truncated = png.clone();
+    truncated.truncate(60);
+    let mut big = png.clone();
+    big.resize(1_100_000, 0);
+    let key = bs58::encode([7u8; 64]).into_string();
+    for (extra, status, code) in [
+        (json!({"image": b64(&truncated)}), 400, "INVALID_IMAGE"),
+        (
+            json!({"image": b64(b"just some text")}),
+            400,
+            "INVALID_IMAGE",
+        ),
+        (json!({"image": "%%%"}), 400, "INVALID_IMAGE"),
+        (
+            json!({"image": b64(b"BM6\x00\x00\x00")}),
+            400,
+            "INVALID_IMAGE",
+        ),
+        (json!({"image": b64(&big)}), 413, "PAYLOAD_TOO_LARGE"),
+        (
+            json!({"website": "http://alpha.example.org"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (
+            json!({"website": "javascript:alert(1)"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (
+            json!({"twitter": "https://evil.example/x.com"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (json!({"twitter": "https://x.com/"}), 400, "INVALID_LINK"),
+        (
+            json!({"telegram": "https://t.me.evil.org/a"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (
+            json!({"telegram": "https://user:pw@t.me/a"}),
+            400,
+            "INVALID_LINK",
+        ),
+        // Secrets are still caught next to an image.
+        (
+            json!({"image": b64(&png), "description": format!("key {key}")}),
+            400,
+            "SECRET_MATERIAL",
+        ),
+        (json!({"image": key}), 400, "SECRET_MATERIAL"),
+    ] {
+        let (got, resp) = post(&http, &prepare, &body(extra.clone())).await;
+        assert_eq!(got, status, "{extra}: {resp}");
+        assert_error(&resp, code);
+    }
+    let (got, resp) = post(&http, &prepare, &body(json!({"image": b64(&png)}))).await;
+    assert_eq!(got, 200, "{resp}");
+    let (status, _) = get(
+        &http,
+        &format!("{}/launchpad/images/{}", s.base, "ab".repeat(32)),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, _) = get(&http, &format!("{}/launchpad/images/nope", s.base)).await;
+    assert_eq!(status, 400);
+
     // The listing: sorts, filters and search over the recorded launches.
     let (am, bm, gm) = (
         a.mint.to_string(),
         beta.keys.mint.to_string(),
         gamma.keys.mint.to_string(),
     );
+    // Trades in the same second tie on time, and the mint breaks the tie.
+    let (_, bv) = get(&http, &format!("{}/launchpad/tokens/{bm}", s.base)).await;
+    let mut last_trade_order = vec![
+        (view["lastTradeAt"].as_i64(), am.clone()),
+        (bv["lastTradeAt"].as_i64(), bm.clone()),
+    ];
+    last_trade_order.sort();
+    last_trade_order.reverse();
+    let last_trade_order: Vec<String> = last_trade_order
+        .into_iter()
+        .map(|(_, m)| m)
+        .chain([gm.clone()])
+        .collect();
     for (query, expected) in [
         ("sort=new", vec![&gm, &bm, &am]),
         ("sort=new&order=asc", vec![&am, &bm, &gm]),
         ("sort=marketCap", vec![&am, &bm, &gm]),
         ("sort=volume24h", vec![&am, &bm, &gm]),
         ("sort=volume24h&order=asc", vec![&gm, &bm, &am]),
-        ("sort=lastTrade", vec![&bm, &am, &gm]),
+        ("sort=lastTrade", last_trade_order.iter().collect()),
         ("sort=progress", vec![&am, &bm, &gm]),
         ("status=migrated", vec![&am]),
         ("status=bonding&sort=marketCap", vec![&bm, &gm]),

@@ -75,6 +75,8 @@ pub struct Activity {
 /// What prepare stored besides the on-chain metadata: description, image and links.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LaunchExtras {
+    pub name: String,
+    pub symbol: String,
     pub description: String,
     /// SHA-256 (hex) of the image in `images`.
     pub image_hash: Option<String>,
@@ -212,18 +214,20 @@ impl Store {
     /// Description, image and links stored at prepare (none for launches made elsewhere).
     pub async fn launch_extras(&self, mint: &Pubkey) -> Result<Option<LaunchExtras>> {
         let row = sqlx::query(
-            "SELECT description, image_hash, website, twitter, telegram FROM launch_metadata \
-             WHERE mint = $1",
+            "SELECT name, symbol, description, image_hash, website, twitter, telegram \
+             FROM launch_metadata WHERE mint = $1",
         )
         .bind(mint.to_string())
         .fetch_optional(self.pool())
         .await?;
         Ok(row.map(|r| LaunchExtras {
-            description: r.get(0),
-            image_hash: r.get(1),
-            website: r.get(2),
-            twitter: r.get(3),
-            telegram: r.get(4),
+            name: r.get(0),
+            symbol: r.get(1),
+            description: r.get(2),
+            image_hash: r.get(3),
+            website: r.get(4),
+            twitter: r.get(5),
+            telegram: r.get(6),
         }))
     }
 

@@ -3,11 +3,13 @@
 
 mod listing;
 mod market;
+mod prepared;
 mod rows;
 mod write;
 
 pub use listing::{padded, MARKET_CAP_WIDTH};
 pub use market::{candle_row, CANDLE_COLS};
+pub use prepared::PreparedLaunch;
 
 use crate::model::Change;
 use anchor_lang::prelude::Pubkey;
