@@ -3,6 +3,7 @@
 
 pub mod aggregators;
 pub mod body;
+pub mod cache;
 pub mod chains;
 pub mod config;
 pub mod crosschain;
@@ -310,20 +311,41 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi))
-        .route("/launchpad/curve/{mint}", get(routes::launchpad::curve))
-        .route("/launchpad/launches", get(routes::launchpad::launches))
+        .route(
+            "/launchpad/curve/{mint}",
+            get(routes::launchpad::curve).layer(cache::layer(cache::policy::LIVE)),
+        )
+        .route(
+            "/launchpad/launches",
+            get(routes::launchpad::launches).layer(cache::layer(cache::policy::LISTING)),
+        )
         .route("/launchpad/fees", get(routes::launchpad::fees))
-        .route("/launchpad/tokens/{mint}", get(routes::tokens::token))
-        .route("/launchpad/trades/{mint}", get(routes::trades::trades))
-        .route("/launchpad/candles/{mint}", get(routes::candles::candles))
+        .route(
+            "/launchpad/tokens/{mint}",
+            get(routes::tokens::token).layer(cache::layer(cache::policy::MARKET)),
+        )
+        .route(
+            "/launchpad/trades/{mint}",
+            get(routes::trades::trades).layer(cache::layer(cache::policy::LIVE)),
+        )
+        .route(
+            "/launchpad/candles/{mint}",
+            get(routes::candles::candles).layer(cache::layer(cache::policy::MARKET)),
+        )
         .route(
             "/launchpad/prepare",
             post(routes::launch::prepare).layer(DefaultBodyLimit::max(
                 image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes),
             )),
         )
-        .route("/launchpad/images/{hash}", get(routes::launch::image))
-        .route("/launchpad/metadata/{file}", get(routes::launch::metadata))
+        .route(
+            "/launchpad/images/{hash}",
+            get(routes::launch::image).layer(cache::layer(cache::policy::METADATA)),
+        )
+        .route(
+            "/launchpad/metadata/{file}",
+            get(routes::launch::metadata).layer(cache::layer(cache::policy::METADATA)),
+        )
         .route(
             "/launchpad/record",
             post(routes::launch::record).layer(DefaultBodyLimit::max(

@@ -360,6 +360,50 @@ async fn views(postgres: bool) {
     let (status, _) = get(&http, &format!("{}/launchpad/images/nope", s.base)).await;
     assert_eq!(status, 400);
 
+    // Browse responses carry an ETag and Cache-Control; a conditional request for the same tag gets 304.
+    for (path, max_age) in [
+        (format!("/launchpad/tokens/{}", a.mint), "max-age=2"),
+        (
+            "/launchpad/launches?sort=marketCap".to_string(),
+            "max-age=5",
+        ),
+        (format!("/launchpad/trades/{}", a.mint), "max-age=1"),
+        (
+            format!("/launchpad/candles/{}?interval=1m", a.mint),
+            "max-age=2",
+        ),
+        (format!("/launchpad/curve/{}", a.mint), "max-age=1"),
+        (
+            image_url.strip_prefix(&s.base).unwrap().to_string(),
+            "immutable",
+        ),
+    ] {
+        let url = format!("{}{path}", s.base);
+        let first = http.get(&url).send().await.unwrap();
+        assert_eq!(first.status(), 200, "{path}");
+        let tag = first.headers()["etag"].to_str().unwrap().to_string();
+        let cache = first.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(cache.contains(max_age), "{path}: {cache}");
+        let again = http
+            .get(&url)
+            .header("if-none-match", &tag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+        assert_eq!(again.headers()["etag"].to_str().unwrap(), tag);
+        assert!(again.bytes().await.unwrap().is_empty());
+        let other = http
+            .get(&url)
+            .header("if-none-match", "\"stale\"")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(other.status(), 200, "{path}");
+    }
     // The listing: sorts, filters and search over the recorded launches.
     let (am, bm, gm) = (
         a.mint.to_string(),
@@ -497,6 +541,23 @@ async fn views(postgres: bool) {
             }
         }
     }
+    // A new trade changes the token's tag.
+    let tag_of = |r: &reqwest::Response| r.headers()["etag"].to_str().unwrap().to_string();
+    let gamma_view = format!("{}/launchpad/tokens/{}", s.base, gamma.keys.mint);
+    let before = tag_of(&http.get(&gamma_view).send().await.unwrap());
+    testkit::buy(&rpc, &gamma.keys, &wallets[0], SOL / 20)
+        .await
+        .unwrap();
+    s.wait_indexed().await;
+    let changed = http
+        .get(&gamma_view)
+        .header("if-none-match", &before)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), 200);
+    assert_ne!(tag_of(&changed), before);
+
     let _ = s.stop.send(true);
 }
 
