@@ -56,7 +56,12 @@ pub struct AppState {
     /// Curves read from the index, by mint and the in-process indexer's batch count (so a new batch
     /// invalidates them at once), each kept at most [`CURVE_CACHE_TTL`].
     pub curves: moka::future::Cache<(Pubkey, u64), Option<Arc<CurveState>>>,
+    /// The listing's `total` per filter set, kept [`LISTING_TOTAL_TTL`] (a count over every launch).
+    pub listing_totals: moka::future::Cache<String, u64>,
 }
+
+/// How long a listing total is reused: the listing's own `max-age`.
+pub const LISTING_TOTAL_TTL: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The longest a curve read is served from memory (well under a slot).
 pub const CURVE_CACHE_TTL: std::time::Duration = std::time::Duration::from_millis(100);
@@ -106,6 +111,10 @@ impl AppState {
             curves: moka::future::Cache::builder()
                 .max_capacity(100_000)
                 .time_to_live(CURVE_CACHE_TTL)
+                .build(),
+            listing_totals: moka::future::Cache::builder()
+                .max_capacity(10_000)
+                .time_to_live(LISTING_TOTAL_TTL)
                 .build(),
         }
     }

@@ -498,6 +498,8 @@ async fn views(postgres: bool) {
         .as_secs() as i64;
     let store = indexer::Store::open(&s.db).await.unwrap();
     store.seed_listing(1_000, now).await.unwrap();
+    // Totals are counted at most every 5 seconds per filter set.
+    tokio::time::sleep(api::LISTING_TOTAL_TTL + std::time::Duration::from_millis(200)).await;
     let (all, total) = pages(&http, &s.base, "sort=new", 100).await;
     assert_eq!(total, 3 + 900);
     let everyone: BTreeSet<String> = mints(&all).into_iter().collect();
@@ -507,7 +509,7 @@ async fn views(postgres: bool) {
         let k = match sort {
             "new" => (t(&e["createdAt"]), t(&e["createdSlot"]), 0),
             "marketCap" => (cap(&e["marketCap"]), 0, 0),
-            "volume24h" => (amount(&e["volume24hQuote"]), t(&e["lastTradeAt"]), 0),
+            "volume24h" => (amount(&e["volume24hQuote"]), 0, 0),
             "lastTrade" => (t(&e["lastTradeAt"]), 0, 0),
             _ => (t(&e["progressBps"]), 0, 0),
         };

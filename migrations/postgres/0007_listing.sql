@@ -13,6 +13,11 @@ CREATE TABLE launch_stats (
     ath_price TEXT NOT NULL DEFAULT '0',
     last_trade_time BIGINT NOT NULL DEFAULT 0,
     last_trade_seq TEXT NOT NULL DEFAULT '',
+    -- The rolling 24h volume (the hourly candles from `volume_window` on), quote padded like market_cap;
+    -- rewritten with every trade and, once the window moves past it, by the indexer's sweep.
+    volume_24h TEXT NOT NULL DEFAULT '000000000000000000000000000000000000000',
+    volume_24h_base TEXT NOT NULL DEFAULT '0',
+    volume_window BIGINT NOT NULL DEFAULT 0,
     stale BIGINT NOT NULL DEFAULT 0
 );
 INSERT INTO launch_stats (mint, stale) SELECT mint, 1 FROM launches;
@@ -20,11 +25,11 @@ INSERT INTO launch_stats (mint, stale) SELECT mint, 1 FROM launches;
 CREATE INDEX launch_stats_market_cap ON launch_stats (market_cap, mint);
 CREATE INDEX launch_stats_last_trade ON launch_stats (last_trade_time, mint);
 CREATE INDEX launch_stats_progress ON launch_stats (progress_bps, mint);
+CREATE INDEX launch_stats_volume ON launch_stats (volume_24h, mint);
+CREATE INDEX launch_stats_volume_window ON launch_stats (volume_window);
 CREATE INDEX launch_stats_stale ON launch_stats (stale);
 CREATE INDEX launches_new ON launches (created_at, created_slot, mint);
 CREATE INDEX launches_preset_quote ON launches (preset, quote);
--- The rolling 24h volume of every launch is summed from its 1h candles in the window (index-only).
-CREATE INDEX candles_window ON candles (interval_secs, start_time, mint, volume_quote);
 
 -- Images uploaded at prepare, content-addressed by the SHA-256 of their bytes.
 CREATE TABLE images (

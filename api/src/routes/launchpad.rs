@@ -216,8 +216,8 @@ impl From<indexer::read::ListingRow> for LaunchEntry {
             progress_bps: r.stats.progress_bps,
             price: fixed_to_decimal(r.stats.price, curve::display::PRICE_DIGITS),
             market_cap: fixed_to_decimal(r.stats.market_cap, MARKET_CAP_DIGITS),
-            volume24h_base: r.volume_base.to_string(),
-            volume24h_quote: r.volume_quote.to_string(),
+            volume24h_base: r.stats.volume_24h_base.to_string(),
+            volume24h_quote: r.stats.volume_24h_quote.to_string(),
             last_trade_at: r.stats.last_trade_time,
         }
     }
@@ -228,7 +228,7 @@ impl From<indexer::read::ListingRow> for LaunchEntry {
 pub struct LaunchesResponse {
     /// Launches recorded through `POST /launchpad/record`, in the requested order.
     pub launches: Vec<LaunchEntry>,
-    /// Launches that match the filters.
+    /// Launches that match the filters (counted at most every 5 seconds per filter set).
     pub total: u64,
     pub limit: u32,
     pub offset: u64,
@@ -247,7 +247,7 @@ fn one_of(name: &str, value: Option<&str>, allowed: &[&str]) -> Result<Option<St
 }
 
 impl LaunchesQuery {
-    pub fn parse(&self, now: i64) -> Result<indexer::read::ListingQuery, ApiError> {
+    pub fn parse(&self) -> Result<indexer::read::ListingQuery, ApiError> {
         use indexer::read::Sort;
         let (limit, offset) = Paging {
             limit: self.limit.clone(),
@@ -287,7 +287,6 @@ impl LaunchesQuery {
             q,
             limit,
             offset,
-            now,
         })
     }
 }
@@ -308,13 +307,32 @@ pub async fn launches(
     State(state): State<AppState>,
     Query(query): Query<LaunchesQuery>,
 ) -> Result<Json<LaunchesResponse>, ApiError> {
-    let query = query.parse(state.now())?;
+    let query = query.parse()?;
+    let filters = format!(
+        "{:?}",
+        (
+            &query.status,
+            &query.preset,
+            &query.quote,
+            &query.creator,
+            &query.q
+        )
+    );
+    let store = state.store.clone();
+    let total = state
+        .listing_totals
+        .try_get_with(filters, {
+            let query = query.clone();
+            async move { store.listing_total(&query).await }
+        })
+        .await
+        .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
     let page = state.store.listing(&query).await?;
     Ok(Json(LaunchesResponse {
-        launches: page.items.into_iter().map(LaunchEntry::from).collect(),
-        total: page.total,
-        limit: page.limit,
-        offset: page.offset,
+        launches: page.into_iter().map(LaunchEntry::from).collect(),
+        total,
+        limit: query.limit,
+        offset: query.offset,
     }))
 }
 

@@ -2,7 +2,7 @@
 //! the hourly candles: a launch's stats, its activity in a rolling window, and the discovery listing
 //! sorted, filtered and searched with one index per sort.
 
-use super::{launch_row, LaunchRow, Page, Result, LAUNCH_COLS};
+use super::{launch_row, LaunchRow, Result, LAUNCH_COLS};
 use crate::store::Store;
 use anchor_lang::prelude::Pubkey;
 use sqlx::any::AnyRow;
@@ -38,6 +38,9 @@ pub struct LaunchStats {
     pub ath_price: u128,
     /// Unix seconds of the latest trade; `None` before any.
     pub last_trade_time: Option<i64>,
+    /// The rolling 24h volume (quote, then tokens; base units) as of the indexer's latest batch.
+    pub volume_24h_quote: u128,
+    pub volume_24h_base: u128,
 }
 
 fn stats_row(r: &AnyRow) -> LaunchStats {
@@ -50,12 +53,14 @@ fn stats_row(r: &AnyRow) -> LaunchStats {
         ath_price: num(r, "ath_price"),
         last_trade_time: Some(r.get::<i64, _>("last_trade_time"))
             .filter(|_| !r.get::<String, _>("last_trade_seq").is_empty()),
+        volume_24h_quote: num(r, "volume_24h"),
+        volume_24h_base: num(r, "volume_24h_base"),
     }
 }
 
 const STATS_COLS: &str =
     "s.status, s.progress_bps, s.supply, s.price, s.market_cap, s.ath_price, s.last_trade_time, \
-     s.last_trade_seq";
+     s.last_trade_seq, s.volume_24h, s.volume_24h_base";
 
 /// A launch's trading in a window, from its hourly candles (and its trades, for distinct wallets).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -116,7 +121,8 @@ impl Sort {
         match self {
             Sort::New => &["l.created_at", "l.created_slot", "l.mint"],
             Sort::MarketCap => &["s.market_cap", "s.mint"],
-            Sort::LastTrade | Sort::Volume24h => &["s.last_trade_time", "s.mint"],
+            Sort::Volume24h => &["s.volume_24h", "s.mint"],
+            Sort::LastTrade => &["s.last_trade_time", "s.mint"],
             Sort::Progress => &["s.progress_bps", "s.mint"],
         }
     }
@@ -135,17 +141,13 @@ pub struct ListingQuery {
     pub q: Option<String>,
     pub limit: u32,
     pub offset: u64,
-    /// Unix seconds now (the 24h window ends at it).
-    pub now: i64,
 }
 
-/// One listing entry: the launch, its stats and its 24h volume.
+/// One listing entry: the launch and its stats.
 #[derive(Debug, Clone)]
 pub struct ListingRow {
     pub launch: LaunchRow,
     pub stats: LaunchStats,
-    pub volume_base: u128,
-    pub volume_quote: u128,
 }
 
 /// A filter as SQL over `launches l`, `launch_metadata m`, `launch_stats s`, with its bound values.
@@ -187,12 +189,6 @@ impl Filter {
             ));
         }
         f
-    }
-
-    /// Appends a bound value, returning its placeholder.
-    fn bind(&mut self, v: impl ToString) -> String {
-        self.binds.push(v.to_string());
-        format!("${}", self.binds.len())
     }
 }
 
@@ -299,19 +295,19 @@ impl Store {
         })
     }
 
-    /// The discovery listing: recorded launches, filtered, searched, sorted with the mint as the last
-    /// tiebreaker (so pages neither repeat nor skip a launch), with each entry's stats and 24h volume.
-    pub async fn listing(&self, q: &ListingQuery) -> Result<Page<ListingRow>> {
+    /// How many recorded launches match the listing's filters (a count over them: callers cache it).
+    pub async fn listing_total(&self, q: &ListingQuery) -> Result<u64> {
+        self.count(&Filter::of(q), "").await
+    }
+
+    /// A page of the discovery listing: recorded launches, filtered, searched, sorted with the mint as the
+    /// last tiebreaker (so pages neither repeat nor skip a launch), each sort walking its own index.
+    pub async fn listing(&self, q: &ListingQuery) -> Result<Vec<ListingRow>> {
         let filter = Filter::of(q);
-        let total = self.count(&filter, "").await?;
         let dir = if q.descending { "DESC" } else { "ASC" };
-        let since = window_start(q.now);
-        let mints: Vec<String> = if q.sort == Sort::Volume24h {
-            self.by_volume(&filter, q, since).await?
-        } else {
-            self.ordered(&filter, q.sort.columns(), dir, "", q.offset, q.limit)
-                .await?
-        };
+        let mints = self
+            .ordered(&filter, q.sort.columns(), dir, "", q.offset, q.limit)
+            .await?;
         let cols = LAUNCH_COLS
             .split(", ")
             .map(|c| format!("l.{c}"))
@@ -334,26 +330,16 @@ impl Store {
                 rows.insert(r.get("mint"), r);
             }
         }
-        let volumes = self.window_volumes(&mints, since).await?;
-        let items = mints
+        Ok(mints
             .iter()
             .filter_map(|m| {
                 let r = rows.get(m)?;
-                let (volume_base, volume_quote, _) = volumes.get(m).copied().unwrap_or_default();
                 Some(ListingRow {
                     launch: launch_row(r),
                     stats: stats_row(r),
-                    volume_base,
-                    volume_quote,
                 })
             })
-            .collect();
-        Ok(Page {
-            items,
-            total,
-            limit: q.limit,
-            offset: q.offset,
-        })
+            .collect())
     }
 
     async fn count(&self, filter: &Filter, extra: &str) -> Result<u64> {
@@ -396,101 +382,5 @@ impl Store {
             .iter()
             .map(|r| r.get(0))
             .collect())
-    }
-
-    /// A page by 24h volume. Launches that traded in the window (summed from their hourly candles, an
-    /// index-only range of `candles_window`) come in volume order; the rest have none and follow in
-    /// last-trade order (the `launch_stats_last_trade` index), so nothing is sorted beyond the active set.
-    async fn by_volume(
-        &self,
-        filter: &Filter,
-        q: &ListingQuery,
-        since: i64,
-    ) -> Result<Vec<String>> {
-        let dir = if q.descending { "DESC" } else { "ASC" };
-        let mut active = Filter {
-            sql: filter.sql.clone(),
-            binds: filter.binds.clone(),
-        };
-        let (interval, start) = (active.bind(WINDOW_INTERVAL_SECS), active.bind(since));
-        let volume = format!(
-            "(SELECT mint, SUM(CAST(volume_quote AS NUMERIC)) AS vq FROM candles \
-             WHERE interval_secs = CAST({interval} AS BIGINT) AND start_time >= CAST({start} AS BIGINT) \
-             GROUP BY mint) v"
-        );
-        let mut idle = Filter {
-            sql: filter.sql.clone(),
-            binds: filter.binds.clone(),
-        };
-        let idle_since = idle.bind(since);
-        let idle_extra = format!(" AND s.last_trade_time < CAST({idle_since} AS BIGINT)");
-        let active_sql = |tail: &str| {
-            format!(
-                "FROM {volume} JOIN launches l ON l.mint = v.mint JOIN launch_metadata m ON m.mint = l.mint \
-                 JOIN launch_stats s ON s.mint = l.mint WHERE {}{tail}",
-                active.sql
-            )
-        };
-        let mut count = sqlx::query(AssertSqlSafe(format!("SELECT COUNT(*) {}", active_sql(""))));
-        for b in &active.binds {
-            count = count.bind(b.clone());
-        }
-        let active_total = count.fetch_one(self.pool()).await?.get::<i64, _>(0).max(0) as u64;
-        let idle_total = self.count(&idle, &idle_extra).await?;
-        // Descending: active launches first; ascending: idle ones first.
-        let (first_total, active_first) = if q.descending {
-            (active_total, true)
-        } else {
-            (idle_total, false)
-        };
-        let limit = u64::from(q.limit);
-        let mut out = Vec::new();
-        for (part_active, part_offset, part_limit) in [
-            (
-                active_first,
-                q.offset,
-                limit.min(first_total.saturating_sub(q.offset)),
-            ),
-            (
-                !active_first,
-                q.offset.saturating_sub(first_total),
-                limit.saturating_sub(first_total.saturating_sub(q.offset).min(limit)),
-            ),
-        ] {
-            if part_limit == 0 {
-                continue;
-            }
-            let part_limit = u32::try_from(part_limit).unwrap_or(u32::MAX);
-            if part_active {
-                let order = format!("v.vq {dir}, s.last_trade_time {dir}, s.mint {dir}");
-                let mut query = sqlx::query(AssertSqlSafe(format!(
-                    "SELECT l.mint {} ORDER BY {order} LIMIT {part_limit} OFFSET {part_offset}",
-                    active_sql("")
-                )));
-                for b in &active.binds {
-                    query = query.bind(b.clone());
-                }
-                out.extend(
-                    query
-                        .fetch_all(self.pool())
-                        .await?
-                        .iter()
-                        .map(|r| r.get::<String, _>(0)),
-                );
-            } else {
-                out.extend(
-                    self.ordered(
-                        &idle,
-                        Sort::Volume24h.columns(),
-                        dir,
-                        &idle_extra,
-                        part_offset,
-                        part_limit,
-                    )
-                    .await?,
-                );
-            }
-        }
-        Ok(out)
     }
 }

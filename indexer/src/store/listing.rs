@@ -32,6 +32,88 @@ async fn query_opt(conn: &mut AnyConnection, sql: &str, mint: &str) -> Result<Op
         .await
 }
 
+/// The rolling 24h window's start now (wall clock), as the API computes it.
+fn window_now() -> i64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    crate::read::window_start(now)
+}
+
+/// A mint's volume since `since` from its hourly candles: (base, quote).
+async fn window_volume(conn: &mut AnyConnection, mint: &str, since: i64) -> Result<(u128, u128)> {
+    let rows = sqlx::query(AssertSqlSafe(dialect(
+        conn,
+        "SELECT volume_base, volume_quote FROM candles WHERE mint = $1 AND interval_secs = $2 \
+         AND start_time >= $3",
+    )))
+    .bind(mint.to_string())
+    .bind(crate::read::WINDOW_INTERVAL_SECS)
+    .bind(since)
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows.iter().fold((0u128, 0u128), |(b, q), r| {
+        (
+            b.saturating_add(num(r, "volume_base")),
+            q.saturating_add(num(r, "volume_quote")),
+        )
+    }))
+}
+
+/// Most launches one batch re-sums when the window has moved past their volume (the rest follow in the
+/// next batches).
+const SWEEP_PER_BATCH: i64 = 2_000;
+
+/// The `volume_window` stored with a zero volume: zero stays zero until the launch trades (which refreshes
+/// it), so the sweep's range on `volume_window` never meets idle launches.
+pub const IDLE_WINDOW: i64 = i64::MAX;
+
+/// The `volume_window` to store with a volume summed from `since`.
+fn window_of(quote: u128, since: i64) -> i64 {
+    if quote == 0 {
+        IDLE_WINDOW
+    } else {
+        since
+    }
+}
+
+/// Re-sums the 24h volume of launches whose stored volume is from an earlier window (never an idle one:
+/// see [`IDLE_WINDOW`]), a bounded number per call.
+pub async fn sweep(conn: &mut AnyConnection) -> Result<()> {
+    let since = window_now();
+    let stale: Vec<String> = sqlx::query(AssertSqlSafe(dialect(
+        conn,
+        "SELECT mint FROM launch_stats WHERE volume_window < $1 LIMIT $2",
+    )))
+    .bind(since)
+    .bind(SWEEP_PER_BATCH)
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(|r| r.get(0))
+    .collect();
+    for mint in stale {
+        let (base, quote) = window_volume(conn, &mint, since).await?;
+        let vals = vec![
+            Val::Text(padded(quote)),
+            Val::num(base),
+            Val::Int(window_of(quote, since)),
+            Val::Text(mint),
+        ];
+        bind(
+            sqlx::query(AssertSqlSafe(dialect(
+                conn,
+                "UPDATE launch_stats SET volume_24h = $1, volume_24h_base = $2, volume_window = $3 \
+                 WHERE mint = $4",
+            ))),
+            &vals,
+        )
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
 /// The launches whose AMM pool is one of `amm_pools`.
 pub async fn mints_of_amm_pools(
     conn: &mut AnyConnection,
@@ -55,6 +137,7 @@ pub async fn refresh(
     highs: &BTreeMap<String, u128>,
     recompute_ath: bool,
 ) -> Result<()> {
+    let since = window_now();
     for mint in mints {
         let Some(state) = query_opt(
             conn,
@@ -109,13 +192,16 @@ pub async fn refresh(
             .map_or(0, |r| num(&r, "ath_price"))
         }
         .max(highs.get(mint).copied().unwrap_or(0));
+        let (volume_base, volume_quote) = window_volume(conn, mint, since).await?;
         let sql = "INSERT INTO launch_stats (mint, status, progress_bps, supply, price, market_cap, \
-                   ath_price, last_trade_time, last_trade_seq, stale) \
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0) ON CONFLICT (mint) DO UPDATE SET \
+                   ath_price, last_trade_time, last_trade_seq, volume_24h, volume_24h_base, volume_window, \
+                   stale) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0) \
+                   ON CONFLICT (mint) DO UPDATE SET \
                    status = excluded.status, progress_bps = excluded.progress_bps, supply = excluded.supply, \
                    price = excluded.price, market_cap = excluded.market_cap, ath_price = excluded.ath_price, \
                    last_trade_time = excluded.last_trade_time, last_trade_seq = excluded.last_trade_seq, \
-                   stale = 0";
+                   volume_24h = excluded.volume_24h, volume_24h_base = excluded.volume_24h_base, \
+                   volume_window = excluded.volume_window, stale = 0";
         let vals = vec![
             Val::Text(mint.clone()),
             Val::Text(state.get::<String, _>("status")),
@@ -126,6 +212,9 @@ pub async fn refresh(
             Val::num(ath),
             Val::Int(last_time),
             Val::Text(last_seq),
+            Val::Text(padded(volume_quote)),
+            Val::num(volume_base),
+            Val::Int(window_of(volume_quote, since)),
         ];
         bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), &vals)
             .execute(&mut *conn)
@@ -183,6 +272,9 @@ fn seeded(i: usize, now: i64) -> [Vec<(&'static str, Val)>; 4] {
     } else {
         0
     };
+    let (volume_base, volume_quote) = ((i % 13 * 1_000_000) as u128, (i % 11 * 1_000) as u128);
+    let window = crate::read::window_start(now);
+    let in_window = |v: u128| if traded && last_trade >= window { v } else { 0 };
     let launch = vec![
         ("mint", Val::Text(mint.clone())),
         ("pool", Val::Text(Pubkey::new_unique().to_string())),
@@ -244,6 +336,12 @@ fn seeded(i: usize, now: i64) -> [Vec<(&'static str, Val)>; 4] {
                 String::new()
             }),
         ),
+        ("volume_24h", Val::Text(padded(in_window(volume_quote)))),
+        ("volume_24h_base", Val::num(in_window(volume_base))),
+        (
+            "volume_window",
+            Val::Int(window_of(in_window(volume_quote), window)),
+        ),
     ];
     let candle = vec![
         ("mint", Val::Text(mint)),
@@ -253,8 +351,8 @@ fn seeded(i: usize, now: i64) -> [Vec<(&'static str, Val)>; 4] {
         ("high", Val::num(price)),
         ("low", Val::num(price)),
         ("close", Val::num(price)),
-        ("volume_base", Val::num(i % 13 * 1_000_000)),
-        ("volume_quote", Val::num(i % 11 * 1_000)),
+        ("volume_base", Val::num(volume_base)),
+        ("volume_quote", Val::num(volume_quote)),
         ("trades", Val::int(i % 5 + 1)),
         ("open_seq", Val::Text(market::seq(i as u64, 0, 0, 0))),
         ("close_seq", Val::Text(market::seq(i as u64, 0, 0, 0))),

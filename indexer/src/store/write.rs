@@ -126,7 +126,8 @@ impl<'a> Pending<'a> {
         mints.extend(highs.keys().cloned());
         let amm_pools = std::mem::take(&mut self.amm_pools);
         mints.extend(super::listing::mints_of_amm_pools(conn, &amm_pools).await?);
-        super::listing::refresh(conn, &mints, &highs, false).await
+        super::listing::refresh(conn, &mints, &highs, false).await?;
+        super::listing::sweep(conn).await
     }
 }
 
