@@ -317,6 +317,9 @@ pub fn router(state: AppState) -> Router {
     let limits = tower::ServiceBuilder::new()
         .layer(GovernorLayer::new(per_address).error_handler(governor_error))
         .layer(GovernorLayer::new(per_client).error_handler(governor_error));
+    // Prepare and record can carry an image.
+    let image_body =
+        DefaultBodyLimit::max(image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes));
     Router::new()
         .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi))
@@ -343,9 +346,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route(
             "/launchpad/prepare",
-            post(routes::launch::prepare).layer(DefaultBodyLimit::max(
-                image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes),
-            )),
+            post(routes::launch::prepare).layer(image_body.clone()),
         )
         .route(
             "/launchpad/images/{hash}",
@@ -357,9 +358,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route(
             "/launchpad/record",
-            post(routes::launch::record).layer(DefaultBodyLimit::max(
-                image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes),
-            )),
+            post(routes::launch::record).layer(image_body),
         )
         .route("/launchpad/claim", post(routes::claim::claim))
         .route("/swap/submit-solana", post(routes::submit::submit))

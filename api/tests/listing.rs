@@ -449,6 +449,8 @@ async fn views(postgres: bool) {
     }
     let (entries, _) = pages(&http, &s.base, "sort=marketCap", 10).await;
     let e = &entries[0];
+    // The documentation's examples (`--nocapture` shows them).
+    println!("token view: {view:#}\nlisting entry: {e:#}\nmetadata: {meta:#}");
     assert_eq!(
         (&e["price"], &e["marketCap"]),
         (&view["price"], &view["marketCap"])
