@@ -87,18 +87,15 @@ pub async fn conditional(cache_control: &'static str, req: Request, next: Next) 
     Response::from_parts(parts, body)
 }
 
+/// A boxed [`conditional`] future.
+type Conditional = std::pin::Pin<Box<dyn std::future::Future<Output = Response> + Send>>;
+
 /// The layer of [`conditional`] with `cache_control`.
 pub fn layer(
     cache_control: &'static str,
-) -> axum::middleware::FromFnLayer<
-    impl Fn(Request, Next) -> std::pin::Pin<Box<dyn std::future::Future<Output = Response> + Send>>
-        + Clone,
-    (),
-    (Request,),
-> {
+) -> axum::middleware::FromFnLayer<impl Fn(Request, Next) -> Conditional + Clone, (), (Request,)> {
     axum::middleware::from_fn(move |req: Request, next: Next| {
-        Box::pin(conditional(cache_control, req, next))
-            as std::pin::Pin<Box<dyn std::future::Future<Output = Response> + Send>>
+        Box::pin(conditional(cache_control, req, next)) as Conditional
     })
 }
 

@@ -346,7 +346,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route(
             "/launchpad/prepare",
-            post(routes::launch::prepare).layer(image_body.clone()),
+            post(routes::launch::prepare).layer(image_body),
         )
         .route(
             "/launchpad/images/{hash}",

@@ -15,6 +15,9 @@ fn price(v: &Value) -> u128 {
     curve::display::parse_decimal_u128(v.as_str().unwrap(), 18).unwrap()
 }
 
+/// Open, high, low, close, base volume, quote volume, trades.
+type Ohlcv = (u128, u128, u128, u128, u128, u128, u64);
+
 fn amount(v: &Value) -> u128 {
     v.as_str().unwrap().parse().unwrap()
 }
@@ -117,8 +120,7 @@ async fn market(postgres: bool) {
 
     // Candles of every interval equal candles computed here from the trade list.
     for (name, secs) in indexer::market::INTERVALS {
-        let mut expected: BTreeMap<i64, (u128, u128, u128, u128, u128, u128, u64)> =
-            BTreeMap::new();
+        let mut expected: BTreeMap<i64, Ohlcv> = BTreeMap::new();
         for t in all.iter().rev() {
             let (time, p) = (t["time"].as_i64().unwrap(), price(&t["priceAfter"]));
             let start = time - time.rem_euclid(secs);
@@ -139,7 +141,7 @@ async fn market(postgres: bool) {
         )
         .await;
         assert_eq!(status, 200, "{body}");
-        let got: BTreeMap<i64, (u128, u128, u128, u128, u128, u128, u64)> = body["candles"]
+        let got: BTreeMap<i64, Ohlcv> = body["candles"]
             .as_array()
             .unwrap()
             .iter()

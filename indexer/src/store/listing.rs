@@ -266,7 +266,7 @@ fn seeded(i: usize, now: i64) -> [Vec<(&'static str, Val)>; 4] {
     // Ties everywhere, so only the mint tiebreaker orders them.
     let created_at = now - (i / 3) as i64;
     let price = (i % 50) as u128 * 1_000_000;
-    let traded = i % 4 != 0;
+    let traded = !i.is_multiple_of(4);
     let last_trade = if traded {
         now - (i % 40) as i64 * 3_600
     } else {
