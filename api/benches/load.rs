@@ -1,6 +1,8 @@
-//! Load benchmark (`cargo bench -p api --bench load`; results in the README): throughput and latency of
-//! `GET /launchpad/curve/{mint}` and `POST /swap/quote` (own pools) on a running stack, next to a trivial axum
-//! handler measured the same way in the same run. Loopback only; each phase is bounded in requests and time.
+//! Load benchmark (`cargo bench -p api --bench load`; results in docs/benchmarks.md): throughput and latency of
+//! `GET /launchpad/curve/{mint}`, `POST /swap/quote` (own pools), `GET /launchpad/candles/{mint}` (1m over a
+//! day of trading) and `GET /launchpad/launches?sort=volume24h` (100,000 launches) on a running stack, next to
+//! a trivial axum handler measured the same way in the same run. Loopback only; each phase is bounded in
+//! requests and time.
 
 use api::config::ApiConfig;
 use api::AppState;
@@ -67,6 +69,46 @@ async fn load(http: reqwest::Client, make: MakeRequest) -> Outcome {
     }
 }
 
+/// Launches in the listing phase.
+const LAUNCHES: usize = 100_000;
+
+/// 1,440 one-minute candles of `mint` from `start`, one trade each, prices rising.
+async fn seed_day_of_candles(store: &Store, mint: &str, start: i64) {
+    use indexer::store::{bind, values_clause, Val};
+    let rows: Vec<Vec<Val>> = (0..1_440i64)
+        .map(|i| {
+            let seq = indexer::market::seq(i as u64, 0, 0, 0);
+            let p = Val::num(28_000_000_000u128 + i as u128 * 1_000_000);
+            vec![
+                Val::Text(mint.to_string()),
+                Val::Int(60),
+                Val::Int(start + i * 60),
+                p.clone(),
+                p.clone(),
+                p.clone(),
+                p,
+                Val::num(1_000_000_000u64),
+                Val::num(30_000_000u64),
+                Val::Int(1),
+                Val::Text(seq.clone()),
+                Val::Text(seq),
+            ]
+        })
+        .collect();
+    for chunk in rows.chunks(500) {
+        let sql = format!(
+            "INSERT INTO candles (mint, interval_secs, start_time, open, high, low, close, volume_base, \
+             volume_quote, trades, open_seq, close_seq) VALUES {}",
+            values_clause(12, chunk.len())
+        );
+        let vals: Vec<Val> = chunk.iter().flatten().cloned().collect();
+        bind(sqlx::query(sqlx::AssertSqlSafe(sql)), &vals)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
@@ -97,6 +139,19 @@ async fn main() {
     while store.curve(&keys.mint).await.unwrap().is_none() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    // A day of 1-minute candles for the launch (as the rollup writes them), and 100,000 listed launches.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let day_start = indexer::market::bucket(now - 86_400, 60);
+    seed_day_of_candles(&store, &keys.mint.to_string(), day_start).await;
+    let seeded = Instant::now();
+    store.seed_listing(LAUNCHES, now).await.unwrap();
+    println!(
+        "seeded {LAUNCHES} launches in {:.1} s",
+        seeded.elapsed().as_secs_f64()
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let state = AppState::new(
@@ -132,6 +187,11 @@ async fn main() {
         "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(),
         "tokenOut": keys.mint.to_string(), "amountIn": "100000000",
     });
+    let candles_url = format!(
+        "{base}/launchpad/candles/{}?interval=1m&from={day_start}&limit=1000",
+        keys.mint
+    );
+    let listing_url = format!("{base}/launchpad/launches?sort=volume24h");
     let trivial_url = format!("http://{trivial_addr}/");
     let phases: Vec<(&str, MakeRequest)> = vec![
         (
@@ -145,6 +205,14 @@ async fn main() {
         (
             "POST /swap/quote (own pool)",
             Arc::new(move |h: &reqwest::Client| h.post(&quote_url).json(&quote_body)),
+        ),
+        (
+            "GET /launchpad/candles/{mint} (1m, a day: 1,000 candles)",
+            Arc::new(move |h: &reqwest::Client| h.get(&candles_url)),
+        ),
+        (
+            "GET /launchpad/launches?sort=volume24h (100,000 launches)",
+            Arc::new(move |h: &reqwest::Client| h.get(&listing_url)),
         ),
     ];
     println!(

@@ -91,6 +91,9 @@ fn scan(v: &Value, path: &str, opaque: bool) -> Option<String> {
             if SECRET_NAMES.iter().any(|s| name.contains(s)) || name == "seed" || name == "secret" {
                 return Some(here);
             }
+            if name == "image" && is_image_data(v) {
+                return None;
+            }
             let opaque = opaque
                 || name == "route"
                 || ["hash", "signature", "transaction"]
@@ -110,6 +113,14 @@ fn scan(v: &Value, path: &str, opaque: bool) -> Option<String> {
         Value::String(s) if carries_secret(s, opaque) => Some(path.to_string()),
         _ => None,
     }
+}
+
+/// Whether a value is base64 of an image (binary whose runs of letters and digits look like anything,
+/// keys included): skipped. Anything else under `image` is scanned as text.
+fn is_image_data(v: &Value) -> bool {
+    v.as_str()
+        .and_then(crate::image::base64_bytes)
+        .is_some_and(|b| crate::image::sniff(&b).is_some())
 }
 
 /// Whether text carries a secret anywhere in it, in any case or wrapping: a run of 12 or more BIP-39
@@ -234,6 +245,26 @@ mod tests {
                 ""
             ),
             None
+        );
+        // Image bytes are binary: a GIF whose base64 holds a run that reads as a 64-byte base58 key passes
+        // under `image`; the same text in a text field, or a key posing as an image, is caught.
+        let run = bs58::encode([9u8; 64]).into_string();
+        let mut image = format!("R0lGODlh+{run}+");
+        while image.len() % 4 != 0 {
+            image.push('A');
+        }
+        assert!(
+            carries_secret(&image, false),
+            "the text scan alone would refuse it"
+        );
+        assert_eq!(secret_material(&json!({"image": image}), ""), None);
+        assert_eq!(
+            secret_material(&json!({"image": b58.clone()}), ""),
+            Some("image".into())
+        );
+        assert_eq!(
+            secret_material(&json!({"description": format!("{b58} / {image}")}), ""),
+            Some("description".into())
         );
     }
 }

@@ -3,12 +3,14 @@
 
 pub mod aggregators;
 pub mod body;
+pub mod cache;
 pub mod chains;
 pub mod config;
 pub mod crosschain;
 pub mod error;
 pub mod evm;
 pub mod extract;
+pub mod image;
 pub mod keeper;
 pub mod layers;
 pub mod routes;
@@ -55,7 +57,12 @@ pub struct AppState {
     pub curves: moka::future::Cache<(Pubkey, u64), Option<Arc<CurveState>>>,
     /// Unix seconds of the last sweep of expired prepared launches.
     pub last_sweep: Arc<std::sync::atomic::AtomicI64>,
+    /// The listing's `total` per filter set, kept [`LISTING_TOTAL_TTL`] (a count over every launch).
+    pub listing_totals: moka::future::Cache<String, u64>,
 }
+
+/// How long a listing total is reused: the listing's own `max-age`.
+pub const LISTING_TOTAL_TTL: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The longest a curve read is served from memory (well under a slot).
 pub const CURVE_CACHE_TTL: std::time::Duration = std::time::Duration::from_millis(100);
@@ -107,6 +114,10 @@ impl AppState {
                 .time_to_live(CURVE_CACHE_TTL)
                 .build(),
             last_sweep: Arc::new(std::sync::atomic::AtomicI64::new(0)),
+            listing_totals: moka::future::Cache::builder()
+                .max_capacity(10_000)
+                .time_to_live(LISTING_TOTAL_TTL)
+                .build(),
         }
     }
 
@@ -155,12 +166,14 @@ impl AppState {
         routes::launchpad::curve,
         routes::launchpad::launches,
         routes::launchpad::fees,
+        routes::tokens::token,
         routes::trades::trades,
         routes::candles::candles,
         routes::holders::holders,
         routes::wallets::wallet,
         routes::launch::prepare,
         routes::launch::metadata,
+        routes::launch::image,
         routes::launch::record,
         routes::claim::claim,
         routes::submit::submit,
@@ -274,22 +287,57 @@ async fn method_not_allowed() -> error::ApiError {
 /// The whole service. Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
 /// clients without `X-Client-Id` are rate-limited by address.
 pub fn router(state: AppState) -> Router {
+    // Prepare and record can carry an image.
+    let image_body =
+        DefaultBodyLimit::max(image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes));
     let endpoints = Router::new()
         .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi))
-        .route("/launchpad/curve/{mint}", get(routes::launchpad::curve))
-        .route("/launchpad/launches", get(routes::launchpad::launches))
+        .route(
+            "/launchpad/curve/{mint}",
+            get(routes::launchpad::curve).layer(cache::layer(cache::policy::LIVE)),
+        )
+        .route(
+            "/launchpad/launches",
+            get(routes::launchpad::launches).layer(cache::layer(cache::policy::LISTING)),
+        )
         .route("/launchpad/fees", get(routes::launchpad::fees))
-        .route("/launchpad/trades/{mint}", get(routes::trades::trades))
-        .route("/launchpad/candles/{mint}", get(routes::candles::candles))
+        .route(
+            "/launchpad/tokens/{mint}",
+            get(routes::tokens::token).layer(cache::layer(cache::policy::MARKET)),
+        )
+        .route(
+            "/launchpad/trades/{mint}",
+            get(routes::trades::trades).layer(cache::layer(cache::policy::LIVE)),
+        )
+        .route(
+            "/launchpad/candles/{mint}",
+            get(routes::candles::candles).layer(cache::layer(cache::policy::MARKET)),
+        )
         .route(
             "/launchpad/tokens/{mint}/holders",
-            get(routes::holders::holders),
+            get(routes::holders::holders).layer(cache::layer(cache::policy::MARKET)),
         )
-        .route("/launchpad/wallets/{address}", get(routes::wallets::wallet))
-        .route("/launchpad/prepare", post(routes::launch::prepare))
-        .route("/launchpad/metadata/{file}", get(routes::launch::metadata))
-        .route("/launchpad/record", post(routes::launch::record))
+        .route(
+            "/launchpad/wallets/{address}",
+            get(routes::wallets::wallet).layer(cache::layer(cache::policy::LIVE)),
+        )
+        .route(
+            "/launchpad/prepare",
+            post(routes::launch::prepare).layer(image_body),
+        )
+        .route(
+            "/launchpad/images/{hash}",
+            get(routes::launch::image).layer(cache::layer(cache::policy::METADATA)),
+        )
+        .route(
+            "/launchpad/metadata/{file}",
+            get(routes::launch::metadata).layer(cache::layer(cache::policy::METADATA)),
+        )
+        .route(
+            "/launchpad/record",
+            post(routes::launch::record).layer(image_body),
+        )
         .route("/launchpad/claim", post(routes::claim::claim))
         .route("/swap/submit-solana", post(routes::submit::submit))
         .route("/swap/chains", get(routes::catalog::chains))

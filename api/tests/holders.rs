@@ -241,6 +241,10 @@ async fn holders(postgres: bool) {
     let (status, body) = get(&http, &url).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["holderCount"], 4);
+    // The token page embeds the same summary (its top 20, as the endpoint's default).
+    let (status, token) = get(&http, &format!("{}/launchpad/tokens/{mint}", s.base)).await;
+    assert_eq!(status, 200, "{token}");
+    assert_eq!(token["holders"], body);
     let mut expected: Vec<(u64, String, String)> = index
         .iter()
         .filter(|(_, (_, n, vault))| *n > 0 && !vault)

@@ -243,7 +243,11 @@ async fn reads(postgres: bool) {
     let r = http
         .post(format!("{}/launchpad/prepare", s.base))
         .header("content-type", "application/json")
-        .body(format!("{{\"name\": \"{}\"}}", "a".repeat(100_000)))
+        // Prepare takes up to about 1.4 MiB (a launch can carry a 1 MiB image in base64).
+        .body(format!(
+            "{{\"name\": \"{}\"}}",
+            "a".repeat(api::image::PREPARE_BODY_LIMIT + 1)
+        ))
         .send()
         .await
         .unwrap();

@@ -217,6 +217,83 @@ pub fn fill(
     out
 }
 
+/// A pool status as the index and the API name it.
+pub fn status_name(status: sdk::accounts::PoolStatus) -> &'static str {
+    match status {
+        sdk::accounts::PoolStatus::Bonding => "bonding",
+        sdk::accounts::PoolStatus::Complete => "complete",
+        sdk::accounts::PoolStatus::Migrated => "migrated",
+    }
+}
+
+/// Digits after the point of a market cap: a fixed price (18 digits) times a supply in base units (6 digits).
+pub const MARKET_CAP_DIGITS: u32 =
+    curve::display::PRICE_DIGITS + curve::constants::TOKEN_DECIMALS as u32;
+
+/// The market cap of a fixed price and a supply in base units: whole quote times 10^[`MARKET_CAP_DIGITS`],
+/// exact (saturating far beyond any real market).
+pub fn market_cap(price: u128, supply: u64) -> u128 {
+    price.saturating_mul(u128::from(supply))
+}
+
+/// `v / 10^digits` as an exact decimal string.
+pub fn fixed_to_decimal(v: u128, digits: u32) -> String {
+    let s = format!("{v:0>width$}", width = digits as usize + 1);
+    let (int, frac) = s.split_at(s.len() - digits as usize);
+    format!("{int}.{frac}")
+}
+
+/// The token's supply now: every launch mints [`curve::constants::TOTAL_SUPPLY_BASE_UNITS`]; migration may
+/// burn what the pool does not need.
+pub fn supply(pool: &sdk::accounts::Pool) -> u64 {
+    curve::constants::TOTAL_SUPPLY_BASE_UNITS.saturating_sub(pool.burnt_base)
+}
+
+/// Where a launch trades now and its spot price there (fixed-point): the curve, also while migration is
+/// pending, or the AMM pool it migrated into when that pool is known.
+pub fn spot_price(
+    pool: &sdk::accounts::Pool,
+    config: &sdk::accounts::Config,
+    amm: Option<&sdk::accounts::AmmPool>,
+) -> (Venue, u128) {
+    let token = curve::constants::TOKEN_DECIMALS;
+    match amm {
+        Some(a) if pool.status == sdk::accounts::PoolStatus::Migrated => {
+            let (quote, base) = if a.mint_a == pool.quote_mint {
+                (a.reserve_a, a.reserve_b)
+            } else {
+                (a.reserve_b, a.reserve_a)
+            };
+            let p = curve::display::reserves_to_fixed(quote, base, token, config.quote_decimals);
+            (Venue::Amm, p.unwrap_or(0))
+        }
+        _ => {
+            let p =
+                curve::display::sqrt_price_to_fixed(pool.sqrt_price, token, config.quote_decimals);
+            (Venue::Curve, p.unwrap_or(0))
+        }
+    }
+}
+
+/// The change from `before` to `now` in percent, two decimals, rounded toward zero (`"-12.50"`); `None`
+/// without a reference price.
+pub fn change_percent(before: u128, now: u128) -> Option<String> {
+    if before == 0 {
+        return None;
+    }
+    let (diff, sign) = if now >= before {
+        (now - before, "")
+    } else {
+        (before - now, "-")
+    };
+    // Basis points of percent: diff * 10^4 / before, in 256 bits.
+    let bp = ruint::aliases::U256::from(diff) * ruint::aliases::U256::from(10_000u32)
+        / ruint::aliases::U256::from(before);
+    let bp = u128::try_from(bp).unwrap_or(u128::MAX);
+    let sign = if bp == 0 { "" } else { sign };
+    Some(format!("{sign}{}.{:02}", bp / 100, bp % 100))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +305,22 @@ mod tests {
         assert!(seq(10, 0, 2, 1) > seq(10, 0, 2, 0));
         assert!(is_seq(&seq(u64::MAX, u64::MAX, u32::MAX, u32::MAX)));
         assert!(!is_seq("12x"));
+    }
+
+    #[test]
+    fn market_caps_and_changes_are_exact() {
+        assert_eq!(fixed_to_decimal(5, 3), "0.005");
+        assert_eq!(fixed_to_decimal(12_345, 2), "123.45");
+        let price = 28_000_000_000u128; // 0.000000028 quote per token
+        let cap = market_cap(price, curve::constants::TOTAL_SUPPLY_BASE_UNITS);
+        assert_eq!(
+            fixed_to_decimal(cap, MARKET_CAP_DIGITS),
+            format!("28.{}", "0".repeat(24))
+        );
+        assert_eq!(change_percent(200, 250).as_deref(), Some("25.00"));
+        assert_eq!(change_percent(300, 200).as_deref(), Some("-33.33"));
+        assert_eq!(change_percent(3, 3).as_deref(), Some("0.00"));
+        assert_eq!(change_percent(0, 3), None);
     }
 
     #[test]

@@ -10,9 +10,14 @@ use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
 mod holders;
+mod listing;
 mod market;
 
 pub use holders::{share, Holder, HolderSummary, Holding, Snipers, SNIPER_SLOTS};
+pub use listing::{
+    window_start, Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort,
+    WINDOW_INTERVAL_SECS,
+};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 

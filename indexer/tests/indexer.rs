@@ -441,6 +441,13 @@ async fn an_empty_database_backfills_to_the_same_state(kind: Db) {
     let la = serde_json::to_value(a.launches(10, 0).await.unwrap().items).unwrap();
     let lb = serde_json::to_value(b.launches(10, 0).await.unwrap().items).unwrap();
     assert_eq!(la, lb);
+    // The listing's per-launch stats (price, market cap, ATH, last trade, 24h volume) agree too.
+    for l in a.launches(10, 0).await.unwrap().items {
+        let mint = l.mint.parse().unwrap();
+        let stats = a.launch_stats(&mint).await.unwrap();
+        assert!(stats.as_ref().is_some_and(|s| s.price > 0));
+        assert_eq!(stats, b.launch_stats(&mint).await.unwrap(), "{}", l.mint);
+    }
     late.stop().await;
     net.shutdown().await;
 }

@@ -170,7 +170,7 @@ async fn dead_slots_roll_back(kind: Db) {
         .unwrap();
     let lp = launchpad::ID;
     let feed = [
-        account(&keys.config, &lp, 99, 1, config),
+        account(&keys.config, &lp, 99, 1, config.clone()),
         account(&keys.pool, &lp, 100, 2, before.clone()),
         transaction(100, 6, &lp, swap_event_at(keys.pool, keys.mint, 3 << 63)),
         slot(100, SlotStatus::SlotProcessed),
@@ -183,7 +183,7 @@ async fn dead_slots_roll_back(kind: Db) {
             p.flush().await.unwrap();
         }
     }
-    assert_eq!(pool_data(&store, &keys.pool).await, Some(after));
+    assert_eq!(pool_data(&store, &keys.pool).await, Some(after.clone()));
     assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 2);
     assert_eq!(count(&store, "SELECT COUNT(*) FROM market_trades").await, 2);
     let both = candle_rows(&store).await;
@@ -192,6 +192,19 @@ async fn dead_slots_roll_back(kind: Db) {
         .iter()
         .all(|c| c.trades == 2 && c.close == 1_000_000_000_000_000));
     assert_eq!(store.cursor("main").await.unwrap(), Some(101));
+    // The listing's stats follow: the spot price of the pool now, the highest trade price.
+    let spot = |pool: &[u8]| {
+        indexer::market::spot_price(
+            &sdk::accounts::decode_pool(pool).unwrap(),
+            &sdk::accounts::decode_config(&config).unwrap(),
+            None,
+        )
+        .1
+    };
+    let stats = store.launch_stats(&keys.mint).await.unwrap().unwrap();
+    assert_eq!(stats.price, spot(&after));
+    assert_eq!(stats.ath_price, 2_250_000_000_000_000);
+    assert_ne!(spot(&after), spot(&before));
 
     // Slot 101 dies: its trade goes and the pool returns to its slot-100 version.
     assert!(p.process(&slot(101, SlotStatus::SlotDead)).await.unwrap());
@@ -215,6 +228,10 @@ async fn dead_slots_roll_back(kind: Db) {
         );
     }
     assert_eq!(metrics.snapshot().dead_slots, 1);
+    // The stats are rewritten from what remains: the slot-100 pool, its trade's price as the high.
+    let stats = store.launch_stats(&keys.mint).await.unwrap().unwrap();
+    assert_eq!(stats.price, spot(&before));
+    assert_eq!(stats.ath_price, 2_250_000_000_000_000);
     let progress: Option<i64> = sqlx::query("SELECT progress_bps FROM pools")
         .fetch_one(store.pool())
         .await

@@ -3,8 +3,9 @@
 
 use super::trades::limit_param;
 use crate::error::{address, ApiError};
+use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::Json;
 use indexer::read::HolderSummary;
 use serde::Deserialize;
@@ -31,8 +32,8 @@ pub struct HoldersQuery {
 )]
 pub async fn holders(
     State(state): State<AppState>,
-    Path(mint): Path<String>,
-    Query(q): Query<HoldersQuery>,
+    ApiPath(mint): ApiPath<String>,
+    ApiQuery(q): ApiQuery<HoldersQuery>,
 ) -> Result<Json<HolderSummary>, ApiError> {
     let mint = address("mint", Some(&mint))?;
     let limit = limit_param(q.limit.as_deref(), 20, 100)?;

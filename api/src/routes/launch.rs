@@ -48,6 +48,20 @@ pub struct LaunchRequest {
     /// Optional first buy in whole quote tokens (`"0.5"` SOL), in the same transaction.
     #[serde(default)]
     pub first_buy_amount: Option<String>,
+    /// Optional image at prepare: base64 (or a `data:image/...;base64,` URL) of a PNG, JPEG, GIF or WebP of
+    /// at most 1 MiB and 4096x4096, checked by decoding it. Stored by the service and served at a stable
+    /// URL (the metadata JSON's `image`). Ignored at record.
+    #[serde(default)]
+    pub image: Option<String>,
+    /// Optional website: an `https://` URL.
+    #[serde(default)]
+    pub website: Option<String>,
+    /// Optional X account: `https://x.com/<handle>` (or twitter.com).
+    #[serde(default)]
+    pub twitter: Option<String>,
+    /// Optional Telegram: `https://t.me/<name>` (or telegram.me).
+    #[serde(default)]
+    pub telegram: Option<String>,
 }
 
 /// A launch request that passed validation.
@@ -56,6 +70,38 @@ pub struct Launch {
     pub quote: QuoteAsset,
     pub creator: anchor_lang::prelude::Pubkey,
     pub first_buy: Option<u64>,
+    pub website: Option<String>,
+    pub twitter: Option<String>,
+    pub telegram: Option<String>,
+}
+
+/// An optional link: blank is none; otherwise an `https://` URL without credentials, at most 200
+/// characters, on one of `hosts` when given (and with a path naming the account there).
+fn link(field: &str, value: Option<&str>, hosts: &[&str]) -> Result<Option<String>, ApiError> {
+    let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let bad_link = || {
+        let rule = if hosts.is_empty() {
+            "an https URL".to_string()
+        } else {
+            format!("an https URL on {}", hosts.join(" or "))
+        };
+        bad(
+            "INVALID_LINK",
+            format!("`{field}` must be {rule}, at most 200 characters"),
+        )
+    };
+    let url = reqwest::Url::parse(v).map_err(|_| bad_link())?;
+    let host = url.host_str().unwrap_or("").to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    let ok = v.len() <= 200
+        && url.scheme() == "https"
+        && url.username().is_empty()
+        && url.password().is_none()
+        && host.contains('.')
+        && (hosts.is_empty() || (hosts.contains(&host) && url.path().len() > 1));
+    ok.then(|| Some(v.to_string())).ok_or_else(bad_link)
 }
 
 fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
@@ -135,6 +181,17 @@ impl LaunchRequest {
             quote,
             creator,
             first_buy,
+            website: link("website", self.website.as_deref(), &[])?,
+            twitter: link(
+                "twitter",
+                self.twitter.as_deref(),
+                &["x.com", "twitter.com"],
+            )?,
+            telegram: link(
+                "telegram",
+                self.telegram.as_deref(),
+                &["t.me", "telegram.me"],
+            )?,
         })
     }
 }
@@ -163,7 +220,8 @@ pub struct PrepareResponse {
     request_body = LaunchRequest,
     responses(
         (status = 200, body = PrepareResponse),
-        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_JSON, INVALID_CHAIN, INVALID_LAUNCH_TYPE, INVALID_PRESET, INVALID_QUOTE, INVALID_NAME, INVALID_SYMBOL, INVALID_DESCRIPTION, INVALID_SUPPLY, INVALID_ADDRESS, INVALID_AMOUNT, SECRET_MATERIAL"),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_JSON, INVALID_CHAIN, INVALID_LAUNCH_TYPE, INVALID_PRESET, INVALID_QUOTE, INVALID_NAME, INVALID_SYMBOL, INVALID_DESCRIPTION, INVALID_SUPPLY, INVALID_ADDRESS, INVALID_AMOUNT, INVALID_IMAGE, INVALID_LINK, SECRET_MATERIAL"),
+        (status = 413, body = crate::error::ErrorBody, description = "PAYLOAD_TOO_LARGE: the image is above 1 MiB, or the body above the prepare limit"),
         (status = 422, body = crate::error::ErrorBody, description = "SIMULATION_FAILED: the launch would fail (e.g. the creator cannot pay for it)"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the index or the RPC node"),
     ),
@@ -175,6 +233,7 @@ pub async fn prepare(
     ApiJson(req): ApiJson<LaunchRequest>,
 ) -> Result<Json<PrepareResponse>, ApiError> {
     let launch = req.validate()?;
+    let image = req.image.as_deref().map(crate::image::check).transpose()?;
     let (config_address, config) = state
         .store
         .config_for(launch.preset.name(), launch.quote.name())
@@ -263,23 +322,33 @@ pub async fn prepare(
         .get("x-client-id")
         .and_then(|v| v.to_str().ok())
         .map(|v| v.chars().take(128).collect::<String>());
-    sqlx::query(
-        "INSERT INTO launch_metadata (mint, creator, name, symbol, description, preset, quote, salt, uri, \
-         prepared_at, client_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-    )
-    .bind(mint.to_string())
-    .bind(launch.creator.to_string())
-    .bind(req.name.clone())
-    .bind(req.symbol.clone())
-    .bind(req.description.clone())
-    .bind(launch.preset.name())
-    .bind(launch.quote.name())
-    .bind(salt.to_string())
-    .bind(uri.clone())
-    .bind(state.now())
-    .bind(client_id)
-    .execute(state.store.pool())
-    .await?;
+    let now = state.now();
+    if let Some(img) = &image {
+        state
+            .store
+            .put_image(&img.hash, img.content_type, &img.bytes, now)
+            .await?;
+    }
+    state
+        .store
+        .insert_prepared(&indexer::store::PreparedLaunch {
+            mint: mint.to_string(),
+            creator: launch.creator.to_string(),
+            name: req.name.clone(),
+            symbol: req.symbol.clone(),
+            description: req.description.clone(),
+            preset: launch.preset.name().into(),
+            quote: launch.quote.name().into(),
+            salt: salt.to_string(),
+            uri: uri.clone(),
+            prepared_at: now,
+            client_id,
+            image_hash: image.map(|i| i.hash),
+            website: launch.website,
+            twitter: launch.twitter,
+            telegram: launch.telegram,
+        })
+        .await?;
     let sweeper = state.clone();
     tokio::spawn(async move { expire_prepared(&sweeper).await });
     Ok(Json(PrepareResponse {
@@ -297,10 +366,11 @@ pub async fn prepare(
 /// Most prepared launches looked at by one sweep.
 const SWEEP_BATCH: i64 = 100;
 
-/// Deletes prepared launches older than `--prepared-ttl-secs` that were never recorded and never launched:
-/// their transaction's blockhash expired long before, and neither the index nor the chain has their pool (a
-/// launch that landed keeps its metadata, which its on-chain URI serves, recorded or not). Runs after a
-/// prepare, at most once a minute (or once a TTL, when shorter), in the background.
+/// Deletes prepared launches older than `--prepared-ttl-secs` that were never recorded and never launched
+/// (and their images, when no other launch uses them): their transaction's blockhash expired long before,
+/// and neither the index nor the chain has their pool (a launch that landed keeps its metadata, which its
+/// on-chain URI serves, recorded or not). Runs after a prepare, at most once a minute (or once a TTL, when
+/// shorter), in the background.
 pub async fn expire_prepared(state: &AppState) {
     use std::sync::atomic::Ordering;
     let ttl = i64::try_from(state.config.prepared_ttl_secs).unwrap_or(i64::MAX);
@@ -315,15 +385,7 @@ pub async fn expire_prepared(state: &AppState) {
         return;
     }
     let cutoff = now.saturating_sub(ttl);
-    let candidates: Vec<String> = match sqlx::query_scalar(
-        "SELECT m.mint FROM launch_metadata m WHERE m.deploy_signature IS NULL AND m.prepared_at < $1 \
-         AND NOT EXISTS (SELECT 1 FROM launches l WHERE l.mint = m.mint) ORDER BY m.prepared_at LIMIT $2",
-    )
-    .bind(cutoff)
-    .bind(SWEEP_BATCH)
-    .fetch_all(state.store.pool())
-    .await
-    {
+    let candidates = match state.store.stale_prepared(cutoff, SWEEP_BATCH).await {
         Ok(c) => c,
         Err(e) => return tracing::warn!("prepared-launch sweep: {e}"),
     };
@@ -342,15 +404,8 @@ pub async fn expire_prepared(state: &AppState) {
         if account.is_some() {
             continue;
         }
-        match sqlx::query(
-            "DELETE FROM launch_metadata WHERE mint = $1 AND deploy_signature IS NULL AND prepared_at < $2",
-        )
-        .bind(mint.to_string())
-        .bind(cutoff)
-        .execute(state.store.pool())
-        .await
-        {
-            Ok(r) => expired += r.rows_affected(),
+        match state.store.expire_prepared(&mint.to_string(), cutoff).await {
+            Ok(n) => expired += n,
             Err(e) => return tracing::warn!("prepared-launch sweep: {e}"),
         }
     }
@@ -359,12 +414,48 @@ pub async fn expire_prepared(state: &AppState) {
     }
 }
 
-/// The token metadata JSON a launch's URI points to.
+/// The token metadata JSON a launch's URI points to, in the Metaplex token-metadata JSON conventions.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TokenMetadata {
     pub name: String,
     pub symbol: String,
     pub description: String,
+    /// The image's URL (absent without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// The website (absent without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_url: Option<String>,
+    /// The links: `website`, `twitter`, `telegram` (absent without any).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<MetadataLinks>,
+    /// The image as a file (`files[0]`), with `category` `image` (absent without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub properties: Option<MetadataProperties>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MetadataLinks {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub website: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub twitter: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub telegram: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MetadataProperties {
+    pub files: Vec<MetadataFile>,
+    pub category: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MetadataFile {
+    pub uri: String,
+    /// The content type.
+    #[serde(rename = "type")]
+    pub kind: String,
 }
 
 #[utoipa::path(
@@ -373,6 +464,7 @@ pub struct TokenMetadata {
     params(("file" = String, Path, description = "`<mint>.json`")),
     responses(
         (status = 200, body = TokenMetadata),
+        (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS"),
         (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND"),
     ),
@@ -383,16 +475,83 @@ pub async fn metadata(
     ApiPath(file): ApiPath<String>,
 ) -> Result<Json<TokenMetadata>, ApiError> {
     let mint = address("mint", Some(file.strip_suffix(".json").unwrap_or(&file)))?;
-    let row = sqlx::query("SELECT name, symbol, description FROM launch_metadata WHERE mint = $1")
-        .bind(mint.to_string())
-        .fetch_optional(state.store.pool())
+    let m = state
+        .store
+        .launch_extras(&mint)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no metadata for {mint}")))?;
+    let image = match &m.image_hash {
+        Some(hash) => state
+            .store
+            .image(hash)
+            .await?
+            .map(|(content_type, _)| (super::tokens::image_url(&state, hash), content_type)),
+        None => None,
+    };
+    let any_link = m.website.is_some() || m.twitter.is_some() || m.telegram.is_some();
     Ok(Json(TokenMetadata {
-        name: row.get(0),
-        symbol: row.get(1),
-        description: row.get(2),
+        name: m.name,
+        symbol: m.symbol,
+        description: m.description,
+        properties: image.as_ref().map(|(uri, kind)| MetadataProperties {
+            files: vec![MetadataFile {
+                uri: uri.clone(),
+                kind: kind.clone(),
+            }],
+            category: "image".into(),
+        }),
+        image: image.map(|(uri, _)| uri),
+        external_url: m.website.clone(),
+        extensions: any_link.then_some(MetadataLinks {
+            website: m.website,
+            twitter: m.twitter,
+            telegram: m.telegram,
+        }),
     }))
+}
+
+/// `GET /launchpad/images/{hash}`: an uploaded image, by the SHA-256 of its bytes (so a URL never changes
+/// content: cached for a year, immutable).
+#[utoipa::path(
+    get,
+    path = "/launchpad/images/{hash}",
+    params(("hash" = String, Path, description = "SHA-256 of the image, 64 hex digits")),
+    responses(
+        (status = 200, description = "The image, with its content type", content_type = "image/png"),
+        (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_PARAMS: not a SHA-256"),
+        (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn image(
+    State(state): State<AppState>,
+    ApiPath(hash): ApiPath<String>,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    if hash.len() != 64 || !hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return Err(ApiError::invalid(
+            "the image is named by its SHA-256 in lowercase hex",
+        ));
+    }
+    let (content_type, bytes) = state
+        .store
+        .image(&hash)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no image {hash}")))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type),
+            (
+                header::CACHE_CONTROL,
+                "public, max-age=31536000, immutable".to_string(),
+            ),
+            (header::ETAG, format!("\"{hash}\"")),
+        ],
+        bytes,
+    )
+        .into_response())
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -448,15 +607,16 @@ pub async fn record(
             )
         })?;
     let row = sqlx::query(
-        "SELECT creator, uri, deploy_signature, recorded_at, name, symbol, description, preset, quote \
-         FROM launch_metadata WHERE mint = $1",
+        "SELECT creator, uri, deploy_signature, recorded_at, name, symbol, description, preset, quote, \
+         website, twitter, telegram FROM launch_metadata WHERE mint = $1",
     )
     .bind(mint.to_string())
     .fetch_optional(state.store.pool())
     .await?
     .ok_or_else(|| ApiError::not_found(format!("{mint} was not prepared by this service")))?;
     // The record describes the launch that was prepared, field for field.
-    let prepared: [(&str, String, String); 7] = [
+    let link = |i: usize| row.get::<Option<String>, _>(i).unwrap_or_default();
+    let prepared: [(&str, String, String); 10] = [
         ("creator", row.get(0), launch.creator.to_string()),
         ("metadataURI", row.get(1), req.metadata_uri.clone()),
         ("name", row.get(4), req.launch.name.clone()),
@@ -464,6 +624,21 @@ pub async fn record(
         ("description", row.get(6), req.launch.description.clone()),
         ("curvePreset", row.get(7), launch.preset.name().to_string()),
         ("quote", row.get(8), launch.quote.name().to_string()),
+        (
+            "website",
+            link(9),
+            launch.website.clone().unwrap_or_default(),
+        ),
+        (
+            "twitter",
+            link(10),
+            launch.twitter.clone().unwrap_or_default(),
+        ),
+        (
+            "telegram",
+            link(11),
+            launch.telegram.clone().unwrap_or_default(),
+        ),
     ];
     if let Some((field, _, _)) = prepared.iter().find(|(_, was, now)| was != now) {
         return Err(bad(

@@ -104,12 +104,7 @@ pub async fn curve(
             .map_or("unknown", |q| q.name())
             .into(),
         quote_mint: c.pool.quote_mint.to_string(),
-        status: match c.pool.status {
-            PoolStatus::Bonding => "bonding",
-            PoolStatus::Complete => "complete",
-            PoolStatus::Migrated => "migrated",
-        }
-        .into(),
+        status: indexer::market::status_name(c.pool.status).into(),
         progress_bps,
         progress: format!("{}.{:02}", progress_bps / 100, progress_bps % 100),
         // At graduation the quote reserve is exactly the threshold; migration then moves it to the AMM.
@@ -167,38 +162,181 @@ impl Paging {
     }
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LaunchesQuery {
+    /// 1 to 100; default 20.
+    pub limit: Option<String>,
+    /// Default 0.
+    pub offset: Option<String>,
+    /// `new` (default), `marketCap`, `volume24h`, `lastTrade` or `progress`. Ties are broken by mint, so pages
+    /// never repeat or skip a launch.
+    pub sort: Option<String>,
+    /// `desc` (default) or `asc`.
+    pub order: Option<String>,
+    /// `bonding`, `complete` or `migrated`.
+    pub status: Option<String>,
+    /// `fair`, `shield` or `distribute`.
+    pub preset: Option<String>,
+    /// `sol` or `usdc`.
+    pub quote: Option<String>,
+    /// Only this creator's launches.
+    pub creator: Option<String>,
+    /// Name or symbol (case-insensitive substring, 1 to 64 characters), or an exact mint.
+    pub q: Option<String>,
+}
+
+/// A listed launch with its market.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchEntry {
+    #[serde(flatten)]
+    pub launch: indexer::read::LaunchRow,
+    /// `bonding`, `complete` or `migrated`.
+    pub status: String,
+    /// Progress to graduation, basis points.
+    pub progress_bps: u16,
+    /// Spot price where it trades now, whole quote per whole token (18 decimals, rounded down).
+    pub price: String,
+    /// `price` times the supply, whole quote (24 decimals).
+    pub market_cap: String,
+    /// Tokens traded in the rolling 24h window (the current hour and the 23 before it), base units.
+    pub volume24h_base: String,
+    /// Quote traded in the window, base units.
+    pub volume24h_quote: String,
+    /// The latest trade, unix seconds, or null.
+    pub last_trade_at: Option<i64>,
+    /// Wallets holding it (the launchpad's and the AMM's vaults are not holders).
+    pub holders: u64,
+}
+
+impl From<indexer::read::ListingRow> for LaunchEntry {
+    fn from(r: indexer::read::ListingRow) -> Self {
+        use indexer::market::{fixed_to_decimal, MARKET_CAP_DIGITS};
+        LaunchEntry {
+            launch: r.launch,
+            status: r.stats.status,
+            progress_bps: r.stats.progress_bps,
+            price: fixed_to_decimal(r.stats.price, curve::display::PRICE_DIGITS),
+            market_cap: fixed_to_decimal(r.stats.market_cap, MARKET_CAP_DIGITS),
+            volume24h_base: r.stats.volume_24h_base.to_string(),
+            volume24h_quote: r.stats.volume_24h_quote.to_string(),
+            last_trade_at: r.stats.last_trade_time,
+            holders: r.holders,
+        }
+    }
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LaunchesResponse {
-    /// Launches recorded through `POST /launchpad/record`, newest first.
-    pub launches: Vec<indexer::read::LaunchRow>,
+    /// Launches recorded through `POST /launchpad/record`, in the requested order.
+    pub launches: Vec<LaunchEntry>,
+    /// Launches that match the filters (counted at most every 5 seconds per filter set).
     pub total: u64,
     pub limit: u32,
     pub offset: u64,
 }
 
+/// An optional parameter that must be one of `allowed`.
+fn one_of(name: &str, value: Option<&str>, allowed: &[&str]) -> Result<Option<String>, ApiError> {
+    match value {
+        None => Ok(None),
+        Some(v) if allowed.contains(&v) => Ok(Some(v.to_string())),
+        Some(_) => Err(ApiError::invalid(format!(
+            "`{name}` must be one of {}",
+            allowed.join(", ")
+        ))),
+    }
+}
+
+impl LaunchesQuery {
+    pub fn parse(&self) -> Result<indexer::read::ListingQuery, ApiError> {
+        use indexer::read::Sort;
+        let (limit, offset) = Paging {
+            limit: self.limit.clone(),
+            offset: self.offset.clone(),
+        }
+        .parse()?;
+        let sorts: Vec<&str> = Sort::NAMES.iter().map(|(n, _)| *n).collect();
+        let sort = one_of("sort", self.sort.as_deref(), &sorts)?
+            .and_then(|s| Sort::from_name(&s))
+            .unwrap_or(Sort::New);
+        let descending =
+            one_of("order", self.order.as_deref(), &["asc", "desc"])?.is_none_or(|o| o == "desc");
+        let creator = match self.creator.as_deref() {
+            Some(c) => Some(address("creator", Some(c))?.to_string()),
+            None => None,
+        };
+        let q = match self.q.as_deref().map(str::trim) {
+            None => None,
+            Some(q) if (1..=64).contains(&q.chars().count()) => Some(q.to_string()),
+            Some(_) => return Err(ApiError::invalid("`q` must be 1 to 64 characters")),
+        };
+        Ok(indexer::read::ListingQuery {
+            sort,
+            descending,
+            status: one_of(
+                "status",
+                self.status.as_deref(),
+                &["bonding", "complete", "migrated"],
+            )?,
+            preset: one_of(
+                "preset",
+                self.preset.as_deref(),
+                &["fair", "shield", "distribute"],
+            )?,
+            quote: one_of("quote", self.quote.as_deref(), &["sol", "usdc"])?,
+            creator,
+            q,
+            limit,
+            offset,
+        })
+    }
+}
+
 #[utoipa::path(
     get,
     path = "/launchpad/launches",
-    params(Paging),
+    params(LaunchesQuery),
     responses(
         (status = 200, body = LaunchesResponse),
-        (status = 400, body = crate::error::ErrorBody, description = "INVALID_PARAMS"),
+        (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_PARAMS or INVALID_ADDRESS"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
     ),
     tag = "launchpad"
 )]
 pub async fn launches(
     State(state): State<AppState>,
-    ApiQuery(paging): ApiQuery<Paging>,
+    ApiQuery(query): ApiQuery<LaunchesQuery>,
 ) -> Result<Json<LaunchesResponse>, ApiError> {
-    let (limit, offset) = paging.parse()?;
-    let page = state.store.listed_launches(limit, offset).await?;
+    let query = query.parse()?;
+    let filters = format!(
+        "{:?}",
+        (
+            &query.status,
+            &query.preset,
+            &query.quote,
+            &query.creator,
+            &query.q
+        )
+    );
+    let store = state.store.clone();
+    let total = state
+        .listing_totals
+        .try_get_with(filters, {
+            let query = query.clone();
+            async move { store.listing_total(&query).await }
+        })
+        .await
+        .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+    let page = state.store.listing(&query).await?;
     Ok(Json(LaunchesResponse {
-        launches: page.items,
-        total: page.total,
-        limit,
-        offset,
+        launches: page.into_iter().map(LaunchEntry::from).collect(),
+        total,
+        limit: query.limit,
+        offset: query.offset,
     }))
 }
 

@@ -11,5 +11,6 @@ pub mod launch;
 pub mod launchpad;
 pub mod submit;
 pub mod swap;
+pub mod tokens;
 pub mod trades;
 pub mod wallets;

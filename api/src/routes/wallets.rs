@@ -4,8 +4,9 @@
 use super::launchpad::FeeEntry;
 use super::trades::TradeEntry;
 use crate::error::{address, ApiError};
+use crate::extract::ApiPath;
 use crate::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::Json;
 use indexer::read::LaunchRow;
 use serde::Serialize;
@@ -64,7 +65,7 @@ pub struct WalletResponse {
 )]
 pub async fn wallet(
     State(state): State<AppState>,
-    Path(wallet): Path<String>,
+    ApiPath(wallet): ApiPath<String>,
 ) -> Result<Json<WalletResponse>, ApiError> {
     let wallet = address("address", Some(&wallet))?;
     let mut holdings = Vec::new();

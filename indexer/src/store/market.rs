@@ -212,8 +212,8 @@ fn row(t: &MarketTrade) -> Vec<(&'static str, Val)> {
 }
 
 /// Records the trades among `events` (curve swaps and AMM swaps of launches) and rolls the newly inserted
-/// ones into their candles.
-pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<()> {
+/// ones into their candles. Returns the highest price among each mint's newly inserted trades.
+pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<BTreeMap<String, u128>> {
     let mut cache = HashMap::new();
     let mut trades = Vec::new();
     for e in events {
@@ -221,8 +221,9 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<()> {
             trades.push(t);
         }
     }
+    let mut highs: BTreeMap<String, u128> = BTreeMap::new();
     if trades.is_empty() {
-        return Ok(());
+        return Ok(highs);
     }
     let cols = row(&trades[0]);
     let names = cols.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ");
@@ -258,6 +259,8 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<()> {
             i64::from(t.inner_index),
         ))
     }) {
+        let high = highs.entry(t.mint.clone()).or_default();
+        *high = (*high).max(t.price);
         for (_, secs) in market::INTERVALS {
             let start = market::bucket(t.time, secs);
             let c = Candle::of(t.price, t.base_amount, t.quote_amount, &t.seq, start);
@@ -279,7 +282,7 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<()> {
         };
         put_candle(conn, &mint, secs, &candle).await?;
     }
-    Ok(())
+    Ok(highs)
 }
 
 pub const CANDLE_COLS: &str =
@@ -351,7 +354,8 @@ async fn put_candle(conn: &mut AnyConnection, mint: &str, secs: i64, c: &Candle)
 }
 
 /// Removes a dead slot's trades and recomputes every candle they were in from the trades that remain.
-pub async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
+/// Returns the mints whose trades were removed.
+pub async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<BTreeSet<String>> {
     let gone = sqlx::query(AssertSqlSafe(dialect(
         conn,
         "DELETE FROM market_trades WHERE slot = $1 RETURNING mint, time",
@@ -360,8 +364,10 @@ pub async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
     .fetch_all(&mut *conn)
     .await?;
     let mut touched = BTreeSet::new();
+    let mut mints = BTreeSet::new();
     for r in &gone {
         let (mint, time): (String, i64) = (r.get(0), r.get(1));
+        mints.insert(mint.clone());
         for (_, secs) in market::INTERVALS {
             touched.insert((mint.clone(), secs, market::bucket(time, secs)));
         }
@@ -408,5 +414,5 @@ pub async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(mints)
 }

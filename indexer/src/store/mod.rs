@@ -2,11 +2,15 @@
 //! both run the same statements. Each batch of changes is written in one transaction, with the cursor.
 
 mod holders;
+mod listing;
 mod market;
+mod prepared;
 mod rows;
 mod write;
 
+pub use listing::{padded, MARKET_CAP_WIDTH};
 pub use market::{candle_row, CANDLE_COLS};
+pub use prepared::PreparedLaunch;
 
 use crate::model::Change;
 use anchor_lang::prelude::Pubkey;
@@ -152,6 +156,10 @@ impl Store {
             Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
             Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
         }
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        listing::refresh_stale(&mut tx).await?;
+        tx.commit().await?;
         Ok(())
     }
 

@@ -2,12 +2,12 @@
 
 use super::rows::*;
 use crate::decode::decode_account_data;
+use crate::market::status_name;
 use crate::model::*;
 use anchor_lang::prelude::Pubkey;
-use sdk::accounts::PoolStatus;
 use sdk::events::AmmEvent;
 use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
@@ -92,6 +92,9 @@ struct Pending<'a> {
     market: Vec<&'a Event>,
     /// Token accounts of launched mints (and closings).
     tokens: Vec<&'a TokenAccountWrite>,
+    /// Launches whose pool, and AMM pools whose state, the batch wrote (their stats are refreshed).
+    pool_mints: BTreeSet<String>,
+    amm_pools: BTreeSet<String>,
 }
 
 impl<'a> Pending<'a> {
@@ -103,6 +106,15 @@ impl<'a> Pending<'a> {
             _ => {
                 self.accounts.insert(w.address, w);
             }
+        }
+        match &w.state {
+            AccountState::Pool(p) => {
+                self.pool_mints.insert(p.base_mint.to_string());
+            }
+            AccountState::AmmPool(_) => {
+                self.amm_pools.insert(w.address.to_string());
+            }
+            _ => {}
         }
     }
 
@@ -125,7 +137,13 @@ impl<'a> Pending<'a> {
             }
         }
         super::holders::write(conn, &std::mem::take(&mut self.tokens), false).await?;
-        super::market::record(conn, &std::mem::take(&mut self.market)).await
+        let highs = super::market::record(conn, &std::mem::take(&mut self.market)).await?;
+        let mut mints = std::mem::take(&mut self.pool_mints);
+        mints.extend(highs.keys().cloned());
+        let amm_pools = std::mem::take(&mut self.amm_pools);
+        mints.extend(super::listing::mints_of_amm_pools(conn, &amm_pools).await?);
+        super::listing::refresh(conn, &mints, &highs, false).await?;
+        super::listing::sweep(conn).await
     }
 }
 
@@ -202,14 +220,6 @@ async fn keep(
         ],
     )
     .await
-}
-
-fn status_name(s: PoolStatus) -> &'static str {
-    match s {
-        PoolStatus::Bonding => "bonding",
-        PoolStatus::Complete => "complete",
-        PoolStatus::Migrated => "migrated",
-    }
 }
 
 fn opt_key(k: &Pubkey) -> Val {
@@ -540,7 +550,8 @@ async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<()> {
         columns(&row),
         values_clause(row.len(), 1),
     );
-    exec(conn, &sql, values(row)).await
+    exec(conn, &sql, values(row)).await?;
+    super::listing::created(conn, &l.mint.to_string()).await
 }
 
 /// Event tables, whose rows carry the slot they were emitted in.
@@ -556,7 +567,14 @@ const EVENT_TABLES: [&str; 6] = [
 /// Removes what a dead slot wrote: its events, launches created in it, and its account writes (each
 /// account goes back to its newest surviving version, or away when it has none).
 async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
-    super::market::roll_back(conn, slot).await?;
+    let mut mints = super::market::roll_back(conn, slot).await?;
+    exec(
+        conn,
+        "DELETE FROM launch_stats WHERE mint IN \
+         (SELECT mint FROM launches WHERE created_slot = $1 AND signature IS NOT NULL)",
+        vec![Val::int(slot)],
+    )
+    .await?;
     for table in EVENT_TABLES {
         exec(
             conn,
@@ -571,6 +589,7 @@ async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
         vec![Val::int(slot)],
     )
     .await?;
+    let mut amm_pools = BTreeSet::new();
     let touched =
         sqlx::query("SELECT DISTINCT address, kind FROM account_versions WHERE slot = $1")
             .bind(i64::try_from(slot).unwrap_or(i64::MAX))
@@ -614,6 +633,10 @@ async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
         {
             if let AccountState::Pool(p) = &w.state {
                 w.progress_bps = pool_progress_from_db(conn, p).await?;
+                mints.insert(p.base_mint.to_string());
+            }
+            if let AccountState::AmmPool(_) = &w.state {
+                amm_pools.insert(address.clone());
             }
             let (table, row) = account_row(&w);
             exec(conn, &insert_sql(table, &row), values(row)).await?;
@@ -623,7 +646,8 @@ async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
             );
         }
     }
-    Ok(())
+    mints.extend(super::listing::mints_of_amm_pools(conn, &amm_pools).await?);
+    super::listing::refresh(conn, &mints, &BTreeMap::new(), true).await
 }
 
 /// The newest version of an account kept for rollback, with its data.

@@ -1,0 +1,186 @@
+//! `GET /launchpad/tokens/{mint}`: a token's page: metadata, links, status, price, market cap, all-time
+//! high, and its rolling 24h market (from the indexer's stats row and hourly candles, never a scan of all
+//! its trades).
+
+use crate::error::{address, ApiError};
+use crate::extract::ApiPath;
+use crate::AppState;
+use axum::extract::State;
+use axum::Json;
+use indexer::market::{self, fixed_to_decimal, MARKET_CAP_DIGITS};
+use indexer::read::HolderSummary;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A token's links, as given at prepare (null when not given or launched elsewhere).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Links {
+    pub website: Option<String>,
+    /// An `https://x.com/...` (or twitter.com) URL.
+    pub twitter: Option<String>,
+    /// An `https://t.me/...` URL.
+    pub telegram: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenResponse {
+    pub mint: String,
+    pub pool: String,
+    pub config: String,
+    pub creator: String,
+    pub name: String,
+    pub symbol: String,
+    /// From prepare; empty for a launch made without this service.
+    pub description: String,
+    /// The image's URL (content-addressed, served by this service), or null.
+    pub image: Option<String>,
+    /// The metadata JSON the mint's URI points to.
+    pub metadata_uri: String,
+    pub links: Links,
+    /// `fair`, `shield` or `distribute`.
+    pub preset: String,
+    /// `sol` or `usdc`.
+    pub quote: String,
+    pub quote_mint: String,
+    /// `bonding`, `complete` (graduated, migration pending) or `migrated`.
+    pub status: String,
+    /// Progress to graduation, basis points.
+    pub progress_bps: u16,
+    /// Where it trades now: `curve` (also while migration is pending) or `amm`.
+    pub venue: String,
+    /// Spot price on `venue`, whole quote per whole token (18 decimals, rounded down).
+    pub price: String,
+    /// The curve's spot price (frozen at graduation), as `price`.
+    pub curve_price: String,
+    /// Supply now, base units (every launch mints 10^15; migration may burn some).
+    pub supply: String,
+    /// `price` times the supply, whole quote (24 decimals, exact).
+    pub market_cap: String,
+    /// The highest price after any trade (18 decimals), or null before any trade.
+    pub ath_price: Option<String>,
+    /// `athPrice` times the supply now, whole quote (24 decimals), or null.
+    pub ath_market_cap: Option<String>,
+    /// Tokens traded in the rolling 24h window (the current hour and the 23 before it), base units.
+    pub volume24h_base: String,
+    /// Quote traded in the window, base units.
+    pub volume24h_quote: String,
+    /// Change of the price over the window in percent (two decimals, toward zero), from the last price
+    /// before the window or, for a younger token, the price after its first trade; null without trades.
+    pub price_change24h: Option<String>,
+    pub trades24h: u64,
+    /// Distinct wallets that traded in the window.
+    pub traders24h: u64,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// When the curve completed (graduated), unix seconds, or null.
+    pub completed_at: Option<i64>,
+    /// When it migrated to the AMM, unix seconds, or null.
+    pub migrated_at: Option<i64>,
+    /// The latest trade, unix seconds, or null.
+    pub last_trade_at: Option<i64>,
+    /// Holder count, the 20 largest token accounts, the top 10's and the creator's share, snipers: as
+    /// `GET /launchpad/tokens/{mint}/holders`.
+    pub holders: HolderSummary,
+}
+
+/// Token accounts the token view lists.
+pub const TOP_HOLDERS: u32 = 20;
+
+/// The public URL of a stored image.
+pub fn image_url(state: &AppState, hash: &str) -> String {
+    format!(
+        "{}/launchpad/images/{hash}",
+        state.config.base_url().trim_end_matches('/')
+    )
+}
+
+#[utoipa::path(
+    get,
+    path = "/launchpad/tokens/{mint}",
+    params(("mint" = String, Path, description = "The token's mint address")),
+    responses(
+        (status = 200, body = TokenResponse),
+        (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS"),
+        (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: no launch with this mint"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn token(
+    State(state): State<AppState>,
+    ApiPath(mint): ApiPath<String>,
+) -> Result<Json<TokenResponse>, ApiError> {
+    let mint = address("mint", Some(&mint))?;
+    let not_found = || ApiError::not_found(format!("no launch with mint {mint}"));
+    let launch = state.store.launch(&mint).await?.ok_or_else(not_found)?;
+    let c = state.curve(&mint).await?.ok_or_else(not_found)?;
+    let amm = match c.migrated() {
+        true => state.store.amm_pool(&c.pool.amm_pool).await?,
+        false => None,
+    };
+    let (venue, price) = market::spot_price(&c.pool, &c.config, amm.as_ref().map(|a| &a.pool));
+    let (_, curve_price) = market::spot_price(&c.pool, &c.config, None);
+    let supply = market::supply(&c.pool);
+    let stats = state.store.launch_stats(&mint).await?;
+    let activity = state
+        .store
+        .activity(&mint, indexer::read::window_start(state.now()))
+        .await?;
+    let extras = state.store.launch_extras(&mint).await?.unwrap_or_default();
+    let holders = state
+        .store
+        .holder_summary(&mint, TOP_HOLDERS)
+        .await?
+        .ok_or_else(not_found)?;
+    let last_trade_at = stats.as_ref().and_then(|s| s.last_trade_time);
+    let ath = stats
+        .as_ref()
+        .map(|s| s.ath_price)
+        .filter(|_| last_trade_at.is_some());
+    let cap = |p: u128| fixed_to_decimal(market::market_cap(p, supply), MARKET_CAP_DIGITS);
+    let price_digits = curve::display::PRICE_DIGITS;
+    let when = |t: i64| (t > 0).then_some(t);
+    Ok(Json(TokenResponse {
+        mint: mint.to_string(),
+        pool: launch.pool,
+        config: launch.config,
+        creator: launch.creator,
+        name: launch.name,
+        symbol: launch.symbol,
+        description: extras.description,
+        image: extras.image_hash.as_deref().map(|h| image_url(&state, h)),
+        metadata_uri: launch.uri,
+        links: Links {
+            website: extras.website,
+            twitter: extras.twitter,
+            telegram: extras.telegram,
+        },
+        preset: launch.preset,
+        quote: launch.quote,
+        quote_mint: launch.quote_mint,
+        status: market::status_name(c.pool.status).into(),
+        progress_bps: c.progress_bps(),
+        venue: venue.name().into(),
+        price: fixed_to_decimal(price, price_digits),
+        curve_price: fixed_to_decimal(curve_price, price_digits),
+        supply: supply.to_string(),
+        market_cap: cap(price),
+        ath_price: ath.map(|p| fixed_to_decimal(p, price_digits)),
+        ath_market_cap: ath.map(cap),
+        volume24h_base: activity.volume_base.to_string(),
+        volume24h_quote: activity.volume_quote.to_string(),
+        price_change24h: activity
+            .reference_price
+            .and_then(|r| market::change_percent(r, price)),
+        trades24h: activity.trades,
+        traders24h: activity.traders,
+        created_at: launch.created_at,
+        completed_at: when(c.pool.complete_timestamp),
+        migrated_at: when(c.pool.migrate_timestamp),
+        last_trade_at,
+        holders,
+    }))
+}

@@ -1,0 +1,578 @@
+//! Token pages and the discovery listing through HTTP against a running stack (localnet streaming over gRPC,
+//! indexer, API), on SQLite and PostgreSQL: launches made through prepare and record trade through
+//! graduation and on the AMM; the token view's numbers equal numbers computed here from the trade list; the
+//! listing sorts, filters and searches them; pages never repeat or skip a launch at scale (seeded rows).
+
+mod common;
+
+use common::*;
+use localnet::testkit::{self, SOL};
+use sdk::launchpad_ix::LaunchKeys;
+use serde_json::{json, Value};
+use solana_keypair::Keypair;
+use solana_signer::Signer;
+use std::collections::BTreeSet;
+
+fn price(v: &Value) -> u128 {
+    curve::display::parse_decimal_u128(v.as_str().unwrap(), 18).unwrap()
+}
+
+fn cap(v: &Value) -> u128 {
+    curve::display::parse_decimal_u128(v.as_str().unwrap(), 24).unwrap()
+}
+
+fn b64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn amount(v: &Value) -> u128 {
+    v.as_str().unwrap().parse().unwrap()
+}
+
+pub struct Launched {
+    pub keys: LaunchKeys,
+    pub creator: Keypair,
+    pub prepared: Value,
+}
+
+/// A launch through `POST /launchpad/prepare` (with `extra` fields), signed, submitted and recorded.
+pub async fn launch_via_api(
+    s: &Stack,
+    http: &reqwest::Client,
+    rpc: &solana_rpc_client::nonblocking::rpc_client::RpcClient,
+    preset: &str,
+    name: &str,
+    symbol: &str,
+    extra: Value,
+) -> Launched {
+    let creator = testkit::funded(rpc, 5 * SOL).await.unwrap();
+    let mut launch = json!({
+        "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": preset, "quote": "sol",
+        "name": name, "symbol": symbol, "description": format!("{name}, listed"),
+        "totalSupply": "1000000000", "creator": creator.pubkey().to_string(),
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        launch[k] = v.clone();
+    }
+    let (status, prepared) = post(http, &format!("{}/launchpad/prepare", s.base), &launch).await;
+    assert_eq!(status, 200, "{prepared}");
+    let keys = LaunchKeys::new(
+        creator.pubkey(),
+        prepared["config"].as_str().unwrap().parse().unwrap(),
+        sdk::ids::NATIVE_MINT,
+        prepared["mint"].as_str().unwrap().parse().unwrap(),
+    );
+    let signed = sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
+    let (status, submitted) = s.submit(http, &signed).await;
+    assert_eq!(status, 200, "{submitted}");
+    let mut record = launch.clone();
+    record["tokenAddress"] = prepared["mint"].clone();
+    record["deployTxHash"] = submitted["signature"].clone();
+    record["metadataURI"] = prepared["metadataURI"].clone();
+    let (status, recorded) = post(http, &format!("{}/launchpad/record", s.base), &record).await;
+    assert_eq!(status, 200, "{recorded}");
+    Launched {
+        keys,
+        creator,
+        prepared,
+    }
+}
+
+/// Every trade of `mint`, oldest first, through the paginated trade list.
+async fn all_trades(http: &reqwest::Client, base: &str, mint: &str) -> Vec<Value> {
+    let url = format!("{base}/launchpad/trades/{mint}?limit=100");
+    let mut all = Vec::new();
+    let mut next = url.clone();
+    loop {
+        let (status, page) = get(http, &next).await;
+        assert_eq!(status, 200, "{page}");
+        all.extend(page["trades"].as_array().unwrap().iter().cloned());
+        match page["nextCursor"].as_str() {
+            Some(c) => next = format!("{url}&before={c}"),
+            None => break,
+        }
+    }
+    all.reverse();
+    all
+}
+
+/// Every page of the listing at `query`, in order.
+async fn pages(http: &reqwest::Client, base: &str, query: &str, limit: usize) -> (Vec<Value>, u64) {
+    let mut out = Vec::new();
+    loop {
+        let url = format!(
+            "{base}/launchpad/launches?{query}&limit={limit}&offset={}",
+            out.len()
+        );
+        let (status, page) = get(http, &url).await;
+        assert_eq!(status, 200, "{url}: {page}");
+        let items = page["launches"].as_array().unwrap().clone();
+        let total = page["total"].as_u64().unwrap();
+        let done = items.len() < limit;
+        out.extend(items);
+        if done {
+            assert_eq!(out.len() as u64, total, "{query}");
+            return (out, total);
+        }
+    }
+}
+
+fn mints(entries: &[Value]) -> Vec<String> {
+    entries
+        .iter()
+        .map(|e| e["mint"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn views(postgres: bool) {
+    let s = stack(postgres, 1_000_000).await;
+    let http = reqwest::Client::new();
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        s.net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let png = {
+        let img = image::RgbaImage::from_pixel(48, 32, image::Rgba([250, 180, 20, 255]));
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, image::ImageFormat::Png).unwrap();
+        out.into_inner()
+    };
+    let links = json!({
+        "image": b64(&png),
+        "website": "https://alpha.example.org/about",
+        "twitter": "https://x.com/alphadog",
+        "telegram": "https://t.me/alphadog",
+    });
+    let alpha = launch_via_api(&s, &http, &rpc, "fair", "Alpha Dog", "ALPHA", links.clone()).await;
+    let beta = launch_via_api(&s, &http, &rpc, "shield", "Beta Cat", "BETA", json!({})).await;
+    let gamma = launch_via_api(&s, &http, &rpc, "fair", "Gamma", "GAMMA", json!({})).await;
+    // Launched without record: in neither the listing nor the catalog.
+    let hidden_creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (hidden, _) = testkit::launch(&rpc, &hidden_creator, curve::Preset::Fair, 7, "HIDE")
+        .await
+        .unwrap();
+
+    let mut wallets = Vec::new();
+    for _ in 0..4 {
+        wallets.push(testkit::funded(&rpc, 20 * SOL).await.unwrap());
+    }
+    let a = &alpha.keys;
+    for (i, w) in wallets.iter().enumerate() {
+        testkit::buy(&rpc, a, w, (i as u64 + 1) * SOL / 4)
+            .await
+            .unwrap();
+    }
+    let held = testkit::token_balance(
+        &rpc,
+        &wallets[0].pubkey(),
+        &a.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    )
+    .await;
+    testkit::sell(&rpc, a, &wallets[0], held / 3).await.unwrap();
+    testkit::buy(&rpc, a, &wallets[1], 12 * SOL).await.unwrap();
+    testkit::migrate(&rpc, a, &wallets[2], &s.net.partner.pubkey())
+        .await
+        .unwrap();
+    testkit::amm_buy(&rpc, a, &wallets[3], SOL / 2)
+        .await
+        .unwrap();
+    testkit::buy(&rpc, &beta.keys, &wallets[2], SOL / 10)
+        .await
+        .unwrap();
+    s.wait_indexed().await;
+
+    // The token view equals what the trade list says.
+    let trades = all_trades(&http, &s.base, &a.mint.to_string()).await;
+    assert_eq!(trades.len(), 7);
+    let (status, view) = get(&http, &format!("{}/launchpad/tokens/{}", s.base, a.mint)).await;
+    assert_eq!(status, 200, "{view}");
+    // The mint's supply, read from its account (SPL mint layout: the u64 supply at byte 36).
+    let mint_data = rpc.get_account(&a.mint).await.unwrap().data;
+    let supply = u128::from(u64::from_le_bytes(mint_data[36..44].try_into().unwrap()));
+    let last = price(&trades.last().unwrap()["priceAfter"]);
+    let first = price(&trades[0]["priceAfter"]);
+    let ath = trades
+        .iter()
+        .map(|t| price(&t["priceAfter"]))
+        .max()
+        .unwrap();
+    assert_eq!(view["supply"], supply.to_string());
+    assert_eq!(price(&view["price"]), last);
+    assert_eq!(cap(&view["marketCap"]), last * supply);
+    assert_eq!(price(&view["athPrice"]), ath);
+    assert_eq!(cap(&view["athMarketCap"]), ath * supply);
+    let sum = |f: &str| trades.iter().map(|t| amount(&t[f])).sum::<u128>();
+    assert_eq!(amount(&view["volume24hBase"]), sum("baseAmount"));
+    assert_eq!(amount(&view["volume24hQuote"]), sum("quoteAmount"));
+    assert_eq!(view["trades24h"], 7);
+    let traders: BTreeSet<&str> = trades
+        .iter()
+        .map(|t| t["wallet"].as_str().unwrap())
+        .collect();
+    assert_eq!(view["traders24h"], traders.len());
+    let bp = (last - first) * 10_000 / first;
+    assert_eq!(
+        view["priceChange24h"],
+        format!("{}.{:02}", bp / 100, bp % 100)
+    );
+    assert_eq!(view["lastTradeAt"], trades.last().unwrap()["time"]);
+    assert_eq!(
+        (&view["status"], &view["venue"], &view["progressBps"]),
+        (&json!("migrated"), &json!("amm"), &json!(10_000))
+    );
+    assert!(view["completedAt"].as_i64().unwrap() >= view["createdAt"].as_i64().unwrap());
+    assert!(view["migratedAt"].as_i64().unwrap() >= view["completedAt"].as_i64().unwrap());
+    assert_eq!(view["description"], "Alpha Dog, listed");
+    assert_eq!(view["creator"], alpha.creator.pubkey().to_string());
+    assert_eq!(view["metadataUri"], alpha.prepared["metadataURI"]);
+    // A token without trades: no ATH, no change, the curve's price, bonding.
+    let (_, g) = get(
+        &http,
+        &format!("{}/launchpad/tokens/{}", s.base, gamma.keys.mint),
+    )
+    .await;
+    assert_eq!(
+        (
+            &g["athPrice"],
+            &g["priceChange24h"],
+            &g["status"],
+            &g["trades24h"]
+        ),
+        (&Value::Null, &Value::Null, &json!("bonding"), &json!(0))
+    );
+    assert!(g["completedAt"].is_null() && g["migratedAt"].is_null() && g["lastTradeAt"].is_null());
+    let (status, body) = get(
+        &http,
+        &format!(
+            "{}/launchpad/tokens/{}",
+            s.base,
+            anchor_lang::prelude::Pubkey::new_unique()
+        ),
+    )
+    .await;
+    assert_eq!(status, 404);
+    assert_error(&body, "NOT_FOUND");
+    let (status, body) = get(&http, &format!("{}/launchpad/tokens/nope", s.base)).await;
+    assert_eq!(status, 400);
+    assert_error(&body, "INVALID_ADDRESS");
+
+    // The image and links: in the Metaplex metadata JSON, the image served byte for byte with its type.
+    let (status, meta) = get(&http, alpha.prepared["metadataURI"].as_str().unwrap()).await;
+    assert_eq!(status, 200, "{meta}");
+    let image_url = meta["image"].as_str().unwrap();
+    assert_eq!(view["image"], image_url);
+    assert_eq!(meta["external_url"], links["website"]);
+    assert_eq!(meta["extensions"]["twitter"], links["twitter"]);
+    assert_eq!(meta["extensions"]["telegram"], links["telegram"]);
+    assert_eq!(meta["properties"]["files"][0]["uri"], image_url);
+    assert_eq!(meta["properties"]["files"][0]["type"], "image/png");
+    assert_eq!(view["links"]["twitter"], links["twitter"]);
+    let served = http.get(image_url).send().await.unwrap();
+    assert_eq!(served.status(), 200);
+    assert_eq!(served.headers()["content-type"], "image/png");
+    assert!(served.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
+    assert_eq!(served.bytes().await.unwrap().as_ref(), png.as_slice());
+    let (_, plain) = get(&http, gamma.prepared["metadataURI"].as_str().unwrap()).await;
+    assert!(plain.get("image").is_none() && plain.get("extensions").is_none());
+    // Bad images and links: 4xx in the spec's format, nothing prepared.
+    let prepare = format!("{}/launchpad/prepare", s.base);
+    let body = |extra: Value| {
+        let mut b = json!({
+            "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "fair", "quote": "sol",
+            "name": "Bad", "symbol": "BAD", "totalSupply": "1000000000",
+            "creator": alpha.creator.pubkey().to_string(),
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    let mut truncated = png.clone();
+    truncated.truncate(60);
+    let mut big = png.clone();
+    big.resize(1_100_000, 0);
+    let key = bs58::encode([7u8; 64]).into_string();
+    for (extra, status, code) in [
+        (json!({"image": b64(&truncated)}), 400, "INVALID_IMAGE"),
+        (
+            json!({"image": b64(b"just some text")}),
+            400,
+            "INVALID_IMAGE",
+        ),
+        (json!({"image": "%%%"}), 400, "INVALID_IMAGE"),
+        (
+            json!({"image": b64(b"BM6\x00\x00\x00")}),
+            400,
+            "INVALID_IMAGE",
+        ),
+        (json!({"image": b64(&big)}), 413, "PAYLOAD_TOO_LARGE"),
+        (
+            json!({"website": "http://alpha.example.org"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (
+            json!({"website": "javascript:alert(1)"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (
+            json!({"twitter": "https://evil.example/x.com"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (json!({"twitter": "https://x.com/"}), 400, "INVALID_LINK"),
+        (
+            json!({"telegram": "https://t.me.evil.org/a"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (
+            json!({"telegram": "https://user:pw@t.me/a"}),
+            400,
+            "INVALID_LINK",
+        ),
+        // Secrets are still caught next to an image.
+        (
+            json!({"image": b64(&png), "description": format!("key {key}")}),
+            400,
+            "SECRET_MATERIAL",
+        ),
+        (json!({"image": key}), 400, "SECRET_MATERIAL"),
+    ] {
+        let (got, resp) = post(&http, &prepare, &body(extra.clone())).await;
+        assert_eq!(got, status, "{extra}: {resp}");
+        assert_error(&resp, code);
+    }
+    let (got, resp) = post(&http, &prepare, &body(json!({"image": b64(&png)}))).await;
+    assert_eq!(got, 200, "{resp}");
+    let (status, _) = get(
+        &http,
+        &format!("{}/launchpad/images/{}", s.base, "ab".repeat(32)),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, _) = get(&http, &format!("{}/launchpad/images/nope", s.base)).await;
+    assert_eq!(status, 400);
+
+    // Browse responses carry an ETag and Cache-Control; a conditional request for the same tag gets 304.
+    for (path, max_age) in [
+        (format!("/launchpad/tokens/{}", a.mint), "max-age=2"),
+        (
+            "/launchpad/launches?sort=marketCap".to_string(),
+            "max-age=5",
+        ),
+        (format!("/launchpad/trades/{}", a.mint), "max-age=1"),
+        (
+            format!("/launchpad/candles/{}?interval=1m", a.mint),
+            "max-age=2",
+        ),
+        (format!("/launchpad/curve/{}", a.mint), "max-age=1"),
+        (
+            image_url.strip_prefix(&s.base).unwrap().to_string(),
+            "immutable",
+        ),
+    ] {
+        let url = format!("{}{path}", s.base);
+        let first = http.get(&url).send().await.unwrap();
+        assert_eq!(first.status(), 200, "{path}");
+        let tag = first.headers()["etag"].to_str().unwrap().to_string();
+        let cache = first.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(cache.contains(max_age), "{path}: {cache}");
+        let again = http
+            .get(&url)
+            .header("if-none-match", &tag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+        assert_eq!(again.headers()["etag"].to_str().unwrap(), tag);
+        assert!(again.bytes().await.unwrap().is_empty());
+        let other = http
+            .get(&url)
+            .header("if-none-match", "\"stale\"")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(other.status(), 200, "{path}");
+    }
+    // The listing: sorts, filters and search over the recorded launches.
+    let (am, bm, gm) = (
+        a.mint.to_string(),
+        beta.keys.mint.to_string(),
+        gamma.keys.mint.to_string(),
+    );
+    // Trades in the same second tie on time, and the mint breaks the tie.
+    let (_, bv) = get(&http, &format!("{}/launchpad/tokens/{bm}", s.base)).await;
+    let mut last_trade_order = vec![
+        (view["lastTradeAt"].as_i64(), am.clone()),
+        (bv["lastTradeAt"].as_i64(), bm.clone()),
+    ];
+    last_trade_order.sort();
+    last_trade_order.reverse();
+    let last_trade_order: Vec<String> = last_trade_order
+        .into_iter()
+        .map(|(_, m)| m)
+        .chain([gm.clone()])
+        .collect();
+    for (query, expected) in [
+        ("sort=new", vec![&gm, &bm, &am]),
+        ("sort=new&order=asc", vec![&am, &bm, &gm]),
+        ("sort=marketCap", vec![&am, &bm, &gm]),
+        ("sort=volume24h", vec![&am, &bm, &gm]),
+        ("sort=volume24h&order=asc", vec![&gm, &bm, &am]),
+        ("sort=lastTrade", last_trade_order.iter().collect()),
+        ("sort=progress", vec![&am, &bm, &gm]),
+        ("status=migrated", vec![&am]),
+        ("status=bonding&sort=marketCap", vec![&bm, &gm]),
+        ("preset=shield", vec![&bm]),
+        ("quote=usdc", vec![]),
+        ("q=alpha", vec![&am]),
+        ("q=eTa", vec![&bm]),
+        (&format!("q={gm}") as &str, vec![&gm]),
+        (
+            &format!("creator={}", beta.creator.pubkey()) as &str,
+            vec![&bm],
+        ),
+    ] {
+        let (entries, _) = pages(&http, &s.base, query, 2).await;
+        let expected: Vec<String> = expected.into_iter().cloned().collect();
+        assert_eq!(mints(&entries), expected, "{query}");
+    }
+    let (entries, _) = pages(&http, &s.base, "sort=marketCap", 10).await;
+    let e = &entries[0];
+    // The documentation's examples (`--nocapture` shows them).
+    println!("token view: {view:#}\nlisting entry: {e:#}\nmetadata: {meta:#}");
+    assert_eq!(
+        (&e["price"], &e["marketCap"]),
+        (&view["price"], &view["marketCap"])
+    );
+    assert_eq!(e["volume24hQuote"], view["volume24hQuote"]);
+    assert_eq!(e["lastTradeAt"], view["lastTradeAt"]);
+    assert_eq!(e["holders"], view["holders"]["holderCount"]);
+    assert!(e["holders"].as_u64().unwrap() > 0, "{e}");
+    assert_eq!(
+        (&e["status"], &e["progressBps"]),
+        (&json!("migrated"), &json!(10_000))
+    );
+    assert!(!mints(&entries).contains(&hidden.mint.to_string()));
+    // The catalog lists exactly the listing's launches.
+    let (_, tokens) = get(&http, &format!("{}/swap/tokens?chainKey=solana", s.base)).await;
+    let catalog: BTreeSet<String> = tokens["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["kind"] == "launch")
+        .map(|t| t["address"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(catalog, mints(&entries).into_iter().collect());
+
+    // Bad parameters: 400 in the spec's format.
+    for query in [
+        "sort=hot",
+        "order=up",
+        "status=dead",
+        "preset=odd",
+        "quote=eth",
+        "limit=101",
+        "limit=0",
+        "offset=-1",
+        &format!("q={}", "x".repeat(65)),
+    ] {
+        let (status, body) = get(&http, &format!("{}/launchpad/launches?{query}", s.base)).await;
+        assert_eq!(status, 400, "{query}: {body}");
+        assert_error(&body, "INVALID_PARAMS");
+    }
+    let (status, body) = get(&http, &format!("{}/launchpad/launches?creator=xyz", s.base)).await;
+    assert_eq!(status, 400);
+    assert_error(&body, "INVALID_ADDRESS");
+
+    // At scale: pages under every sort and order neither repeat nor skip a launch, in order.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let store = indexer::Store::open(&s.db).await.unwrap();
+    store.seed_listing(1_000, now).await.unwrap();
+    // Totals are counted at most every 5 seconds per filter set.
+    tokio::time::sleep(api::LISTING_TOTAL_TTL + std::time::Duration::from_millis(200)).await;
+    let (all, total) = pages(&http, &s.base, "sort=new", 100).await;
+    assert_eq!(total, 3 + 900);
+    let everyone: BTreeSet<String> = mints(&all).into_iter().collect();
+    assert_eq!(everyone.len(), all.len());
+    let key = |sort: &str, e: &Value| -> (u128, u128, u128, String) {
+        let t = |v: &Value| v.as_i64().unwrap_or(0) as u128;
+        let k = match sort {
+            "new" => (t(&e["createdAt"]), t(&e["createdSlot"]), 0),
+            "marketCap" => (cap(&e["marketCap"]), 0, 0),
+            "volume24h" => (amount(&e["volume24hQuote"]), 0, 0),
+            "lastTrade" => (t(&e["lastTradeAt"]), 0, 0),
+            _ => (t(&e["progressBps"]), 0, 0),
+        };
+        (k.0, k.1, k.2, e["mint"].as_str().unwrap().to_string())
+    };
+    for sort in ["new", "marketCap", "volume24h", "lastTrade", "progress"] {
+        for (order, filter) in [
+            ("desc", ""),
+            ("asc", ""),
+            ("desc", "&quote=usdc&status=bonding"),
+        ] {
+            let query = format!("sort={sort}&order={order}{filter}");
+            let (got, _) = pages(&http, &s.base, &query, 37).await;
+            let unique: BTreeSet<String> = mints(&got).into_iter().collect();
+            assert_eq!(unique.len(), got.len(), "{query}: duplicates");
+            if filter.is_empty() {
+                assert_eq!(unique, everyone, "{query}: gaps");
+            } else {
+                assert!(got
+                    .iter()
+                    .all(|e| e["quote"] == "usdc" && e["status"] == "bonding"));
+                assert!(!got.is_empty());
+            }
+            for pair in got.windows(2) {
+                let (x, y) = (key(sort, &pair[0]), key(sort, &pair[1]));
+                if order == "desc" {
+                    assert!(x > y, "{query}: {x:?} before {y:?}");
+                } else {
+                    assert!(x < y, "{query}: {x:?} before {y:?}");
+                }
+            }
+        }
+    }
+    // A new trade changes the token's tag.
+    let tag_of = |r: &reqwest::Response| r.headers()["etag"].to_str().unwrap().to_string();
+    let gamma_view = format!("{}/launchpad/tokens/{}", s.base, gamma.keys.mint);
+    let before = tag_of(&http.get(&gamma_view).send().await.unwrap());
+    testkit::buy(&rpc, &gamma.keys, &wallets[0], SOL / 20)
+        .await
+        .unwrap();
+    s.wait_indexed().await;
+    let changed = http
+        .get(&gamma_view)
+        .header("if-none-match", &before)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), 200);
+    assert_ne!(tag_of(&changed), before);
+
+    let _ = s.stop.send(true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn token_view_and_listing_on_sqlite() {
+    views(false).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn token_view_and_listing_on_postgres() {
+    views(true).await
+}

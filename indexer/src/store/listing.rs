@@ -1,0 +1,405 @@
+//! `launch_stats`: one row per launch with what the listing sorts and filters on (status, progress, spot
+//! price, market cap, all-time-high price, last trade), rewritten inside the batch's transaction for every
+//! launch the batch touched (a trade, its pool, or the AMM pool it migrated into). Each refresh recomputes
+//! the row from the state the batch just wrote, so replays change nothing; the all-time high only grows
+//! with newly inserted trades, and is recomputed from the daily candles' highs when a slot dies.
+
+use super::rows::{bind, dialect, Val};
+use crate::market;
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+use std::collections::{BTreeMap, BTreeSet};
+
+type Result<T> = std::result::Result<T, sqlx::Error>;
+
+/// Width of the zero-padded `market_cap` column (u128 has at most 39 digits), so that text order is
+/// numeric order.
+pub const MARKET_CAP_WIDTH: usize = 39;
+
+/// `v` zero-padded to [`MARKET_CAP_WIDTH`] digits.
+pub fn padded(v: u128) -> String {
+    format!("{v:0>MARKET_CAP_WIDTH$}")
+}
+
+fn num(r: &AnyRow, col: &str) -> u128 {
+    r.get::<String, _>(col).parse().unwrap_or_default()
+}
+
+async fn query_opt(conn: &mut AnyConnection, sql: &str, mint: &str) -> Result<Option<AnyRow>> {
+    sqlx::query(AssertSqlSafe(dialect(conn, sql)))
+        .bind(mint.to_string())
+        .fetch_optional(&mut *conn)
+        .await
+}
+
+/// The rolling 24h window's start now (wall clock), as the API computes it.
+fn window_now() -> i64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    crate::read::window_start(now)
+}
+
+/// A mint's volume since `since` from its hourly candles: (base, quote).
+async fn window_volume(conn: &mut AnyConnection, mint: &str, since: i64) -> Result<(u128, u128)> {
+    let rows = sqlx::query(AssertSqlSafe(dialect(
+        conn,
+        "SELECT volume_base, volume_quote FROM candles WHERE mint = $1 AND interval_secs = $2 \
+         AND start_time >= $3",
+    )))
+    .bind(mint.to_string())
+    .bind(crate::read::WINDOW_INTERVAL_SECS)
+    .bind(since)
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows.iter().fold((0u128, 0u128), |(b, q), r| {
+        (
+            b.saturating_add(num(r, "volume_base")),
+            q.saturating_add(num(r, "volume_quote")),
+        )
+    }))
+}
+
+/// Most launches one batch re-sums when the window has moved past their volume (the rest follow in the
+/// next batches).
+const SWEEP_PER_BATCH: i64 = 2_000;
+
+/// The `volume_window` stored with a zero volume: zero stays zero until the launch trades (which refreshes
+/// it), so the sweep's range on `volume_window` never meets idle launches.
+pub const IDLE_WINDOW: i64 = i64::MAX;
+
+/// The `volume_window` to store with a volume summed from `since`.
+fn window_of(quote: u128, since: i64) -> i64 {
+    if quote == 0 {
+        IDLE_WINDOW
+    } else {
+        since
+    }
+}
+
+/// Re-sums the 24h volume of launches whose stored volume is from an earlier window (never an idle one:
+/// see [`IDLE_WINDOW`]), a bounded number per call.
+pub async fn sweep(conn: &mut AnyConnection) -> Result<()> {
+    let since = window_now();
+    let stale: Vec<String> = sqlx::query(AssertSqlSafe(dialect(
+        conn,
+        "SELECT mint FROM launch_stats WHERE volume_window < $1 LIMIT $2",
+    )))
+    .bind(since)
+    .bind(SWEEP_PER_BATCH)
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(|r| r.get(0))
+    .collect();
+    for mint in stale {
+        let (base, quote) = window_volume(conn, &mint, since).await?;
+        let vals = vec![
+            Val::Text(padded(quote)),
+            Val::num(base),
+            Val::Int(window_of(quote, since)),
+            Val::Text(mint),
+        ];
+        bind(
+            sqlx::query(AssertSqlSafe(dialect(
+                conn,
+                "UPDATE launch_stats SET volume_24h = $1, volume_24h_base = $2, volume_window = $3 \
+                 WHERE mint = $4",
+            ))),
+            &vals,
+        )
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// The launches whose AMM pool is one of `amm_pools`.
+pub async fn mints_of_amm_pools(
+    conn: &mut AnyConnection,
+    amm_pools: &BTreeSet<String>,
+) -> Result<BTreeSet<String>> {
+    let mut out = BTreeSet::new();
+    for a in amm_pools {
+        if let Some(r) = query_opt(conn, "SELECT mint FROM pools WHERE amm_pool = $1", a).await? {
+            out.insert(r.get(0));
+        }
+    }
+    Ok(out)
+}
+
+/// Rewrites the stats of `mints`. `highs`: the highest price among each mint's newly inserted trades;
+/// `recompute_ath`: take the all-time high from the daily candles instead of the stored one (after a dead
+/// slot removed trades).
+pub async fn refresh(
+    conn: &mut AnyConnection,
+    mints: &BTreeSet<String>,
+    highs: &BTreeMap<String, u128>,
+    recompute_ath: bool,
+) -> Result<()> {
+    let since = window_now();
+    for mint in mints {
+        let Some(state) = query_opt(
+            conn,
+            "SELECT p.status, p.progress_bps, p.data AS pool_data, c.data AS config_data, \
+             a.data AS amm_data FROM pools p JOIN configs c ON c.address = p.config \
+             LEFT JOIN amm_pools a ON a.address = p.amm_pool WHERE p.mint = $1",
+            mint,
+        )
+        .await?
+        else {
+            continue;
+        };
+        let (Some(pool), Some(config)) = (
+            sdk::accounts::decode_pool(&state.get::<Vec<u8>, _>("pool_data")),
+            sdk::accounts::decode_config(&state.get::<Vec<u8>, _>("config_data")),
+        ) else {
+            continue;
+        };
+        let amm = state
+            .get::<Option<Vec<u8>>, _>("amm_data")
+            .and_then(|d| sdk::accounts::decode_amm_pool(&d));
+        let (_, price) = market::spot_price(&pool, &config, amm.as_ref());
+        let supply = market::supply(&pool);
+        let last = query_opt(
+            conn,
+            "SELECT seq, time FROM market_trades WHERE mint = $1 ORDER BY seq DESC LIMIT 1",
+            mint,
+        )
+        .await?;
+        let (last_seq, last_time) = last
+            .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1)))
+            .unwrap_or_default();
+        let ath = if recompute_ath {
+            sqlx::query(AssertSqlSafe(dialect(
+                conn,
+                "SELECT high FROM candles WHERE mint = $1 AND interval_secs = 86400",
+            )))
+            .bind(mint.clone())
+            .fetch_all(&mut *conn)
+            .await?
+            .iter()
+            .map(|r| num(r, "high"))
+            .max()
+            .unwrap_or(0)
+        } else {
+            query_opt(
+                conn,
+                "SELECT ath_price FROM launch_stats WHERE mint = $1",
+                mint,
+            )
+            .await?
+            .map_or(0, |r| num(&r, "ath_price"))
+        }
+        .max(highs.get(mint).copied().unwrap_or(0));
+        let (volume_base, volume_quote) = window_volume(conn, mint, since).await?;
+        let sql = "INSERT INTO launch_stats (mint, status, progress_bps, supply, price, market_cap, \
+                   ath_price, last_trade_time, last_trade_seq, volume_24h, volume_24h_base, volume_window, \
+                   stale) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0) \
+                   ON CONFLICT (mint) DO UPDATE SET \
+                   status = excluded.status, progress_bps = excluded.progress_bps, supply = excluded.supply, \
+                   price = excluded.price, market_cap = excluded.market_cap, ath_price = excluded.ath_price, \
+                   last_trade_time = excluded.last_trade_time, last_trade_seq = excluded.last_trade_seq, \
+                   volume_24h = excluded.volume_24h, volume_24h_base = excluded.volume_24h_base, \
+                   volume_window = excluded.volume_window, stale = 0";
+        let vals = vec![
+            Val::Text(mint.clone()),
+            Val::Text(state.get::<String, _>("status")),
+            Val::Int(state.get::<Option<i64>, _>("progress_bps").unwrap_or(0)),
+            Val::num(supply),
+            Val::num(price),
+            Val::Text(padded(market::market_cap(price, supply))),
+            Val::num(ath),
+            Val::Int(last_time),
+            Val::Text(last_seq),
+            Val::Text(padded(volume_quote)),
+            Val::num(volume_base),
+            Val::Int(window_of(volume_quote, since)),
+        ];
+        bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), &vals)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// A new launch's stats row (defaults until its pool is written), refreshed at once if the pool is in.
+pub async fn created(conn: &mut AnyConnection, mint: &str) -> Result<()> {
+    sqlx::query(AssertSqlSafe(dialect(
+        conn,
+        "INSERT INTO launch_stats (mint) VALUES ($1) ON CONFLICT (mint) DO NOTHING",
+    )))
+    .bind(mint.to_string())
+    .execute(&mut *conn)
+    .await?;
+    refresh(
+        conn,
+        &BTreeSet::from([mint.to_string()]),
+        &BTreeMap::new(),
+        false,
+    )
+    .await
+}
+
+/// Recomputes the rows left stale by the migration that created the table (launches indexed before it).
+pub async fn refresh_stale(conn: &mut AnyConnection) -> Result<()> {
+    let mints: BTreeSet<String> = sqlx::query("SELECT mint FROM launch_stats WHERE stale = 1")
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    refresh(conn, &mints, &BTreeMap::new(), true).await
+}
+
+/// One synthetic launch for [`Store::seed_listing`].
+fn seeded(i: usize, now: i64) -> [Vec<(&'static str, Val)>; 4] {
+    use anchor_lang::prelude::Pubkey;
+    let mint = Pubkey::new_unique().to_string();
+    let creator = format!("{}", Pubkey::new_from_array([(i % 10) as u8 + 1; 32]));
+    let (preset, quote) = (
+        ["fair", "shield", "distribute"][i % 3],
+        ["sol", "usdc"][i % 2],
+    );
+    let name = format!("Seed {i}");
+    let symbol = format!("S{}", i % 1000);
+    // Ties everywhere, so only the mint tiebreaker orders them.
+    let created_at = now - (i / 3) as i64;
+    let price = (i % 50) as u128 * 1_000_000;
+    let traded = !i.is_multiple_of(4);
+    let last_trade = if traded {
+        now - (i % 40) as i64 * 3_600
+    } else {
+        0
+    };
+    let (volume_base, volume_quote) = ((i % 13 * 1_000_000) as u128, (i % 11 * 1_000) as u128);
+    let window = crate::read::window_start(now);
+    let in_window = |v: u128| if traded && last_trade >= window { v } else { 0 };
+    let launch = vec![
+        ("mint", Val::Text(mint.clone())),
+        ("pool", Val::Text(Pubkey::new_unique().to_string())),
+        ("config", Val::Text("seed".into())),
+        ("creator", Val::Text(creator.clone())),
+        ("quote_mint", Val::Text("seed".into())),
+        ("name", Val::Text(name.clone())),
+        ("symbol", Val::Text(symbol.clone())),
+        ("uri", Val::Text(String::new())),
+        ("preset", Val::Text(preset.into())),
+        ("quote", Val::Text(quote.into())),
+        ("salt", Val::num(i)),
+        ("created_slot", Val::int(i / 3)),
+        ("created_at", Val::Int(created_at)),
+        ("signature", Val::OptText(None)),
+    ];
+    let metadata = vec![
+        ("mint", Val::Text(mint.clone())),
+        ("creator", Val::Text(creator)),
+        ("name", Val::Text(name)),
+        ("symbol", Val::Text(symbol)),
+        ("description", Val::Text(String::new())),
+        ("preset", Val::Text(preset.into())),
+        ("quote", Val::Text(quote.into())),
+        ("salt", Val::num(i)),
+        ("uri", Val::Text(String::new())),
+        ("prepared_at", Val::Int(created_at)),
+        // Every tenth launch was prepared but never recorded: not listed.
+        (
+            "recorded_at",
+            if i % 10 == 9 {
+                Val::Null
+            } else {
+                Val::Int(created_at)
+            },
+        ),
+    ];
+    let supply = curve::constants::TOTAL_SUPPLY_BASE_UNITS;
+    let stats = vec![
+        ("mint", Val::Text(mint.clone())),
+        (
+            "status",
+            Val::Text(["bonding", "complete", "migrated"][i % 3].into()),
+        ),
+        ("progress_bps", Val::int(i % 7 * 1_000)),
+        ("supply", Val::num(supply)),
+        ("price", Val::num(price)),
+        (
+            "market_cap",
+            Val::Text(padded(market::market_cap(price, supply))),
+        ),
+        ("ath_price", Val::num(price)),
+        ("last_trade_time", Val::Int(last_trade)),
+        (
+            "last_trade_seq",
+            Val::Text(if traded {
+                market::seq(i as u64, 0, 0, 0)
+            } else {
+                String::new()
+            }),
+        ),
+        ("volume_24h", Val::Text(padded(in_window(volume_quote)))),
+        ("volume_24h_base", Val::num(in_window(volume_base))),
+        (
+            "volume_window",
+            Val::Int(window_of(in_window(volume_quote), window)),
+        ),
+    ];
+    let candle = vec![
+        ("mint", Val::Text(mint)),
+        ("interval_secs", Val::Int(3_600)),
+        ("start_time", Val::Int(market::bucket(last_trade, 3_600))),
+        ("open", Val::num(price)),
+        ("high", Val::num(price)),
+        ("low", Val::num(price)),
+        ("close", Val::num(price)),
+        ("volume_base", Val::num(volume_base)),
+        ("volume_quote", Val::num(volume_quote)),
+        ("trades", Val::int(i % 5 + 1)),
+        ("open_seq", Val::Text(market::seq(i as u64, 0, 0, 0))),
+        ("close_seq", Val::Text(market::seq(i as u64, 0, 0, 0))),
+    ];
+    [
+        launch,
+        metadata,
+        stats,
+        if traded { candle } else { vec![] },
+    ]
+}
+
+impl super::Store {
+    /// Writes `count` synthetic listed launches (nine in ten recorded) with stats and one hourly candle
+    /// each when they traded, spread over the last 40 hours before `now`, with ties in every sort key.
+    /// For the listing's pagination test and benchmark at scale; never used by the service.
+    pub async fn seed_listing(&self, count: usize, now: i64) -> Result<()> {
+        use sqlx::Connection;
+        let mut conn = self.pool().acquire().await?;
+        let mut tx = conn.begin().await?;
+        let tables = ["launches", "launch_metadata", "launch_stats", "candles"];
+        let mut rows: [Vec<Vec<(&'static str, Val)>>; 4] = Default::default();
+        for i in 0..count {
+            for (t, row) in seeded(i, now).into_iter().enumerate() {
+                if !row.is_empty() {
+                    rows[t].push(row);
+                }
+            }
+        }
+        for (table, rows) in tables.iter().zip(rows) {
+            let Some(first) = rows.first() else { continue };
+            let cols = first.len();
+            let names = first.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ");
+            for chunk in rows.chunks(super::rows::rows_per_statement(cols)) {
+                let sql = format!(
+                    "INSERT INTO {table} ({names}) VALUES {}",
+                    super::rows::values_clause(cols, chunk.len())
+                );
+                let vals: Vec<Val> = chunk
+                    .iter()
+                    .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
+                    .collect();
+                bind(sqlx::query(AssertSqlSafe(dialect(&tx, &sql))), &vals)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await
+    }
+}
