@@ -328,6 +328,16 @@ async fn views(postgres: bool) {
         ),
         (json!({"twitter": "https://x.com/"}), 400, "INVALID_LINK"),
         (
+            json!({"twitter": "https://x.com/alpha/status/1"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (
+            json!({"twitter": "https://x.com/alpha?x=1"}),
+            400,
+            "INVALID_LINK",
+        ),
+        (
             json!({"telegram": "https://t.me.evil.org/a"}),
             400,
             "INVALID_LINK",
@@ -486,6 +496,8 @@ async fn views(postgres: bool) {
         "limit=0",
         "offset=-1",
         &format!("q={}", "x".repeat(65)),
+        "q=%00",
+        "q=a%00zzz",
     ] {
         let (status, body) = get(&http, &format!("{}/launchpad/launches?{query}", s.base)).await;
         assert_eq!(status, 400, "{query}: {body}");

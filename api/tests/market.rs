@@ -81,6 +81,10 @@ async fn market(postgres: bool) {
         }
     }
     assert_eq!(all.len(), sent, "{all:?}");
+    // A page that holds exactly the last trades is the last page.
+    let (_, page) = get(&http, &format!("{base}?limit={sent}")).await;
+    assert_eq!(page["trades"].as_array().unwrap().len(), sent);
+    assert!(page["nextCursor"].is_null(), "{page}");
     let cursors: Vec<&str> = all.iter().map(|t| t["cursor"].as_str().unwrap()).collect();
     assert!(
         cursors.windows(2).all(|w| w[0] > w[1]),
@@ -184,8 +188,24 @@ async fn market(postgres: bool) {
         }
     }
 
-    // Bad parameters: 400 in the spec's format.
+    // A filled series ends at the interval running now: none made up for the future.
     let candles = format!("{}/launchpad/candles/{}", s.base, keys.mint);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let (status, body) = get(
+        &http,
+        &format!("{candles}?interval=1h&to={}&fill=true", now + 5 * 86_400),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let last = body["candles"].as_array().unwrap().last().unwrap()["time"]
+        .as_i64()
+        .unwrap();
+    assert!(last <= now, "{body}");
+
+    // Bad parameters: 400 in the spec's format.
     for url in [
         format!("{candles}?interval=2m"),
         format!("{candles}?from=20&to=10"),

@@ -125,6 +125,8 @@ pub async fn candles(
         market::bucket(f.saturating_add(secs - 1), secs)
     });
     let candles = if fill {
+        // Intervals that have not begun are not empty intervals: the filled series ends at the current one.
+        let last = last.min(market::bucket(state.now().max(0), secs));
         let first = last
             .saturating_sub(i64::from(limit - 1).saturating_mul(secs))
             .max(first_allowed);

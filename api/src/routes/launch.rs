@@ -76,7 +76,8 @@ pub struct Launch {
 }
 
 /// An optional link: blank is none; otherwise an `https://` URL without credentials, at most 200
-/// characters, on one of `hosts` when given (and with a path naming the account there).
+/// characters, on one of `hosts` when given, and then exactly a profile: one path segment naming the account
+/// (letters, digits, `_`, and `+` or `-` as Telegram invite links use), no query or fragment.
 fn link(field: &str, value: Option<&str>, hosts: &[&str]) -> Result<Option<String>, ApiError> {
     let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) else {
         return Ok(None);
@@ -100,8 +101,19 @@ fn link(field: &str, value: Option<&str>, hosts: &[&str]) -> Result<Option<Strin
         && url.username().is_empty()
         && url.password().is_none()
         && host.contains('.')
-        && (hosts.is_empty() || (hosts.contains(&host) && url.path().len() > 1));
+        && (hosts.is_empty() || (hosts.contains(&host) && is_profile(&url)));
     ok.then(|| Some(v.to_string())).ok_or_else(bad_link)
+}
+
+/// `https://host/<account>` (a trailing `/` allowed) and nothing more.
+fn is_profile(url: &reqwest::Url) -> bool {
+    let account = url.path().trim_start_matches('/').trim_end_matches('/');
+    url.query().is_none()
+        && url.fragment().is_none()
+        && !account.is_empty()
+        && account
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-'))
 }
 
 fn bad(code: &'static str, message: impl Into<String>) -> ApiError {

@@ -270,6 +270,9 @@ impl LaunchesQuery {
         };
         let q = match self.q.as_deref().map(str::trim) {
             None => None,
+            Some(q) if q.chars().any(char::is_control) => {
+                return Err(ApiError::invalid("`q` must not contain control characters"))
+            }
             Some(q) if (1..=64).contains(&q.chars().count()) => Some(q.to_string()),
             Some(_) => return Err(ApiError::invalid("`q` must be 1 to 64 characters")),
         };

@@ -117,11 +117,7 @@ pub async fn token(
     let not_found = || ApiError::not_found(format!("no launch with mint {mint}"));
     let launch = state.store.launch(&mint).await?.ok_or_else(not_found)?;
     let c = state.curve(&mint).await?.ok_or_else(not_found)?;
-    let amm = match c.migrated() {
-        true => state.store.amm_pool(&c.pool.amm_pool).await?,
-        false => None,
-    };
-    let (venue, price) = market::spot_price(&c.pool, &c.config, amm.as_ref().map(|a| &a.pool));
+    let (venue, price) = state.store.spot_price(&c).await?;
     let (_, curve_price) = market::spot_price(&c.pool, &c.config, None);
     let supply = market::supply(&c.pool);
     let stats = state.store.launch_stats(&mint).await?;

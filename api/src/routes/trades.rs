@@ -131,13 +131,14 @@ pub async fn trades(
     if state.store.launch(&mint).await?.is_none() {
         return Err(ApiError::not_found(format!("no launch with mint {mint}")));
     }
-    let trades = state
+    // One more than the page tells whether another page follows (`nextCursor` is null on the last one).
+    let mut trades = state
         .store
-        .market_trades(Some(&mint), wallet.as_ref(), q.before.as_deref(), limit)
+        .market_trades(Some(&mint), wallet.as_ref(), q.before.as_deref(), limit + 1)
         .await?;
-    let next_cursor = (trades.len() == limit as usize)
-        .then(|| trades.last().map(|t| t.seq.clone()))
-        .flatten();
+    let more = trades.len() > limit as usize;
+    trades.truncate(limit as usize);
+    let next_cursor = more.then(|| trades.last().map(|t| t.seq.clone())).flatten();
     Ok(Json(TradesResponse {
         mint: mint.to_string(),
         trades: trades.into_iter().map(TradeEntry::from).collect(),

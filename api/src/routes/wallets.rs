@@ -74,14 +74,12 @@ pub async fn wallet(
             continue;
         };
         let (venue, price) = state.store.spot_price(&c).await?;
-        let value = price.and_then(|p| {
-            curve::display::value_at_fixed_price(
-                h.amount,
-                curve::constants::TOKEN_DECIMALS,
-                p,
-                c.config.quote_decimals,
-            )
-        });
+        let value = curve::display::value_at_fixed_price(
+            h.amount,
+            curve::constants::TOKEN_DECIMALS,
+            price,
+            c.config.quote_decimals,
+        );
         holdings.push(HoldingEntry {
             mint: h.mint.to_string(),
             name: h.name,
@@ -93,9 +91,7 @@ pub async fn wallet(
                 .into(),
             quote_mint: c.pool.quote_mint.to_string(),
             venue: venue.name().into(),
-            price: price
-                .map(curve::display::fixed_price_to_decimal)
-                .unwrap_or_default(),
+            price: curve::display::fixed_price_to_decimal(price),
             value: value.map(|v| v.to_string()).unwrap_or_default(),
         });
     }

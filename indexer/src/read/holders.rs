@@ -230,21 +230,17 @@ impl Store {
     }
 
     /// Where a launched token trades now and its spot price there (fixed, see
-    /// [`curve::display::PRICE_DIGITS`]): the curve until migration, then the AMM pool it migrated into.
-    pub async fn spot_price(&self, c: &CurveState) -> Result<(Venue, Option<u128>)> {
-        let decimals = (curve::constants::TOKEN_DECIMALS, c.config.quote_decimals);
-        if c.migrated() {
-            if let Some(amm) = self.amm_pool(&c.pool.amm_pool).await? {
-                let (quote, base) = amm.reserves(&c.pool.quote_mint);
-                return Ok((
-                    Venue::Amm,
-                    curve::display::reserves_to_fixed(quote, base, decimals.0, decimals.1),
-                ));
-            }
-        }
-        Ok((
-            Venue::Curve,
-            curve::display::sqrt_price_to_fixed(c.pool.sqrt_price, decimals.0, decimals.1),
+    /// [`curve::display::PRICE_DIGITS`]): the curve until migration, then the AMM pool it migrated into
+    /// ([`crate::market::spot_price`] with the AMM pool read from the index).
+    pub async fn spot_price(&self, c: &CurveState) -> Result<(Venue, u128)> {
+        let amm = match c.migrated() {
+            true => self.amm_pool(&c.pool.amm_pool).await?,
+            false => None,
+        };
+        Ok(crate::market::spot_price(
+            &c.pool,
+            &c.config,
+            amm.as_ref().map(|a| &a.pool),
         ))
     }
 }
