@@ -63,3 +63,21 @@ impl From<PathRejection> for ApiError {
         rejection(r.status(), r.body_text())
     }
 }
+
+/// The OpenAPI schema of a query value that must be one of `names`: the handler validates against the same
+/// list, so the document cannot drift from it.
+pub fn one_of_schema<'a>(names: impl IntoIterator<Item = &'a str>) -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .enum_values(Some(names.into_iter().collect::<Vec<_>>()))
+        .build()
+}
+
+/// The OpenAPI schema of an integer query value from `min` to `max`.
+pub fn integer_schema(min: u64, max: u64) -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::Integer)
+        .minimum(Some(min as f64))
+        .maximum(Some(max as f64))
+        .build()
+}

@@ -14,18 +14,39 @@ use utoipa::{IntoParams, ToSchema};
 /// Most candles one call returns.
 pub const MAX_CANDLES: u32 = 1_000;
 
+fn interval_schema() -> utoipa::openapi::Object {
+    crate::extract::one_of_schema(market::INTERVALS.iter().map(|(n, _)| *n))
+}
+/// The latest `from` or `to` taken, unix seconds (far beyond any block time).
+const MAX_TIME: i64 = u32::MAX as i64 * 16;
+
+fn time_schema() -> utoipa::openapi::Object {
+    crate::extract::integer_schema(0, MAX_TIME as u64)
+}
+fn limit_schema() -> utoipa::openapi::Object {
+    crate::extract::integer_schema(1, u64::from(MAX_CANDLES))
+}
+fn fill_schema() -> utoipa::openapi::Object {
+    crate::extract::one_of_schema(["true", "false"])
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct CandlesQuery {
     /// `1s`, `15s`, `1m`, `5m`, `15m`, `1h`, `4h` or `1d`; default `1m`.
+    #[param(schema_with = interval_schema)]
     pub interval: Option<String>,
     /// Unix seconds: only intervals that start at or after it.
+    #[param(schema_with = time_schema)]
     pub from: Option<String>,
     /// Unix seconds: only intervals that start at or before it; default now.
+    #[param(schema_with = time_schema)]
     pub to: Option<String>,
     /// 1 to 1000; default 300. The latest intervals of the window are kept.
+    #[param(schema_with = limit_schema)]
     pub limit: Option<String>,
     /// `true`: empty intervals are returned with the previous close and zero volume; default `false`.
+    #[param(schema_with = fill_schema)]
     pub fill: Option<String>,
 }
 
@@ -77,7 +98,7 @@ fn time_param(name: &str, value: Option<&str>) -> Result<Option<i64>, ApiError> 
         .map(|v| {
             v.parse::<i64>()
                 .ok()
-                .filter(|t| (0..=i64::from(u32::MAX) * 16).contains(t))
+                .filter(|t| (0..=MAX_TIME).contains(t))
                 .ok_or_else(|| ApiError::invalid(format!("`{name}` must be unix seconds")))
         })
         .transpose()

@@ -162,23 +162,58 @@ impl Paging {
     }
 }
 
+/// The listing's orders, statuses, presets and quotes (validation and the OpenAPI document both use these).
+const ORDERS: [&str; 2] = ["asc", "desc"];
+const STATUSES: [&str; 3] = ["bonding", "complete", "migrated"];
+const PRESETS: [&str; 3] = ["fair", "shield", "distribute"];
+const QUOTES: [&str; 2] = ["sol", "usdc"];
+
+fn limit_schema() -> utoipa::openapi::Object {
+    crate::extract::integer_schema(1, 100)
+}
+fn offset_schema() -> utoipa::openapi::Object {
+    crate::extract::integer_schema(0, i64::MAX as u64)
+}
+fn sort_schema() -> utoipa::openapi::Object {
+    crate::extract::one_of_schema(indexer::read::Sort::NAMES.iter().map(|(n, _)| *n))
+}
+fn order_schema() -> utoipa::openapi::Object {
+    crate::extract::one_of_schema(ORDERS)
+}
+fn status_schema() -> utoipa::openapi::Object {
+    crate::extract::one_of_schema(STATUSES)
+}
+fn preset_schema() -> utoipa::openapi::Object {
+    crate::extract::one_of_schema(PRESETS)
+}
+fn quote_schema() -> utoipa::openapi::Object {
+    crate::extract::one_of_schema(QUOTES)
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct LaunchesQuery {
     /// 1 to 100; default 20.
+    #[param(schema_with = limit_schema)]
     pub limit: Option<String>,
     /// Default 0.
+    #[param(schema_with = offset_schema)]
     pub offset: Option<String>,
     /// `new` (default), `marketCap`, `volume24h`, `lastTrade` or `progress`. Ties are broken by mint, so pages
     /// never repeat or skip a launch.
+    #[param(schema_with = sort_schema)]
     pub sort: Option<String>,
     /// `desc` (default) or `asc`.
+    #[param(schema_with = order_schema)]
     pub order: Option<String>,
     /// `bonding`, `complete` or `migrated`.
+    #[param(schema_with = status_schema)]
     pub status: Option<String>,
     /// `fair`, `shield` or `distribute`.
+    #[param(schema_with = preset_schema)]
     pub preset: Option<String>,
     /// `sol` or `usdc`.
+    #[param(schema_with = quote_schema)]
     pub quote: Option<String>,
     /// Only this creator's launches.
     pub creator: Option<String>,
@@ -263,7 +298,7 @@ impl LaunchesQuery {
             .and_then(|s| Sort::from_name(&s))
             .unwrap_or(Sort::New);
         let descending =
-            one_of("order", self.order.as_deref(), &["asc", "desc"])?.is_none_or(|o| o == "desc");
+            one_of("order", self.order.as_deref(), &ORDERS)?.is_none_or(|o| o == "desc");
         let creator = match self.creator.as_deref() {
             Some(c) => Some(address("creator", Some(c))?.to_string()),
             None => None,
@@ -279,17 +314,9 @@ impl LaunchesQuery {
         Ok(indexer::read::ListingQuery {
             sort,
             descending,
-            status: one_of(
-                "status",
-                self.status.as_deref(),
-                &["bonding", "complete", "migrated"],
-            )?,
-            preset: one_of(
-                "preset",
-                self.preset.as_deref(),
-                &["fair", "shield", "distribute"],
-            )?,
-            quote: one_of("quote", self.quote.as_deref(), &["sol", "usdc"])?,
+            status: one_of("status", self.status.as_deref(), &STATUSES)?,
+            preset: one_of("preset", self.preset.as_deref(), &PRESETS)?,
+            quote: one_of("quote", self.quote.as_deref(), &QUOTES)?,
             creator,
             q,
             limit,
