@@ -81,3 +81,16 @@ pub fn integer_schema(min: u64, max: u64) -> utoipa::openapi::Object {
         .maximum(Some(max as f64))
         .build()
 }
+
+/// The OpenAPI schema of a string matching `pattern`.
+pub fn pattern_schema(pattern: &str) -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .pattern(Some(pattern))
+        .build()
+}
+
+/// A Solana address as the handlers take it: base58, 32 to 44 characters.
+pub fn address_schema() -> utoipa::openapi::Object {
+    pattern_schema("^[1-9A-HJ-NP-Za-km-z]{32,44}$")
+}

@@ -47,8 +47,11 @@ pub fn seq(slot: u64, tx_index: u64, ix_index: u32, inner_index: u32) -> String 
 
 /// Whether `s` is a well-formed [`seq`] (a cursor a client sends back).
 pub fn is_seq(s: &str) -> bool {
-    s.len() == 40 && s.bytes().all(|b| b.is_ascii_digit())
+    s.len() == SEQ_DIGITS && s.bytes().all(|b| b.is_ascii_digit())
 }
+
+/// Digits of a trade's order key (its `cursor`).
+pub const SEQ_DIGITS: usize = 40;
 
 /// Which pool a trade went through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

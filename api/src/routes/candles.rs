@@ -110,6 +110,7 @@ fn time_param(name: &str, value: Option<&str>) -> Result<Option<i64>, ApiError> 
     params(("mint" = String, Path, description = "The token's mint address"), CandlesQuery),
     responses(
         (status = 200, body = CandlesResponse),
+        (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS or INVALID_PARAMS (interval, from after to, limit, fill)"),
         (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: no launch with this mint"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),

@@ -11,10 +11,15 @@ use indexer::read::HolderSummary;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+fn limit_schema() -> utoipa::openapi::Object {
+    crate::extract::integer_schema(1, 100)
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct HoldersQuery {
     /// Holders to list, 1 to 100; default 20.
+    #[param(schema_with = limit_schema)]
     pub limit: Option<String>,
 }
 
@@ -24,6 +29,7 @@ pub struct HoldersQuery {
     params(("mint" = String, Path, description = "The token's mint address"), HoldersQuery),
     responses(
         (status = 200, body = HolderSummary),
+        (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS or INVALID_PARAMS (limit)"),
         (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: no launch with this mint"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),

@@ -62,6 +62,7 @@ pub struct CurveResponse {
     params(("mint" = String, Path, description = "The token's mint address")),
     responses(
         (status = 200, body = CurveResponse),
+        (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS"),
         (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: no launch with this mint"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the index is unreachable"),
@@ -216,6 +217,7 @@ pub struct LaunchesQuery {
     #[param(schema_with = quote_schema)]
     pub quote: Option<String>,
     /// Only this creator's launches.
+    #[param(schema_with = crate::extract::address_schema)]
     pub creator: Option<String>,
     /// Name or symbol (case-insensitive substring, 1 to 64 characters), or an exact mint.
     pub q: Option<String>,

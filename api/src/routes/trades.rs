@@ -10,14 +10,24 @@ use indexer::market::MarketTrade;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+fn cursor_schema() -> utoipa::openapi::Object {
+    crate::extract::pattern_schema(&format!("^[0-9]{{{}}}$", indexer::market::SEQ_DIGITS))
+}
+fn limit_schema() -> utoipa::openapi::Object {
+    crate::extract::integer_schema(1, 100)
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct TradesQuery {
     /// A `cursor` from an earlier page: trades older than it.
+    #[param(schema_with = cursor_schema)]
     pub before: Option<String>,
     /// 1 to 100; default 50.
+    #[param(schema_with = limit_schema)]
     pub limit: Option<String>,
     /// Only this wallet's trades.
+    #[param(schema_with = crate::extract::address_schema)]
     pub wallet: Option<String>,
 }
 
@@ -104,6 +114,7 @@ pub fn limit_param(value: Option<&str>, default: u32, max: u32) -> Result<u32, A
     params(("mint" = String, Path, description = "The token's mint address"), TradesQuery),
     responses(
         (status = 200, body = TradesResponse),
+        (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS or INVALID_PARAMS (limit, cursor)"),
         (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: no launch with this mint"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),

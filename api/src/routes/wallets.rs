@@ -58,6 +58,7 @@ pub struct WalletResponse {
     params(("address" = String, Path, description = "The wallet's address")),
     responses(
         (status = 200, body = WalletResponse),
+        (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
     ),
