@@ -7,6 +7,7 @@
 //! - [`market`]: the trade series across curve and AMM, and its candles
 //! - [`store`]: the database, migrations under `migrations/`
 //! - [`read`]: queries for the API
+//! - [`recover`]: a gap's events from the RPC node's transaction history
 //! - [`backfill`], [`metrics`], [`config`], [`signal`]
 
 pub mod backfill;
@@ -17,6 +18,7 @@ pub mod metrics;
 pub mod model;
 pub mod pipeline;
 pub mod read;
+pub mod recover;
 pub mod signal;
 pub mod store;
 

@@ -487,3 +487,73 @@ pub fn test_ca() -> TestCa {
 pub fn pubkey(s: &str) -> Pubkey {
     s.parse().unwrap()
 }
+
+/// Columns that record how a row reached the index rather than what it says: account and token-account
+/// versions (a backfill writes the snapshot's slot where a stream wrote the update's) and the raw account
+/// data (compared apart by [`indexed_accounts`]).
+const BOOKKEEPING: [&str; 3] = ["slot", "write_version", "data"];
+
+/// Every table the stream and a gap's recovery write, as text rows (sorted), bookkeeping columns left
+/// out for the account tables: events, the market series and candles, the listing's stats, launches,
+/// holders and accounts.
+pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Option<String>>>> {
+    const ACCOUNT_TABLES: [&str; 5] = [
+        "configs",
+        "pools",
+        "amm_pools",
+        "amm_positions",
+        "token_accounts",
+    ];
+    let mut out = BTreeMap::new();
+    for table in [
+        "trades",
+        "curve_completions",
+        "claims",
+        "migrations",
+        "amm_swaps",
+        "amm_liquidity",
+        "market_trades",
+        "candles",
+        "launch_stats",
+        "launches",
+        "holder_counts",
+        "configs",
+        "pools",
+        "amm_pools",
+        "amm_positions",
+        "token_accounts",
+    ] {
+        let names_sql = match store.backend() {
+            indexer::Backend::Sqlite => format!("SELECT name FROM pragma_table_info('{table}')"),
+            indexer::Backend::Postgres => format!(
+                "SELECT column_name::text FROM information_schema.columns WHERE table_name = '{table}' \
+                 ORDER BY ordinal_position"
+            ),
+        };
+        let columns: Vec<String> = sqlx::query(sqlx::AssertSqlSafe(names_sql))
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.get::<String, _>(0))
+            .filter(|c| !(ACCOUNT_TABLES.contains(&table) && BOOKKEEPING.contains(&c.as_str())))
+            .collect();
+        assert!(!columns.is_empty(), "table {table} has columns");
+        let select = columns
+            .iter()
+            .map(|c| format!("CAST({c} AS TEXT)"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut rows: Vec<Vec<Option<String>>> =
+            sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {select} FROM {table}")))
+                .fetch_all(store.pool())
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| (0..columns.len()).map(|i| r.get(i)).collect())
+                .collect();
+        rows.sort();
+        out.insert(table, rows);
+    }
+    out
+}
