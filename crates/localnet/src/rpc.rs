@@ -27,9 +27,10 @@ use solana_hash::Hash;
 use solana_keypair::Keypair;
 use solana_pubkey::Pubkey;
 use solana_rpc_client_api::config::{
-    RpcAccountInfoConfig, RpcBlockConfig, RpcContextConfig, RpcProgramAccountsConfig,
-    RpcSendTransactionConfig, RpcSignatureStatusConfig, RpcSignaturesForAddressConfig,
-    RpcSimulateTransactionConfig, RpcTokenAccountsFilter, RpcTransactionConfig,
+    EncodingConfig, RpcAccountInfoConfig, RpcBlockConfig, RpcContextConfig,
+    RpcProgramAccountsConfig, RpcSendTransactionConfig, RpcSignatureStatusConfig,
+    RpcSignaturesForAddressConfig, RpcSimulateTransactionConfig, RpcTokenAccountsFilter,
+    RpcTransactionConfig,
 };
 use solana_rpc_client_api::filter::RpcFilterType;
 use solana_rpc_client_api::response::{
@@ -857,19 +858,23 @@ fn empty_sim() -> RpcSimulateTransactionResult {
     }
 }
 
+/// The config parameter at `i`: an object, or (older clients) just the encoding.
+fn config_or_encoding<T: EncodingConfig + Default + DeserializeOwned>(
+    p: &[Value],
+    i: usize,
+) -> Result<T, RpcError> {
+    match p.get(i) {
+        Some(Value::String(_)) => Ok(T::new_with_encoding(&Some(param(p, i, "encoding")?))),
+        _ => Ok(opt_param(p, i, "config")?.unwrap_or_default()),
+    }
+}
+
 fn get_transaction(state: &RpcState, p: &[Value]) -> RpcResult {
     let s: String = param(p, 0, "signature")?;
     let sig = Signature::from_str(&s).map_err(|_| {
         RpcError::invalid_params(format!("Invalid param: {s:?} is not a signature"))
     })?;
-    // The second parameter is a config object, or (older clients) just the encoding.
-    let config: RpcTransactionConfig = match p.get(1) {
-        Some(Value::String(_)) => RpcTransactionConfig {
-            encoding: Some(param(p, 1, "encoding")?),
-            ..Default::default()
-        },
-        _ => opt_param(p, 1, "config")?.unwrap_or_default(),
-    };
+    let config: RpcTransactionConfig = config_or_encoding(p, 1)?;
     at_least_confirmed(config.commitment)?;
     let encoding = config.encoding.unwrap_or(UiTransactionEncoding::Json);
     let chain = state
@@ -949,13 +954,7 @@ fn signatures_for_address(state: &RpcState, p: &[Value]) -> RpcResult {
 fn get_block(state: &RpcState, p: &[Value]) -> RpcResult {
     use solana_transaction_status::{BlockEncodingOptions, ConfirmedBlock, TransactionDetails};
     let slot: u64 = param(p, 0, "slot")?;
-    let config: RpcBlockConfig = match p.get(1) {
-        Some(Value::String(_)) => RpcBlockConfig {
-            encoding: Some(param(p, 1, "encoding")?),
-            ..Default::default()
-        },
-        _ => opt_param(p, 1, "config")?.unwrap_or_default(),
-    };
+    let config: RpcBlockConfig = config_or_encoding(p, 1)?;
     at_least_confirmed(config.commitment)?;
     let chain = state
         .chain

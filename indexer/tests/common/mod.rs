@@ -367,18 +367,21 @@ pub async fn indexed_accounts(store: &Store) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// The tables of events, one row per emitted event.
+pub const EVENT_TABLES: [&str; 6] = [
+    "trades",
+    "curve_completions",
+    "claims",
+    "migrations",
+    "amm_swaps",
+    "amm_liquidity",
+];
+
 /// Event rows of the index: (table, signature, ix_index, inner_index), with duplicates kept (there must be
 /// none).
 pub async fn indexed_events(store: &Store) -> Vec<(String, String, i64, i64)> {
     let mut out = Vec::new();
-    for table in [
-        "trades",
-        "curve_completions",
-        "claims",
-        "migrations",
-        "amm_swaps",
-        "amm_liquidity",
-    ] {
+    for table in EVENT_TABLES {
         for row in sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT signature, ix_index, inner_index FROM {table} ORDER BY signature, ix_index, inner_index"
         )))
@@ -505,24 +508,18 @@ pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Opt
         "token_accounts",
     ];
     let mut out = BTreeMap::new();
-    for table in [
-        "trades",
-        "curve_completions",
-        "claims",
-        "migrations",
-        "amm_swaps",
-        "amm_liquidity",
+    let derived = [
         "market_trades",
         "candles",
         "launch_stats",
         "launches",
         "holder_counts",
-        "configs",
-        "pools",
-        "amm_pools",
-        "amm_positions",
-        "token_accounts",
-    ] {
+    ];
+    for table in EVENT_TABLES
+        .into_iter()
+        .chain(derived)
+        .chain(ACCOUNT_TABLES)
+    {
         let names_sql = match store.backend() {
             indexer::Backend::Sqlite => format!("SELECT name FROM pragma_table_info('{table}')"),
             indexer::Backend::Postgres => format!(
