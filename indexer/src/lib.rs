@@ -1,6 +1,6 @@
 //! The launchpad indexer: a Yellowstone gRPC subscription to both programs, decoded by Anchor
-//! discriminator, written to PostgreSQL or SQLite. Resumable from a persisted cursor, fork-aware at
-//! processed commitment, and the read side the HTTP API uses.
+//! discriminator, written to PostgreSQL or SQLite. Resumable from a persisted cursor, with a gap
+//! the server cannot replay recovered from RPC history, and the read side the HTTP API uses.
 //!
 //! - [`pipeline`]: source (subscription, reconnects, backfill) and process (batches, cursor)
 //! - [`decode`]: accounts and `emit_cpi!` events from updates

@@ -21,6 +21,7 @@ pub struct Metrics {
     /// streamed ones).
     pub recovered_transactions: AtomicU64,
     pub backfilled_accounts: AtomicU64,
+    /// Slots the server reported dead (forks; none of their data was sent at confirmed or finalized).
     pub dead_slots: AtomicU64,
     /// The last slot whose updates are committed.
     pub cursor_slot: AtomicU64,

@@ -93,7 +93,6 @@ pub fn subscribe_request(commitment: Commitment, from_slot: Option<u64>) -> Subs
 
 fn level(c: Commitment) -> CommitmentLevel {
     match c {
-        Commitment::Processed => CommitmentLevel::Processed,
         Commitment::Confirmed => CommitmentLevel::Confirmed,
         Commitment::Finalized => CommitmentLevel::Finalized,
     }
@@ -101,7 +100,6 @@ fn level(c: Commitment) -> CommitmentLevel {
 
 fn slot_status_of(c: Commitment) -> SlotStatus {
     match c {
-        Commitment::Processed => SlotStatus::SlotProcessed,
         Commitment::Confirmed => SlotStatus::SlotConfirmed,
         Commitment::Finalized => SlotStatus::SlotFinalized,
     }
@@ -315,7 +313,7 @@ impl Processor {
     }
 
     /// Takes one update; `Ok(true)` when the batch should be written now (a slot boundary at the
-    /// stream's commitment, a dead slot, or a full batch).
+    /// stream's commitment, or a full batch).
     pub async fn process(&mut self, update: &SubscribeUpdate) -> Result<bool, sqlx::Error> {
         match &update.update_oneof {
             Some(UpdateOneof::Account(a)) => {
@@ -335,18 +333,9 @@ impl Processor {
                 Metrics::raise(&self.metrics.tip_slot, s.slot);
                 let status = SlotStatus::try_from(s.status).ok();
                 if status == Some(SlotStatus::SlotDead) {
-                    if self.commitment == Commitment::Processed {
-                        Metrics::bump(&self.metrics.dead_slots, 1);
-                        tracing::warn!("slot {} died: rolling back its rows", s.slot);
-                        self.push(Change::DeadSlot(s.slot));
-                        return Ok(true);
-                    }
+                    // A fork that died: at confirmed or finalized the server sent none of its data.
+                    Metrics::bump(&self.metrics.dead_slots, 1);
                     return Ok(false);
-                }
-                if self.commitment == Commitment::Processed
-                    && status == Some(SlotStatus::SlotConfirmed)
-                {
-                    self.push(Change::Settled(s.slot));
                 }
                 if status == Some(slot_status_of(self.commitment)) {
                     self.release_held(s.slot);
@@ -366,13 +355,7 @@ impl Processor {
             return Ok(());
         }
         let writing = Instant::now();
-        self.store
-            .apply(
-                &self.batch,
-                self.cursor,
-                self.commitment == Commitment::Processed,
-            )
-            .await?;
+        self.store.apply(&self.batch, self.cursor).await?;
         // Latency of a batch: the database write, and the time its first change waited until committed.
         metrics::histogram!("indexer_batch_write_seconds").record(writing.elapsed().as_secs_f64());
         if let Some(started) = self.batch_started {
@@ -436,7 +419,6 @@ pub struct Indexer {
 impl Indexer {
     pub fn new(config: IndexerConfig, store: Store) -> Indexer {
         let commitment = match config.commitment {
-            Commitment::Processed => solana_commitment_config::CommitmentConfig::processed(),
             Commitment::Confirmed => solana_commitment_config::CommitmentConfig::confirmed(),
             Commitment::Finalized => solana_commitment_config::CommitmentConfig::finalized(),
         };

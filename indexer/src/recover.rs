@@ -38,18 +38,13 @@ pub struct Recovered {
 }
 
 /// The successful transactions of either program in slots `after < slot < before`, oldest first, as
-/// stream updates. History calls need at least `confirmed`: a processed indexer asks at confirmed.
+/// stream updates, read at `commitment` (confirmed or finalized, as the stream).
 pub async fn transactions(
     rpc: &RpcClient,
     commitment: CommitmentConfig,
     after: u64,
     before: u64,
 ) -> anyhow::Result<Recovered> {
-    let commitment = if commitment.is_at_least_confirmed() {
-        commitment
-    } else {
-        CommitmentConfig::confirmed()
-    };
     let mut out = Recovered::default();
     let mut by_slot: BTreeMap<u64, BTreeSet<Signature>> = BTreeMap::new();
     for program in [launchpad::ID, amm::ID] {
