@@ -494,7 +494,7 @@ async fn a_gap_the_server_cannot_replay_is_backfilled(kind: Db) {
 }
 
 /// The gRPC connection cut for longer than the server replays while trades, the graduation, the migration,
-/// an AMM trade, every claim kind and a token transfer happen: after reconnecting, the indexer backfills the
+/// an AMM trade, every claim kind, a token transfer and a new launch with its first trade happen: after reconnecting, the indexer backfills the
 /// accounts and recovers the gap's events from the RPC node's history, and every table ends equal to a
 /// continuously running indexer's.
 async fn events_inside_a_gap_are_recovered_to_the_rows_of_a_continuous_run(kind: Db) {
@@ -566,6 +566,15 @@ async fn events_inside_a_gap_are_recovered_to_the_rows_of_a_continuous_run(kind:
     testkit::claim_locked_lp_fee(&rpc, &keys, &creator, &keys.creator_position())
         .await
         .unwrap();
+    // A launch made inside the gap, and its first trade.
+    let (late, _) = testkit::launch(&rpc, &creator, curve::Preset::Distribute, 32, "LATE")
+        .await
+        .unwrap();
+    swaps.push(
+        testkit::buy(&rpc, &late, &wallets[0], SOL / 2)
+            .await
+            .unwrap(),
+    );
     // The server forgets more slots than it keeps.
     {
         let mut chain = net.chain.lock().unwrap();
@@ -601,9 +610,9 @@ async fn events_inside_a_gap_are_recovered_to_the_rows_of_a_continuous_run(kind:
     assert_eq!(indexed_accounts(&a).await, indexed_accounts(&b).await);
     let m = gapped.metrics.snapshot();
     assert_eq!(m.gaps, 1, "{m:?}");
-    // The gap's nine transactions of the programs (the token transfer names neither), and possibly the AMM
-    // trade after it, when the indexer reconnected only after it had left the replay window.
-    assert!(m.recovered_transactions >= 9, "{m:?}");
+    // The gap's eleven transactions of the programs (the token transfer names neither), and possibly the
+    // AMM trade after it, when the indexer reconnected only after it had left the replay window.
+    assert!(m.recovered_transactions >= 11, "{m:?}");
     assert_eq!(m.decode_failures, 0);
     assert_eq!(steady.metrics.snapshot().gaps, 0);
     steady.stop().await;
