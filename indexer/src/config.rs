@@ -4,13 +4,29 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The commitment the stream is read at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// The commitment the stream is read at: `confirmed` (the default) or `finalized`. `processed` is refused
+/// (see [`parse_commitment`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Commitment {
-    /// Fastest; rows of slots that later die on a fork are rolled back.
-    Processed,
     Confirmed,
     Finalized,
+}
+
+/// Why `processed` is refused.
+pub const PROCESSED_REFUSED: &str = "processed commitment is not supported: a transaction can land on two \
+forks, and rows of a slot that later dies cannot be told from the surviving fork's; use confirmed (the \
+default, about a second behind processed) or finalized (see docs/indexer.md, Forks)";
+
+/// `--commitment`: `confirmed` or `finalized`; `processed` with the reason it is refused.
+pub fn parse_commitment(s: &str) -> Result<Commitment, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "confirmed" => Ok(Commitment::Confirmed),
+        "finalized" => Ok(Commitment::Finalized),
+        "processed" => Err(PROCESSED_REFUSED.to_string()),
+        other => Err(format!(
+            "{other:?} is not a commitment: confirmed or finalized"
+        )),
+    }
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -32,10 +48,11 @@ pub struct IndexerConfig {
     /// `postgres://…` or `sqlite://path`.
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://launchpad.db")]
     pub database_url: String,
+    /// `confirmed` or `finalized` (`processed` is refused: see docs/indexer.md, Forks).
     #[arg(
         long,
         env = "INDEXER_COMMITMENT",
-        value_enum,
+        value_parser = parse_commitment,
         default_value = "confirmed"
     )]
     pub commitment: Commitment,
@@ -135,7 +152,32 @@ impl IndexerConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::IndexerConfig;
+    use super::{Commitment, IndexerConfig, PROCESSED_REFUSED};
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: IndexerConfig,
+    }
+
+    #[test]
+    fn processed_commitment_is_refused_with_the_reason() {
+        let parse = |c: &str| Cli::try_parse_from(["indexer", "--commitment", c]);
+        let refused = parse("processed").err().expect("processed is refused");
+        assert!(refused.to_string().contains(PROCESSED_REFUSED), "{refused}");
+        assert_eq!(
+            parse("finalized").ok().map(|c| c.config.commitment),
+            Some(Commitment::Finalized)
+        );
+        assert_eq!(
+            Cli::try_parse_from(["indexer"])
+                .ok()
+                .map(|c| c.config.commitment),
+            Some(Commitment::Confirmed)
+        );
+        assert!(parse("fast").is_err());
+    }
 
     fn with(url: &str, ca: Option<&str>) -> IndexerConfig {
         IndexerConfig {

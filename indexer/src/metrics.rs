@@ -17,7 +17,11 @@ pub struct Metrics {
     pub reconnects: AtomicU64,
     /// Times the server could not replay from the cursor and account state was backfilled instead.
     pub gaps: AtomicU64,
+    /// Transactions of both programs recovered from RPC history after a gap (their events written as
+    /// streamed ones).
+    pub recovered_transactions: AtomicU64,
     pub backfilled_accounts: AtomicU64,
+    /// Slots the server reported dead (forks; none of their data was sent at confirmed or finalized).
     pub dead_slots: AtomicU64,
     /// The last slot whose updates are committed.
     pub cursor_slot: AtomicU64,
@@ -43,6 +47,7 @@ pub struct Snapshot {
     pub db_errors: u64,
     pub reconnects: u64,
     pub gaps: u64,
+    pub recovered_transactions: u64,
     pub backfilled_accounts: u64,
     pub dead_slots: u64,
     /// Why the last connection or stream failed (a TLS certificate the indexer does not trust, a refused
@@ -94,6 +99,7 @@ impl Metrics {
             db_errors: self.db_errors.load(Relaxed),
             reconnects: self.reconnects.load(Relaxed),
             gaps: self.gaps.load(Relaxed),
+            recovered_transactions: self.recovered_transactions.load(Relaxed),
             backfilled_accounts: self.backfilled_accounts.load(Relaxed),
             dead_slots: self.dead_slots.load(Relaxed),
             last_error: self.last_error(),
@@ -164,6 +170,10 @@ impl Metrics {
             ("indexer_db_errors_total", s.db_errors),
             ("indexer_reconnects_total", s.reconnects),
             ("indexer_gaps_total", s.gaps),
+            (
+                "indexer_recovered_transactions_total",
+                s.recovered_transactions,
+            ),
             ("indexer_backfilled_accounts_total", s.backfilled_accounts),
             ("indexer_dead_slots_total", s.dead_slots),
         ] {

@@ -173,10 +173,6 @@ pub enum Change {
         version: Version,
         present: Vec<Pubkey>,
     },
-    /// The slot died on a fork: its rows go, and accounts it wrote roll back (processed commitment only).
-    DeadSlot(u64),
-    /// Account versions at or below this slot can no longer be rolled back (the slot was confirmed).
-    Settled(u64),
 }
 
 pub fn claim_kind_name(kind: u8) -> &'static str {

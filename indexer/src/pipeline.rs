@@ -28,6 +28,7 @@ use yellowstone_grpc_proto::prelude::{
     SubscribeRequestFilterAccounts, SubscribeRequestFilterAccountsFilter,
     SubscribeRequestFilterAccountsFilterLamports, SubscribeRequestFilterSlots,
     SubscribeRequestFilterTransactions, SubscribeRequestPing, SubscribeUpdate,
+    SubscribeUpdateTransaction,
 };
 
 /// The subscription: accounts owned by either program; initialized Token-2022 token accounts (the holders:
@@ -92,7 +93,6 @@ pub fn subscribe_request(commitment: Commitment, from_slot: Option<u64>) -> Subs
 
 fn level(c: Commitment) -> CommitmentLevel {
     match c {
-        Commitment::Processed => CommitmentLevel::Processed,
         Commitment::Confirmed => CommitmentLevel::Confirmed,
         Commitment::Finalized => CommitmentLevel::Finalized,
     }
@@ -100,7 +100,6 @@ fn level(c: Commitment) -> CommitmentLevel {
 
 fn slot_status_of(c: Commitment) -> SlotStatus {
     match c {
-        Commitment::Processed => SlotStatus::SlotProcessed,
         Commitment::Confirmed => SlotStatus::SlotConfirmed,
         Commitment::Finalized => SlotStatus::SlotFinalized,
     }
@@ -185,16 +184,21 @@ impl Processor {
         self.batch.push(change);
     }
 
-    /// Adds changes that are not from the stream (a backfill), with the cursor to store with them.
-    pub fn push_changes(&mut self, changes: Vec<Change>, cursor: u64) {
+    /// Adds changes that are not from the stream (a backfill) of slots up to `slot`. The cursor stays
+    /// where it is until [`Processor::set_cursor`].
+    pub fn push_changes(&mut self, changes: Vec<Change>, slot: u64) {
         for change in changes {
             match self.enrich(change) {
                 Change::TokenAccount(w) => self.token_account(*w),
                 change => self.push(change),
             }
         }
-        self.release_held(cursor);
-        self.cursor = Some(cursor);
+        self.release_held(slot);
+    }
+
+    /// The cursor to store with the next batch (after a backfill and a gap's recovery).
+    pub fn set_cursor(&mut self, slot: u64) {
+        self.cursor = Some(slot);
     }
 
     /// Fills what a change needs from the caches (pool progress) and feeds the caches.
@@ -281,8 +285,35 @@ impl Processor {
         Ok(d)
     }
 
+    /// Takes one transaction (streamed, or recovered from history after a gap): its events; `Ok(true)`
+    /// when the batch is full.
+    pub async fn transaction(
+        &mut self,
+        t: &SubscribeUpdateTransaction,
+    ) -> Result<bool, sqlx::Error> {
+        let (events, errors) = decode_transaction_update(t);
+        for e in errors {
+            self.failed(e);
+        }
+        Metrics::bump(&self.metrics.events, events.len() as u64);
+        for event in events {
+            let event = match event {
+                Event::Trade(mut trade) => {
+                    if let Some(d) = self.decimals_of(trade.event.pool).await? {
+                        trade.price = trade_price(&trade.event, d);
+                    }
+                    Event::Trade(trade)
+                }
+                other => other,
+            };
+            let change = self.enrich(Change::Event(event));
+            self.push(change);
+        }
+        Ok(self.batch.len() >= self.batch_size)
+    }
+
     /// Takes one update; `Ok(true)` when the batch should be written now (a slot boundary at the
-    /// stream's commitment, a dead slot, or a full batch).
+    /// stream's commitment, or a full batch).
     pub async fn process(&mut self, update: &SubscribeUpdate) -> Result<bool, sqlx::Error> {
         match &update.update_oneof {
             Some(UpdateOneof::Account(a)) => {
@@ -297,42 +328,14 @@ impl Processor {
                     Err(e) => self.failed(e),
                 }
             }
-            Some(UpdateOneof::Transaction(t)) => {
-                let (events, errors) = decode_transaction_update(t);
-                for e in errors {
-                    self.failed(e);
-                }
-                Metrics::bump(&self.metrics.events, events.len() as u64);
-                for event in events {
-                    let event = match event {
-                        Event::Trade(mut trade) => {
-                            if let Some(d) = self.decimals_of(trade.event.pool).await? {
-                                trade.price = trade_price(&trade.event, d);
-                            }
-                            Event::Trade(trade)
-                        }
-                        other => other,
-                    };
-                    let change = self.enrich(Change::Event(event));
-                    self.push(change);
-                }
-            }
+            Some(UpdateOneof::Transaction(t)) => return self.transaction(t).await,
             Some(UpdateOneof::Slot(s)) => {
                 Metrics::raise(&self.metrics.tip_slot, s.slot);
                 let status = SlotStatus::try_from(s.status).ok();
                 if status == Some(SlotStatus::SlotDead) {
-                    if self.commitment == Commitment::Processed {
-                        Metrics::bump(&self.metrics.dead_slots, 1);
-                        tracing::warn!("slot {} died: rolling back its rows", s.slot);
-                        self.push(Change::DeadSlot(s.slot));
-                        return Ok(true);
-                    }
+                    // A fork that died: at confirmed or finalized the server sent none of its data.
+                    Metrics::bump(&self.metrics.dead_slots, 1);
                     return Ok(false);
-                }
-                if self.commitment == Commitment::Processed
-                    && status == Some(SlotStatus::SlotConfirmed)
-                {
-                    self.push(Change::Settled(s.slot));
                 }
                 if status == Some(slot_status_of(self.commitment)) {
                     self.release_held(s.slot);
@@ -352,13 +355,7 @@ impl Processor {
             return Ok(());
         }
         let writing = Instant::now();
-        self.store
-            .apply(
-                &self.batch,
-                self.cursor,
-                self.commitment == Commitment::Processed,
-            )
-            .await?;
+        self.store.apply(&self.batch, self.cursor).await?;
         // Latency of a batch: the database write, and the time its first change waited until committed.
         metrics::histogram!("indexer_batch_write_seconds").record(writing.elapsed().as_secs_f64());
         if let Some(started) = self.batch_started {
@@ -422,7 +419,6 @@ pub struct Indexer {
 impl Indexer {
     pub fn new(config: IndexerConfig, store: Store) -> Indexer {
         let commitment = match config.commitment {
-            Commitment::Processed => solana_commitment_config::CommitmentConfig::processed(),
             Commitment::Confirmed => solana_commitment_config::CommitmentConfig::confirmed(),
             Commitment::Finalized => solana_commitment_config::CommitmentConfig::finalized(),
         };
@@ -548,6 +544,48 @@ impl Indexer {
         Ok(snap)
     }
 
+    /// Recovers the events of slots `after < slot < before` from the RPC node's transaction history and
+    /// writes them as the stream would have (see [`crate::recover`]). `false` on shutdown.
+    async fn recover(
+        &self,
+        processor: &mut Processor,
+        shutdown: &mut watch::Receiver<bool>,
+        after: u64,
+        before: u64,
+    ) -> anyhow::Result<bool> {
+        let started = Instant::now();
+        let recovered =
+            crate::recover::transactions(&self.rpc, self.rpc.commitment(), after, before).await?;
+        metrics::counter!("indexer_recovery_rpc_calls_total").increment(recovered.calls);
+        for t in &recovered.transactions {
+            if processor.transaction(t).await? && !self.flush(processor, shutdown).await {
+                return Ok(false);
+            }
+        }
+        if !self.flush(processor, shutdown).await {
+            return Ok(false);
+        }
+        Metrics::bump(
+            &self.metrics.recovered_transactions,
+            recovered.transactions.len() as u64,
+        );
+        tracing::info!(
+            "recovered {} transactions of slots {after}..{before} with {} RPC calls in {:?}{}",
+            recovered.transactions.len(),
+            recovered.calls,
+            started.elapsed(),
+            if recovered.unordered_slots.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({} slots without their block: order within them unknown)",
+                    recovered.unordered_slots.len()
+                )
+            }
+        );
+        Ok(true)
+    }
+
     async fn session(
         &self,
         shutdown: &mut watch::Receiver<bool>,
@@ -589,13 +627,13 @@ impl Indexer {
                     Metrics::bump(&self.metrics.gaps, 1);
                     tracing::warn!(
                         "the server cannot replay from slot {c} (oldest: {first_available:?}): \
-                         backfilling account state; events in between are not recoverable from the stream"
+                         backfilling account state and recovering the events in between over RPC"
                     );
                 }
                 let snap = self.backfill().await?;
                 // The server's window moved on while the backfill ran: ask again, and start a few slots
                 // inside it so that the subscription does not race the slots the server is dropping. That
-                // slot is also the cursor stored with the snapshot, so a reconnect before the first
+                // slot is also the cursor stored once the gap is filled, so a reconnect before the first
                 // streamed batch resumes from it too.
                 let oldest_now = client
                     .subscribe_replay_info()
@@ -604,6 +642,18 @@ impl Indexer {
                     .and_then(|r| r.first_available);
                 let from = replay_start(oldest_now, snap.slot);
                 processor.push_changes(snap.changes, from);
+                if let Some(c) = cursor {
+                    // The accounts first (the events' market rows need the pools), then the gap's events;
+                    // the cursor stays at `c` until both are in, so a failure anywhere repeats the whole
+                    // recovery (every write is idempotent) rather than skip it.
+                    if !self.flush(&mut processor, shutdown).await {
+                        return Ok(End::Shutdown);
+                    }
+                    if !self.recover(&mut processor, shutdown, c, from).await? {
+                        return Ok(End::Shutdown);
+                    }
+                }
+                processor.set_cursor(from);
                 if !self.flush(&mut processor, shutdown).await {
                     return Ok(End::Shutdown);
                 }

@@ -33,6 +33,7 @@ on_both_databases!(a_dropped_grpc_connection_resumes_without_a_gap);
 on_both_databases!(a_database_outage_is_waited_out_without_skipping);
 on_both_databases!(an_empty_database_backfills_to_the_same_state);
 on_both_databases!(a_gap_the_server_cannot_replay_is_backfilled);
+on_both_databases!(events_inside_a_gap_are_recovered_to_the_rows_of_a_continuous_run);
 
 /// TLS is the same on both databases: SQLite only.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -489,5 +490,132 @@ async fn a_gap_the_server_cannot_replay_is_backfilled(kind: Db) {
     })
     .await;
     run.stop().await;
+    net.shutdown().await;
+}
+
+/// The gRPC connection cut for longer than the server replays while trades, the graduation, the migration,
+/// an AMM trade, every claim kind, a token transfer and a new launch with its first trade happen: after reconnecting, the indexer backfills the
+/// accounts and recovers the gap's events from the RPC node's history, and every table ends equal to a
+/// continuously running indexer's.
+async fn events_inside_a_gap_are_recovered_to_the_rows_of_a_continuous_run(kind: Db) {
+    let (net, rpc) = start_chain(20).await;
+    let (steady_db, gapped_db) = (fresh_db(kind).await, fresh_db(kind).await);
+    let steady = spawn_indexer(config(net.rpc_url(), net.grpc_url(), &steady_db)).await;
+    let proxy = Proxy::start(net.grpc_addr).await;
+    let gapped = spawn_indexer(config(net.rpc_url(), proxy.url("http"), &gapped_db)).await;
+    let (a, b) = (
+        Store::open(&steady_db.url).await.unwrap(),
+        Store::open(&gapped_db.url).await.unwrap(),
+    );
+
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 31, "GAP")
+        .await
+        .unwrap();
+    let wallets = [
+        testkit::funded(&rpc, 30 * SOL).await.unwrap(),
+        testkit::funded(&rpc, 30 * SOL).await.unwrap(),
+    ];
+    let mut swaps = vec![testkit::buy(&rpc, &keys, &wallets[0], SOL).await.unwrap()];
+    assert_caught_up(&rpc, &b, &swaps).await;
+    eventually(30, "the gapped indexer streaming", || async {
+        gapped.metrics.snapshot().connected
+    })
+    .await;
+
+    // The outage: trades, a transfer, the graduation, the migration, an AMM trade and every claim.
+    proxy.down();
+    swaps.push(
+        testkit::buy(&rpc, &keys, &wallets[1], 2 * SOL)
+            .await
+            .unwrap(),
+    );
+    let held = testkit::token_balance(
+        &rpc,
+        &wallets[0].pubkey(),
+        &keys.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    )
+    .await;
+    swaps.push(
+        testkit::sell(&rpc, &keys, &wallets[0], held / 3)
+            .await
+            .unwrap(),
+    );
+    testkit::transfer_tokens(&rpc, &keys.mint, &wallets[0], &creator.pubkey(), held / 3)
+        .await
+        .unwrap();
+    swaps.push(
+        testkit::buy(&rpc, &keys, &wallets[1], 12 * SOL)
+            .await
+            .unwrap(),
+    );
+    testkit::migrate(&rpc, &keys, &wallets[1], &net.partner.pubkey())
+        .await
+        .unwrap();
+    testkit::amm_buy(&rpc, &keys, &wallets[0], SOL)
+        .await
+        .unwrap();
+    testkit::claim_trading_fee(&rpc, &keys, &creator)
+        .await
+        .unwrap();
+    testkit::claim_trading_fee(&rpc, &keys, &net.partner)
+        .await
+        .unwrap();
+    testkit::claim_surplus(&rpc, &keys, &creator).await.unwrap();
+    testkit::claim_locked_lp_fee(&rpc, &keys, &creator, &keys.creator_position())
+        .await
+        .unwrap();
+    // A launch made inside the gap, and its first trade.
+    let (late, _) = testkit::launch(&rpc, &creator, curve::Preset::Distribute, 32, "LATE")
+        .await
+        .unwrap();
+    swaps.push(
+        testkit::buy(&rpc, &late, &wallets[0], SOL / 2)
+            .await
+            .unwrap(),
+    );
+    // The server forgets more slots than it keeps.
+    {
+        let mut chain = net.chain.lock().unwrap();
+        for _ in 0..60 {
+            chain.advance_slot().unwrap();
+        }
+    }
+    proxy.restore();
+
+    // After the gap, streaming continues.
+    testkit::amm_buy(&rpc, &keys, &wallets[1], SOL / 2)
+        .await
+        .unwrap();
+    assert_caught_up(&rpc, &a, &swaps).await;
+    assert_caught_up(&rpc, &b, &swaps).await;
+    let tip = rpc.get_slot().await.unwrap();
+    eventually(60, "both indexers at the chain's slot", || async {
+        for store in [&a, &b] {
+            let cursor = store.cursor(indexer::store::MAIN_STREAM).await.unwrap();
+            if cursor.is_none_or(|c| c < tip) {
+                return false;
+            }
+        }
+        true
+    })
+    .await;
+
+    let (steady_tables, gapped_tables) = (indexed_tables(&a).await, indexed_tables(&b).await);
+    for (table, rows) in &steady_tables {
+        assert!(!rows.is_empty(), "{table} has rows in the continuous run");
+        assert_eq!(rows, &gapped_tables[table], "{table} differs after the gap");
+    }
+    assert_eq!(indexed_accounts(&a).await, indexed_accounts(&b).await);
+    let m = gapped.metrics.snapshot();
+    assert_eq!(m.gaps, 1, "{m:?}");
+    // The gap's eleven transactions of the programs (the token transfer names neither), and possibly the
+    // AMM trade after it, when the indexer reconnected only after it had left the replay window.
+    assert!(m.recovered_transactions >= 11, "{m:?}");
+    assert_eq!(m.decode_failures, 0);
+    assert_eq!(steady.metrics.snapshot().gaps, 0);
+    steady.stop().await;
+    gapped.stop().await;
     net.shutdown().await;
 }

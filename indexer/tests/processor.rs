@@ -1,6 +1,6 @@
 //! The process and store stages fed a generated stream (as a Yellowstone server would send it), on
-//! PostgreSQL and SQLite: dead forks at processed commitment roll back, settled versions are pruned, and
-//! malformed updates are counted without stopping anything.
+//! PostgreSQL and SQLite: trades, candles and stats written exactly, a dead fork's status changing nothing,
+//! older writes never replacing newer ones, and malformed updates counted without stopping anything.
 
 mod common;
 
@@ -138,16 +138,16 @@ async fn count(store: &Store, sql: &'static str) -> i64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dead_slots_roll_back_on_postgres() {
-    dead_slots_roll_back(Db::Postgres).await
+async fn a_generated_stream_is_written_exactly_on_postgres() {
+    a_generated_stream_is_written_exactly(Db::Postgres).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dead_slots_roll_back_on_sqlite() {
-    dead_slots_roll_back(Db::Sqlite).await
+async fn a_generated_stream_is_written_exactly_on_sqlite() {
+    a_generated_stream_is_written_exactly(Db::Sqlite).await
 }
 
-async fn dead_slots_roll_back(kind: Db) {
+async fn a_generated_stream_is_written_exactly(kind: Db) {
     // Two real versions of a pool: after the launch and after a buy.
     let (net, rpc) = start_chain(1_000).await;
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
@@ -165,7 +165,7 @@ async fn dead_slots_roll_back(kind: Db) {
     let db = fresh_db(kind).await;
     let store = Store::open(&db.url).await.unwrap();
     let metrics = Arc::new(Metrics::default());
-    let mut p = Processor::new(store.clone(), metrics.clone(), Commitment::Processed, 1_000)
+    let mut p = Processor::new(store.clone(), metrics.clone(), Commitment::Confirmed, 1_000)
         .await
         .unwrap();
     let lp = launchpad::ID;
@@ -173,10 +173,10 @@ async fn dead_slots_roll_back(kind: Db) {
         account(&keys.config, &lp, 99, 1, config.clone()),
         account(&keys.pool, &lp, 100, 2, before.clone()),
         transaction(100, 6, &lp, swap_event_at(keys.pool, keys.mint, 3 << 63)),
-        slot(100, SlotStatus::SlotProcessed),
+        slot(100, SlotStatus::SlotConfirmed),
         account(&keys.pool, &lp, 101, 3, after.clone()),
         transaction(101, 7, &lp, swap_event(keys.pool, keys.mint)),
-        slot(101, SlotStatus::SlotProcessed),
+        slot(101, SlotStatus::SlotConfirmed),
     ];
     for u in &feed {
         if p.process(u).await.unwrap() {
@@ -206,62 +206,12 @@ async fn dead_slots_roll_back(kind: Db) {
     assert_eq!(stats.ath_price, 2_250_000_000_000_000);
     assert_ne!(spot(&after), spot(&before));
 
-    // Slot 101 dies: its trade goes and the pool returns to its slot-100 version.
-    assert!(p.process(&slot(101, SlotStatus::SlotDead)).await.unwrap());
+    // A fork the server reports dead sent nothing at confirmed: counted, nothing changes.
+    assert!(!p.process(&slot(102, SlotStatus::SlotDead)).await.unwrap());
     p.flush().await.unwrap();
-    assert_eq!(pool_data(&store, &keys.pool).await, Some(before.clone()));
-    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 1);
-    assert_eq!(count(&store, "SELECT COUNT(*) FROM market_trades").await, 1);
-    // Its candles are recomputed from the trade that remains: (3/2)^2 * 10^-3 SOL per token.
-    let left = candle_rows(&store).await;
-    assert_eq!(left.len(), indexer::market::INTERVALS.len());
-    for c in &left {
-        assert_eq!((c.trades, c.volume_quote), (1, u128::from(SOL)));
-        assert_eq!(
-            (c.open, c.high, c.low, c.close),
-            (
-                2_250_000_000_000_000,
-                2_250_000_000_000_000,
-                2_250_000_000_000_000,
-                2_250_000_000_000_000
-            )
-        );
-    }
     assert_eq!(metrics.snapshot().dead_slots, 1);
-    // The stats are rewritten from what remains: the slot-100 pool, its trade's price as the high.
-    let stats = store.launch_stats(&keys.mint).await.unwrap().unwrap();
-    assert_eq!(stats.price, spot(&before));
-    assert_eq!(stats.ath_price, 2_250_000_000_000_000);
-    let progress: Option<i64> = sqlx::query("SELECT progress_bps FROM pools")
-        .fetch_one(store.pool())
-        .await
-        .unwrap()
-        .get(0);
-    assert_eq!(
-        progress,
-        Some(0),
-        "the rolled-back pool is re-derived with its config"
-    );
-
-    // Confirming slot 100 settles it: older versions of the same account are pruned, the newest stays.
-    p.process(&account(&keys.pool, &lp, 102, 4, before.clone()))
-        .await
-        .unwrap();
-    p.process(&slot(102, SlotStatus::SlotConfirmed))
-        .await
-        .unwrap();
-    p.process(&slot(102, SlotStatus::SlotProcessed))
-        .await
-        .unwrap();
-    p.flush().await.unwrap();
-    assert_eq!(
-        count(
-            &store,
-            "SELECT COUNT(*) FROM account_versions WHERE slot < 102 AND kind = 'pool'"
-        )
-        .await,
-        0
-    );
+    assert_eq!(pool_data(&store, &keys.pool).await, Some(after.clone()));
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 2);
 
     // An older write never replaces a newer one.
     p.process(&account(&keys.pool, &lp, 50, 9, vec![0; 8]))
@@ -287,12 +237,12 @@ async fn dead_slots_roll_back(kind: Db) {
     );
     let stale_but_valid = account(&keys.pool, &lp, 60, 1, rpc_less_stale(&before));
     p.process(&stale_but_valid).await.unwrap();
-    p.process(&slot(103, SlotStatus::SlotProcessed))
+    p.process(&slot(103, SlotStatus::SlotConfirmed))
         .await
         .unwrap();
     p.flush().await.unwrap();
-    assert_eq!(pool_data(&store, &keys.pool).await, Some(before));
-    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 1);
+    assert_eq!(pool_data(&store, &keys.pool).await, Some(after));
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 2);
 }
 
 async fn candle_rows(store: &Store) -> Vec<indexer::market::Candle> {
@@ -355,19 +305,19 @@ async fn holder_state(store: &Store, mint: &Pubkey) -> (i64, Vec<(String, i64, i
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn token_accounts_follow_forks_and_closings_on_postgres() {
-    token_accounts_follow_forks_and_closings(Db::Postgres).await
+async fn token_accounts_follow_trades_and_closings_on_postgres() {
+    token_accounts_follow_trades_and_closings(Db::Postgres).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn token_accounts_follow_forks_and_closings_on_sqlite() {
-    token_accounts_follow_forks_and_closings(Db::Sqlite).await
+async fn token_accounts_follow_trades_and_closings_on_sqlite() {
+    token_accounts_follow_trades_and_closings(Db::Sqlite).await
 }
 
-/// Token accounts at processed commitment: the launch's mint is learned from its pool account, a write of an
-/// unknown mint is dropped, the base vault is no holder, a dead slot puts balances and the holder count back,
-/// a closing keeps the account at zero and a replayed older write does not resurrect it.
-async fn token_accounts_follow_forks_and_closings(kind: Db) {
+/// Token accounts: the launch's mint is learned from its pool account, a write of an unknown mint is
+/// dropped, the base vault is no holder, holder counts follow balances, a closing keeps the account at zero
+/// and a replayed older write does not resurrect it.
+async fn token_accounts_follow_trades_and_closings(kind: Db) {
     let (net, rpc) = start_chain(1_000).await;
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 8, "TOK")
@@ -382,7 +332,7 @@ async fn token_accounts_follow_forks_and_closings(kind: Db) {
     let mut p = Processor::new(
         store.clone(),
         Arc::new(Metrics::default()),
-        Commitment::Processed,
+        Commitment::Confirmed,
         1_000,
     )
     .await
@@ -423,7 +373,7 @@ async fn token_accounts_follow_forks_and_closings(kind: Db) {
             ),
             account(&keys.config, &lp, 100, 4, config),
             account(&keys.pool, &lp, 100, 5, pool),
-            slot(100, SlotStatus::SlotProcessed),
+            slot(100, SlotStatus::SlotConfirmed),
         ],
     )
     .await;
@@ -452,23 +402,21 @@ async fn token_accounts_follow_forks_and_closings(kind: Db) {
                 7,
                 testkit::token_account_data(&mint, &bob, 7),
             ),
-            slot(101, SlotStatus::SlotProcessed),
+            slot(101, SlotStatus::SlotConfirmed),
         ],
     )
     .await;
     assert_eq!(holder_state(&store, &mint).await.0, 1, "bob");
-    // Slot 101 dies: alice holds again, bob's account never existed.
-    feed(&mut p, vec![slot(101, SlotStatus::SlotDead)]).await;
-    assert_eq!(holder_state(&store, &mint).await, at_100);
-    // Slot 102: alice's account closes (after emptying it in the same transaction).
+    // Slot 102: alice's emptied account closes.
     feed(
         &mut p,
-        vec![closed(&a, 102, 8), slot(102, SlotStatus::SlotProcessed)],
+        vec![closed(&a, 102, 8), slot(102, SlotStatus::SlotConfirmed)],
     )
     .await;
     let (n, rows) = holder_state(&store, &mint).await;
-    assert_eq!(n, 0);
+    assert_eq!(n, 1, "bob");
     assert!(rows.contains(&(a.to_string(), 0, 1)), "{rows:?}");
+    assert!(rows.contains(&(b.to_string(), 7, 0)), "{rows:?}");
     // A replay of slot 100 changes nothing.
     feed(
         &mut p,
@@ -480,7 +428,7 @@ async fn token_accounts_follow_forks_and_closings(kind: Db) {
                 2,
                 testkit::token_account_data(&mint, &alice, 5),
             ),
-            slot(100, SlotStatus::SlotProcessed),
+            slot(100, SlotStatus::SlotConfirmed),
         ],
     )
     .await;

@@ -115,6 +115,7 @@ pub struct SlotRecord {
     pub slot: Slot,
     pub parent: Slot,
     pub blockhash: Hash,
+    pub parent_blockhash: Hash,
     pub block_height: u64,
     pub block_time: i64,
     pub signatures: Vec<Signature>,
@@ -126,6 +127,8 @@ pub struct Chain {
     faucet: Keypair,
     genesis_hash: Hash,
     txs: HashMap<Signature, Arc<TxRecord>>,
+    /// Per address, the signatures of the transactions that name it (static or loaded keys), oldest first.
+    by_address: HashMap<Pubkey, Vec<Signature>>,
     slots: BTreeMap<Slot, SlotRecord>,
     current_signatures: Vec<Signature>,
     events: broadcast::Sender<Arc<Stamped>>,
@@ -239,6 +242,7 @@ impl Chain {
             faucet,
             genesis_hash,
             txs: HashMap::new(),
+            by_address: HashMap::new(),
             slots: BTreeMap::new(),
             current_signatures: Vec::new(),
             events,
@@ -407,6 +411,60 @@ impl Chain {
         self.slots.get(&slot)
     }
 
+    /// `getSignaturesForAddress` as a validator answers it: the transactions that name `address` (failed
+    /// ones too), newest first, starting after `before` (nothing when `before` is unknown) and stopping
+    /// before `until`, at most `limit`.
+    pub fn signatures_for_address(
+        &self,
+        address: &Pubkey,
+        before: Option<&Signature>,
+        until: Option<&Signature>,
+        limit: usize,
+    ) -> Vec<Arc<TxRecord>> {
+        let Some(list) = self.by_address.get(address) else {
+            return Vec::new();
+        };
+        let end = match before {
+            None => list.len(),
+            Some(b) => match list.iter().rposition(|s| s == b) {
+                Some(i) => i,
+                None => return Vec::new(),
+            },
+        };
+        list[..end]
+            .iter()
+            .rev()
+            .take_while(|s| Some(*s) != until)
+            .take(limit)
+            .filter_map(|s| self.txs.get(s).cloned())
+            .collect()
+    }
+
+    /// A closed slot's block (its transactions in order, failed ones included), while the chain keeps it.
+    pub fn block(&self, slot: Slot) -> Option<solana_transaction_status::VersionedConfirmedBlock> {
+        let record = self.slots.get(&slot)?;
+        Some(solana_transaction_status::VersionedConfirmedBlock {
+            previous_blockhash: record.parent_blockhash.to_string(),
+            blockhash: record.blockhash.to_string(),
+            parent_slot: record.parent,
+            transactions: record
+                .signatures
+                .iter()
+                .filter_map(|s| self.txs.get(s))
+                .map(
+                    |t| solana_transaction_status::VersionedTransactionWithStatusMeta {
+                        transaction: t.transaction.clone(),
+                        meta: t.meta.clone(),
+                    },
+                )
+                .collect(),
+            rewards: Vec::new(),
+            num_partitions: None,
+            block_time: Some(record.block_time),
+            block_height: Some(record.block_height),
+        })
+    }
+
     /// Sets the chain clock to wall time plus the offset, never backwards. (The bank's own estimate,
     /// genesis time plus 400 ms per slot, runs ahead of wall time here because a slot closes after every
     /// transaction, so it is overridden on every new bank.)
@@ -439,6 +497,7 @@ impl Chain {
             slot,
             parent: bank.parent_slot(),
             blockhash: bank.last_blockhash(),
+            parent_blockhash,
             block_height: bank.block_height(),
             block_time: bank.clock().unix_timestamp,
             signatures: std::mem::take(&mut self.current_signatures),
@@ -591,6 +650,9 @@ impl Chain {
         });
         self.current_signatures.push(signature);
         self.txs.insert(signature, record.clone());
+        for (key, _) in &record.account_keys {
+            self.by_address.entry(*key).or_default().push(signature);
+        }
         for (pubkey, writable) in record.account_keys.clone() {
             if !writable {
                 continue;

@@ -27,14 +27,15 @@ use solana_hash::Hash;
 use solana_keypair::Keypair;
 use solana_pubkey::Pubkey;
 use solana_rpc_client_api::config::{
-    RpcAccountInfoConfig, RpcContextConfig, RpcProgramAccountsConfig, RpcSendTransactionConfig,
-    RpcSignatureStatusConfig, RpcSimulateTransactionConfig, RpcTokenAccountsFilter,
+    EncodingConfig, RpcAccountInfoConfig, RpcBlockConfig, RpcContextConfig,
+    RpcProgramAccountsConfig, RpcSendTransactionConfig, RpcSignatureStatusConfig,
+    RpcSignaturesForAddressConfig, RpcSimulateTransactionConfig, RpcTokenAccountsFilter,
     RpcTransactionConfig,
 };
 use solana_rpc_client_api::filter::RpcFilterType;
 use solana_rpc_client_api::response::{
-    Response as RpcResponse, RpcBlockhash, RpcKeyedAccount, RpcResponseContext,
-    RpcSimulateTransactionResult, RpcVersionInfo,
+    Response as RpcResponse, RpcBlockhash, RpcConfirmedTransactionStatusWithSignature,
+    RpcKeyedAccount, RpcResponseContext, RpcSimulateTransactionResult, RpcVersionInfo,
 };
 use solana_signature::Signature;
 use solana_signer::Signer;
@@ -512,6 +513,8 @@ fn dispatch(state: &RpcState, method: &str, p: &[Value]) -> RpcResult {
             with_context(chain.slot(), out)
         }
         "getTransaction" => get_transaction(state, p),
+        "getSignaturesForAddress" => signatures_for_address(state, p),
+        "getBlock" => get_block(state, p),
         "localnet_info" => {
             let chain = lock()?;
             Ok(json!({
@@ -855,19 +858,23 @@ fn empty_sim() -> RpcSimulateTransactionResult {
     }
 }
 
+/// The config parameter at `i`: an object, or (older clients) just the encoding.
+fn config_or_encoding<T: EncodingConfig + Default + DeserializeOwned>(
+    p: &[Value],
+    i: usize,
+) -> Result<T, RpcError> {
+    match p.get(i) {
+        Some(Value::String(_)) => Ok(T::new_with_encoding(&Some(param(p, i, "encoding")?))),
+        _ => Ok(opt_param(p, i, "config")?.unwrap_or_default()),
+    }
+}
+
 fn get_transaction(state: &RpcState, p: &[Value]) -> RpcResult {
     let s: String = param(p, 0, "signature")?;
     let sig = Signature::from_str(&s).map_err(|_| {
         RpcError::invalid_params(format!("Invalid param: {s:?} is not a signature"))
     })?;
-    // The second parameter is a config object, or (older clients) just the encoding.
-    let config: RpcTransactionConfig = match p.get(1) {
-        Some(Value::String(_)) => RpcTransactionConfig {
-            encoding: Some(param(p, 1, "encoding")?),
-            ..Default::default()
-        },
-        _ => opt_param(p, 1, "config")?.unwrap_or_default(),
-    };
+    let config: RpcTransactionConfig = config_or_encoding(p, 1)?;
     at_least_confirmed(config.commitment)?;
     let encoding = config.encoding.unwrap_or(UiTransactionEncoding::Json);
     let chain = state
@@ -886,6 +893,97 @@ fn get_transaction(state: &RpcState, p: &[Value]) -> RpcResult {
         block_time: Some(record.block_time),
     };
     match confirmed.encode(encoding, config.max_supported_transaction_version) {
+        Ok(encoded) => to_value(encoded),
+        Err(solana_transaction_status::EncodeError::UnsupportedTransactionVersion(v)) => Err(RpcError::new(
+            codes::UNSUPPORTED_TRANSACTION_VERSION,
+            format!("Transaction version ({v}) is not supported by the requesting client. Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": {v}"),
+        )),
+    }
+}
+
+/// Most signatures one `getSignaturesForAddress` call returns (a validator's limit).
+const MAX_SIGNATURES_PER_CALL: usize = 1000;
+
+fn signature_param(s: &str, what: &str) -> Result<Signature, RpcError> {
+    Signature::from_str(s).map_err(|_| RpcError::invalid_params(format!("Invalid param: {what}")))
+}
+
+/// `getSignaturesForAddress(address, {before, until, limit, commitment})`: newest first, as a validator.
+fn signatures_for_address(state: &RpcState, p: &[Value]) -> RpcResult {
+    let address = pubkey(&param::<String>(p, 0, "address")?)?;
+    let config: RpcSignaturesForAddressConfig = opt_param(p, 1, "config")?.unwrap_or_default();
+    at_least_confirmed(config.commitment)?;
+    let limit = config.limit.unwrap_or(MAX_SIGNATURES_PER_CALL);
+    if limit == 0 || limit > MAX_SIGNATURES_PER_CALL {
+        return Err(RpcError::invalid_params(format!(
+            "Invalid limit; max {MAX_SIGNATURES_PER_CALL}"
+        )));
+    }
+    let before = config
+        .before
+        .as_deref()
+        .map(|s| signature_param(s, "before"))
+        .transpose()?;
+    let until = config
+        .until
+        .as_deref()
+        .map(|s| signature_param(s, "until"))
+        .transpose()?;
+    let chain = state
+        .chain
+        .lock()
+        .map_err(|_| RpcError::internal("chain lock poisoned"))?;
+    let found = chain.signatures_for_address(&address, before.as_ref(), until.as_ref(), limit);
+    to_value(
+        found
+            .iter()
+            .map(|t| RpcConfirmedTransactionStatusWithSignature {
+                signature: t.signature.to_string(),
+                slot: t.slot,
+                err: t.meta.status.clone().err().map(Into::into),
+                memo: None,
+                block_time: Some(t.block_time),
+                confirmation_status: Some(TransactionConfirmationStatus::Finalized),
+            })
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// `getBlock(slot, config)`: a closed slot's transactions in block order, in the requested detail
+/// (`full`, `accounts`, `signatures` or `none`), while the chain keeps the slot.
+fn get_block(state: &RpcState, p: &[Value]) -> RpcResult {
+    use solana_transaction_status::{BlockEncodingOptions, ConfirmedBlock, TransactionDetails};
+    let slot: u64 = param(p, 0, "slot")?;
+    let config: RpcBlockConfig = config_or_encoding(p, 1)?;
+    at_least_confirmed(config.commitment)?;
+    let chain = state
+        .chain
+        .lock()
+        .map_err(|_| RpcError::internal("chain lock poisoned"))?;
+    let Some(block) = chain.block(slot) else {
+        return Err(if slot >= chain.slot() {
+            RpcError::new(
+                solana_rpc_client_api::custom_error::JSON_RPC_SERVER_ERROR_BLOCK_NOT_AVAILABLE,
+                format!("Block not available for slot {slot}"),
+            )
+        } else {
+            RpcError::new(
+                solana_rpc_client_api::custom_error::JSON_RPC_SERVER_ERROR_LONG_TERM_STORAGE_SLOT_SKIPPED,
+                format!("Slot {slot} was skipped, or missing in long-term storage"),
+            )
+        });
+    };
+    let options = BlockEncodingOptions {
+        transaction_details: config
+            .transaction_details
+            .unwrap_or(TransactionDetails::Full),
+        show_rewards: config.rewards.unwrap_or(true),
+        max_supported_transaction_version: config.max_supported_transaction_version,
+    };
+    match ConfirmedBlock::from(block).encode_with_options(
+        config.encoding.unwrap_or(UiTransactionEncoding::Json),
+        options,
+    ) {
         Ok(encoded) => to_value(encoded),
         Err(solana_transaction_status::EncodeError::UnsupportedTransactionVersion(v)) => Err(RpcError::new(
             codes::UNSUPPORTED_TRANSACTION_VERSION,

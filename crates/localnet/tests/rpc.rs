@@ -350,3 +350,101 @@ async fn malformed_requests_get_json_rpc_errors_and_the_server_keeps_serving() {
     );
     net.shutdown().await;
 }
+
+/// `getSignaturesForAddress` pages an address's history newest first with `before`/`until`/`limit` (failed
+/// transactions included, with their error), and `getBlock` lists a slot's transactions in block order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signatures_for_an_address_page_newest_first_and_blocks_list_their_transactions() {
+    use solana_rpc_client::rpc_client::GetConfirmedSignaturesForAddress2Config as Page;
+    let (net, rpc) = start().await;
+    let payer = funded(&rpc, SOL).await;
+    let to = solana_pubkey::Pubkey::new_unique();
+    let mut sent = Vec::new();
+    for i in 0..5 {
+        let ix =
+            solana_system_interface::instruction::transfer(&payer.pubkey(), &to, 1_000_000 + i);
+        let blockhash = rpc.get_latest_blockhash().await.unwrap();
+        let tx =
+            Transaction::new_signed_with_payer(&[ix], Some(&payer.pubkey()), &[&payer], blockhash);
+        sent.push(rpc.send_and_confirm_transaction(&tx).await.unwrap());
+    }
+    let page = |before, until, limit| Page {
+        before,
+        until,
+        limit,
+        commitment: Some(CommitmentConfig::confirmed()),
+    };
+    let all = rpc
+        .get_signatures_for_address_with_config(&to, page(None, None, None))
+        .await
+        .unwrap();
+    let newest_first: Vec<String> = sent.iter().rev().map(|s| s.to_string()).collect();
+    assert_eq!(
+        all.iter().map(|s| s.signature.clone()).collect::<Vec<_>>(),
+        newest_first
+    );
+    assert!(all.windows(2).all(|w| w[0].slot > w[1].slot));
+    assert!(all
+        .iter()
+        .all(|s| s.err.is_none() && s.block_time.is_some() && s.confirmation_status.is_some()));
+    // Two at a time from before the newest, until the oldest (exclusive).
+    let middle = rpc
+        .get_signatures_for_address_with_config(&to, page(Some(sent[4]), Some(sent[0]), Some(2)))
+        .await
+        .unwrap();
+    assert_eq!(
+        middle
+            .iter()
+            .map(|s| s.signature.clone())
+            .collect::<Vec<_>>(),
+        newest_first[1..3].to_vec()
+    );
+    let rest = rpc
+        .get_signatures_for_address_with_config(&to, page(Some(sent[2]), Some(sent[0]), Some(2)))
+        .await
+        .unwrap();
+    assert_eq!(rest.len(), 1);
+    assert_eq!(rest[0].signature, sent[1].to_string());
+    let too_many = rpc
+        .get_signatures_for_address_with_config(&to, page(None, None, Some(1001)))
+        .await
+        .unwrap_err();
+    assert!(too_many.to_string().contains("Invalid limit"), "{too_many}");
+
+    // The block of the first transfer holds it (and only it: one transaction per slot here).
+    let block = rpc
+        .get_block_with_config(
+            all[4].slot,
+            solana_rpc_client_api::config::RpcBlockConfig {
+                transaction_details: Some(
+                    solana_transaction_status::TransactionDetails::Signatures,
+                ),
+                rewards: Some(false),
+                commitment: Some(CommitmentConfig::confirmed()),
+                max_supported_transaction_version: Some(0),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(block.signatures, Some(vec![sent[0].to_string()]));
+    assert!(block.transactions.is_none());
+    let full = rpc
+        .get_block_with_config(
+            all[4].slot,
+            solana_rpc_client_api::config::RpcBlockConfig {
+                encoding: Some(UiTransactionEncoding::Base64),
+                max_supported_transaction_version: Some(0),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let txs = full.transactions.unwrap();
+    assert_eq!(txs.len(), 1);
+    assert_eq!(txs[0].transaction.decode().unwrap().signatures[0], sent[0]);
+    let future = rpc.get_slot().await.unwrap() + 1_000;
+    let missing = rpc.get_block(future).await.unwrap_err();
+    assert!(missing.to_string().contains("not available"), "{missing}");
+    net.shutdown().await;
+}

@@ -41,17 +41,6 @@ fn query<'q>(
     bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), vals)
 }
 
-async fn delete(conn: &mut AnyConnection, address: &Val) -> Result<()> {
-    query(
-        conn,
-        "DELETE FROM token_accounts WHERE address = $1",
-        std::slice::from_ref(address),
-    )
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
 fn key(s: &str) -> Pubkey {
     s.parse().unwrap_or_default()
 }
@@ -141,13 +130,8 @@ async fn holding(
 }
 
 /// Writes token-account writes (the newest per address; closings of accounts the index does not hold are
-/// ignored) and moves the holder counts by what they changed. `force` writes them whatever the stored
-/// version (a fork rollback restoring an older state).
-pub async fn write(
-    conn: &mut AnyConnection,
-    writes: &[&TokenAccountWrite],
-    force: bool,
-) -> Result<()> {
+/// ignored) and moves the holder counts by what they changed.
+pub async fn write(conn: &mut AnyConnection, writes: &[&TokenAccountWrite]) -> Result<()> {
     if writes.is_empty() {
         return Ok(());
     }
@@ -166,7 +150,7 @@ pub async fn write(
     let mut pairs = BTreeSet::new();
     for (address, w) in &newest {
         let old = before.get(address);
-        if !force && old.is_some_and(|o| o.version > w.version) {
+        if old.is_some_and(|o| o.version > w.version) {
             continue;
         }
         let new = match (w.balance, old) {
@@ -197,11 +181,6 @@ pub async fn write(
         return Ok(());
     }
     let held_before = holding(conn, &pairs).await?;
-    if force {
-        for r in &rows {
-            delete(conn, &r[0].1).await?;
-        }
-    }
     for chunk in rows.chunks(super::rows::rows_per_statement(rows[0].len())) {
         let sql = upsert_accounts_sql("token_accounts", &chunk[0], chunk.len());
         let vals: Vec<Val> = chunk
@@ -257,49 +236,7 @@ pub async fn reconcile(
             balance: None,
         })
         .collect();
-    write(conn, &gone.iter().collect::<Vec<_>>(), false).await
-}
-
-/// Removes a token account that a dead fork created (its holding first goes to zero, for the counts).
-pub async fn remove(conn: &mut AnyConnection, address: &Pubkey, version: Version) -> Result<()> {
-    let close = TokenAccountWrite {
-        address: *address,
-        version,
-        balance: None,
-    };
-    write(conn, &[&close], true).await?;
-    delete(conn, &Val::key(address)).await
-}
-
-/// What an account version keeps of a token account for a fork rollback: mint, owner, amount (LE), vault;
-/// empty for a closed one.
-pub fn version_data(w: &TokenAccountWrite) -> Vec<u8> {
-    match &w.balance {
-        None => Vec::new(),
-        Some(b) => {
-            let mut d = Vec::with_capacity(73);
-            d.extend_from_slice(b.mint.as_ref());
-            d.extend_from_slice(b.owner.as_ref());
-            d.extend_from_slice(&b.amount.to_le_bytes());
-            d.push(u8::from(b.vault));
-            d
-        }
-    }
-}
-
-/// The inverse of [`version_data`].
-pub fn from_version_data(address: Pubkey, version: Version, d: &[u8]) -> TokenAccountWrite {
-    let balance = (d.len() == 73).then(|| TokenBalance {
-        mint: Pubkey::try_from(&d[..32]).unwrap_or_default(),
-        owner: Pubkey::try_from(&d[32..64]).unwrap_or_default(),
-        amount: u64::from_le_bytes(d[64..72].try_into().unwrap_or_default()),
-        vault: d[72] != 0,
-    });
-    TokenAccountWrite {
-        address,
-        version,
-        balance,
-    }
+    write(conn, &gone.iter().collect::<Vec<_>>()).await
 }
 
 impl Store {

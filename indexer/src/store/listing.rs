@@ -2,7 +2,7 @@
 //! price, market cap, all-time-high price, last trade), rewritten inside the batch's transaction for every
 //! launch the batch touched (a trade, its pool, or the AMM pool it migrated into). Each refresh recomputes
 //! the row from the state the batch just wrote, so replays change nothing; the all-time high only grows
-//! with newly inserted trades, and is recomputed from the daily candles' highs when a slot dies.
+//! with newly inserted trades (and is recomputed from the daily candles' highs for rows a migration left stale).
 
 use super::rows::{bind, dialect, Val};
 use crate::market;
@@ -129,8 +129,8 @@ pub async fn mints_of_amm_pools(
 }
 
 /// Rewrites the stats of `mints`. `highs`: the highest price among each mint's newly inserted trades;
-/// `recompute_ath`: take the all-time high from the daily candles instead of the stored one (after a dead
-/// slot removed trades).
+/// `recompute_ath`: take the all-time high from the daily candles instead of the stored one (rows a
+/// migration left stale).
 pub async fn refresh(
     conn: &mut AnyConnection,
     mints: &BTreeSet<String>,

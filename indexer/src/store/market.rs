@@ -1,8 +1,7 @@
 //! Writes the market series and its candles inside the batch's transaction (see [`crate::market`]).
 //!
 //! A trade event becomes a `market_trades` row; only the rows the insert actually added (a replayed event
-//! is skipped by its key) are rolled into `candles`, so a candle never counts a trade twice. A dead slot's
-//! trades are deleted and every candle they touched is recomputed from the trades that remain.
+//! is skipped by its key) are rolled into `candles`, so a candle never counts a trade twice.
 
 use super::rows::{bind, dialect, values_clause, Val};
 use crate::market::{self, Candle, MarketTrade, Venue};
@@ -351,68 +350,4 @@ async fn put_candle(conn: &mut AnyConnection, mint: &str, secs: i64, c: &Candle)
         .execute(&mut *conn)
         .await?;
     Ok(())
-}
-
-/// Removes a dead slot's trades and recomputes every candle they were in from the trades that remain.
-/// Returns the mints whose trades were removed.
-pub async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<BTreeSet<String>> {
-    let gone = sqlx::query(AssertSqlSafe(dialect(
-        conn,
-        "DELETE FROM market_trades WHERE slot = $1 RETURNING mint, time",
-    )))
-    .bind(i64::try_from(slot).unwrap_or(i64::MAX))
-    .fetch_all(&mut *conn)
-    .await?;
-    let mut touched = BTreeSet::new();
-    let mut mints = BTreeSet::new();
-    for r in &gone {
-        let (mint, time): (String, i64) = (r.get(0), r.get(1));
-        mints.insert(mint.clone());
-        for (_, secs) in market::INTERVALS {
-            touched.insert((mint.clone(), secs, market::bucket(time, secs)));
-        }
-    }
-    for (mint, secs, start) in touched {
-        let rows = sqlx::query(AssertSqlSafe(dialect(
-            conn,
-            "SELECT seq, time, price, base_amount, quote_amount FROM market_trades \
-             WHERE mint = $1 AND time >= $2 AND time < $3",
-        )))
-        .bind(mint.clone())
-        .bind(start)
-        .bind(start.saturating_add(secs))
-        .fetch_all(&mut *conn)
-        .await?;
-        let trades: Vec<(String, i64, u128, u64, u64)> = rows
-            .iter()
-            .map(|r| {
-                (
-                    r.get(0),
-                    r.get(1),
-                    num(r, "price"),
-                    num(r, "base_amount"),
-                    num(r, "quote_amount"),
-                )
-            })
-            .collect();
-        let recomputed = market::candles_of(
-            trades.iter().map(|t| (t.0.as_str(), t.1, t.2, t.3, t.4)),
-            secs,
-        );
-        match recomputed.first() {
-            Some(c) => put_candle(conn, &mint, secs, c).await?,
-            None => {
-                sqlx::query(AssertSqlSafe(dialect(
-                    conn,
-                    "DELETE FROM candles WHERE mint = $1 AND interval_secs = $2 AND start_time = $3",
-                )))
-                .bind(mint.clone())
-                .bind(secs)
-                .bind(start)
-                .execute(&mut *conn)
-                .await?;
-            }
-        }
-    }
-    Ok(mints)
 }

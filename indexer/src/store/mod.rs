@@ -185,16 +185,10 @@ impl Store {
     }
 
     /// Writes `changes` and (when given) the cursor in one transaction: all or nothing.
-    /// `keep_versions` keeps account writes for fork rollback (processed commitment).
-    pub async fn apply(
-        &self,
-        changes: &[Change],
-        cursor: Option<u64>,
-        keep_versions: bool,
-    ) -> Result<(), sqlx::Error> {
+    pub async fn apply(&self, changes: &[Change], cursor: Option<u64>) -> Result<(), sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
         let mut tx = conn.begin().await?;
-        write::changes(&mut tx, changes, keep_versions).await?;
+        write::changes(&mut tx, changes).await?;
         if let Some(slot) = cursor {
             write::cursor(&mut tx, MAIN_STREAM, slot).await?;
         }

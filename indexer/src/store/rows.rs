@@ -56,13 +56,6 @@ pub fn bind<'q>(mut q: Query<'q, Any, AnyArguments>, vals: &[Val]) -> Query<'q, 
     q
 }
 
-fn placeholders(n: usize) -> String {
-    (1..=n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// `($1, …, $c), ($c+1, …), …` for `rows` rows of `cols` values.
 pub fn values_clause(cols: usize, rows: usize) -> String {
     (0..rows)
@@ -104,15 +97,6 @@ pub fn upsert_accounts_sql(table: &str, row: &Row, n: usize) -> String {
             OR (excluded.slot = {table}.slot AND excluded.write_version >= {table}.write_version)",
         columns(row),
         values_clause(row.len(), n)
-    )
-}
-
-/// A plain insert (after the caller removed the row): used to restore an account after a fork rollback.
-pub fn insert_sql(table: &str, row: &Row) -> String {
-    format!(
-        "INSERT INTO {table} ({}) VALUES ({})",
-        columns(row),
-        placeholders(row.len())
     )
 }
 

@@ -1,12 +1,11 @@
 //! One change, written inside the batch's transaction.
 
 use super::rows::*;
-use crate::decode::decode_account_data;
 use crate::market::status_name;
 use crate::model::*;
 use anchor_lang::prelude::Pubkey;
 use sdk::events::AmmEvent;
-use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+use sqlx::{AnyConnection, AssertSqlSafe};
 use std::collections::{BTreeMap, BTreeSet};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
@@ -34,34 +33,13 @@ pub async fn cursor(conn: &mut AnyConnection, stream: &str, slot: u64) -> Result
 }
 
 /// Writes a batch. Account writes (the newest per address) and events go out as multi-row statements per
-/// table; launches, closures and fork bookkeeping are written in order between them.
-pub async fn changes(
-    conn: &mut AnyConnection,
-    changes: &[Change],
-    keep_versions: bool,
-) -> Result<()> {
+/// table; launches and closures are written in order between them.
+pub async fn changes(conn: &mut AnyConnection, changes: &[Change]) -> Result<()> {
     let mut pending = Pending::default();
     for c in changes {
         match c {
-            Change::Account(w) => {
-                if keep_versions {
-                    keep_version(conn, w).await?;
-                }
-                pending.account(w);
-            }
-            Change::TokenAccount(w) => {
-                if keep_versions {
-                    keep(
-                        conn,
-                        &w.address,
-                        TOKEN_ACCOUNT_KIND,
-                        w.version,
-                        super::holders::version_data(w),
-                    )
-                    .await?;
-                }
-                pending.tokens.push(w);
-            }
+            Change::Account(w) => pending.account(w),
+            Change::TokenAccount(w) => pending.tokens.push(w),
             Change::Event(e) => match event_row(e) {
                 Some((table, row)) => {
                     pending.events.entry(table).or_default().push(row);
@@ -136,7 +114,7 @@ impl<'a> Pending<'a> {
                 exec(conn, &sql, flat(chunk)).await?;
             }
         }
-        super::holders::write(conn, &std::mem::take(&mut self.tokens), false).await?;
+        super::holders::write(conn, &std::mem::take(&mut self.tokens)).await?;
         let highs = super::market::record(conn, &std::mem::take(&mut self.market)).await?;
         let mut mints = std::mem::take(&mut self.pool_mints);
         mints.extend(highs.keys().cloned());
@@ -181,45 +159,7 @@ async fn change(conn: &mut AnyConnection, change: &Change) -> Result<()> {
             version,
             present,
         } => super::holders::reconcile(conn, mint, *version, present).await,
-        Change::DeadSlot(slot) => roll_back(conn, *slot).await,
-        Change::Settled(slot) => settle(conn, *slot).await,
     }
-}
-
-/// The `kind` of a token account's versions (not an [`AccountKind`]: token accounts have their own writer).
-const TOKEN_ACCOUNT_KIND: &str = "token_account";
-
-async fn keep_version(conn: &mut AnyConnection, w: &AccountWrite) -> Result<()> {
-    keep(
-        conn,
-        &w.address,
-        w.state.kind().name(),
-        w.version,
-        w.data.clone(),
-    )
-    .await
-}
-
-async fn keep(
-    conn: &mut AnyConnection,
-    address: &Pubkey,
-    kind: &str,
-    version: Version,
-    data: Vec<u8>,
-) -> Result<()> {
-    exec(
-        conn,
-        "INSERT INTO account_versions (address, kind, slot, write_version, data) VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT (address, slot, write_version) DO NOTHING",
-        vec![
-            Val::key(address),
-            Val::Text(kind.into()),
-            Val::int(version.slot),
-            Val::int(version.write_version),
-            Val::Bytes(data),
-        ],
-    )
-    .await
 }
 
 fn opt_key(k: &Pubkey) -> Val {
@@ -552,167 +492,4 @@ async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<()> {
     );
     exec(conn, &sql, values(row)).await?;
     super::listing::created(conn, &l.mint.to_string()).await
-}
-
-/// Event tables, whose rows carry the slot they were emitted in.
-const EVENT_TABLES: [&str; 6] = [
-    "trades",
-    "curve_completions",
-    "claims",
-    "migrations",
-    "amm_swaps",
-    "amm_liquidity",
-];
-
-/// Removes what a dead slot wrote: its events, launches created in it, and its account writes (each
-/// account goes back to its newest surviving version, or away when it has none).
-async fn roll_back(conn: &mut AnyConnection, slot: u64) -> Result<()> {
-    let mut mints = super::market::roll_back(conn, slot).await?;
-    exec(
-        conn,
-        "DELETE FROM launch_stats WHERE mint IN \
-         (SELECT mint FROM launches WHERE created_slot = $1 AND signature IS NOT NULL)",
-        vec![Val::int(slot)],
-    )
-    .await?;
-    for table in EVENT_TABLES {
-        exec(
-            conn,
-            &format!("DELETE FROM {table} WHERE slot = $1"),
-            vec![Val::int(slot)],
-        )
-        .await?;
-    }
-    exec(
-        conn,
-        "DELETE FROM launches WHERE created_slot = $1 AND signature IS NOT NULL",
-        vec![Val::int(slot)],
-    )
-    .await?;
-    let mut amm_pools = BTreeSet::new();
-    let touched =
-        sqlx::query("SELECT DISTINCT address, kind FROM account_versions WHERE slot = $1")
-            .bind(i64::try_from(slot).unwrap_or(i64::MAX))
-            .fetch_all(&mut *conn)
-            .await?;
-    exec(
-        conn,
-        "DELETE FROM account_versions WHERE slot = $1",
-        vec![Val::int(slot)],
-    )
-    .await?;
-    for row in touched {
-        let address: String = row.get(0);
-        let kind_name: String = row.get(1);
-        if kind_name == TOKEN_ACCOUNT_KIND {
-            roll_back_token_account(conn, slot, &address).await?;
-            continue;
-        }
-        let Some(kind) = AccountKind::from_name(&kind_name) else {
-            continue;
-        };
-        exec(
-            conn,
-            &format!("DELETE FROM {} WHERE address = $1", kind.table()),
-            vec![Val::Text(address.clone())],
-        )
-        .await?;
-        let Some((version, data)) = survivor(conn, &address).await? else {
-            tracing::info!("slot {slot} died: {address} had no earlier version and is removed");
-            continue;
-        };
-        let owner = match kind {
-            AccountKind::Config | AccountKind::Pool => launchpad::ID,
-            AccountKind::AmmPool | AccountKind::Position => amm::ID,
-        };
-        let Ok(pubkey) = address.parse::<Pubkey>() else {
-            continue;
-        };
-        if let Ok(Some(Change::Account(mut w))) =
-            decode_account_data(pubkey, owner, version, 1, &data)
-        {
-            if let AccountState::Pool(p) = &w.state {
-                w.progress_bps = pool_progress_from_db(conn, p).await?;
-                mints.insert(p.base_mint.to_string());
-            }
-            if let AccountState::AmmPool(_) = &w.state {
-                amm_pools.insert(address.clone());
-            }
-            let (table, row) = account_row(&w);
-            exec(conn, &insert_sql(table, &row), values(row)).await?;
-            tracing::info!(
-                "slot {slot} died: {address} rolled back to slot {}",
-                version.slot
-            );
-        }
-    }
-    mints.extend(super::listing::mints_of_amm_pools(conn, &amm_pools).await?);
-    super::listing::refresh(conn, &mints, &BTreeMap::new(), true).await
-}
-
-/// The newest version of an account kept for rollback, with its data.
-async fn survivor(conn: &mut AnyConnection, address: &str) -> Result<Option<(Version, Vec<u8>)>> {
-    let row = sqlx::query(
-        "SELECT slot, write_version, data FROM account_versions WHERE address = $1 \
-         ORDER BY slot DESC, write_version DESC LIMIT 1",
-    )
-    .bind(address.to_string())
-    .fetch_optional(&mut *conn)
-    .await?;
-    Ok(row.map(|r| {
-        (
-            Version {
-                slot: r.get::<i64, _>(0).max(0) as u64,
-                write_version: r.get::<i64, _>(1).max(0) as u64,
-            },
-            r.get(2),
-        )
-    }))
-}
-
-/// Puts a token account back to its newest version that survives a dead slot, or removes it.
-async fn roll_back_token_account(conn: &mut AnyConnection, slot: u64, address: &str) -> Result<()> {
-    let Ok(pubkey) = address.parse::<Pubkey>() else {
-        return Ok(());
-    };
-    match survivor(conn, address).await? {
-        None => {
-            let dead = Version {
-                slot,
-                write_version: 0,
-            };
-            super::holders::remove(conn, &pubkey, dead).await
-        }
-        Some((version, data)) => {
-            let w = super::holders::from_version_data(pubkey, version, &data);
-            super::holders::write(conn, &[&w], true).await
-        }
-    }
-}
-
-/// Progress of a pool, with its config read from the index.
-async fn pool_progress_from_db(
-    conn: &mut AnyConnection,
-    pool: &sdk::accounts::Pool,
-) -> Result<Option<u16>> {
-    let row = sqlx::query("SELECT data FROM configs WHERE address = $1")
-        .bind(pool.config.to_string())
-        .fetch_optional(&mut *conn)
-        .await?;
-    Ok(row
-        .and_then(|r| sdk::accounts::decode_config(&r.get::<Vec<u8>, _>(0)))
-        .map(|c| sdk::quote::progress_bps(&c, pool)))
-}
-
-/// Drops account versions that can no longer be needed: those at or below a confirmed slot that a newer
-/// version at or below it supersedes.
-async fn settle(conn: &mut AnyConnection, slot: u64) -> Result<()> {
-    exec(
-        conn,
-        "DELETE FROM account_versions AS av WHERE av.slot <= $1 AND EXISTS ( \
-           SELECT 1 FROM account_versions n WHERE n.address = av.address AND n.slot <= $2 \
-           AND (n.slot > av.slot OR (n.slot = av.slot AND n.write_version > av.write_version)))",
-        vec![Val::int(slot), Val::int(slot)],
-    )
-    .await
 }

@@ -367,18 +367,21 @@ pub async fn indexed_accounts(store: &Store) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// The tables of events, one row per emitted event.
+pub const EVENT_TABLES: [&str; 6] = [
+    "trades",
+    "curve_completions",
+    "claims",
+    "migrations",
+    "amm_swaps",
+    "amm_liquidity",
+];
+
 /// Event rows of the index: (table, signature, ix_index, inner_index), with duplicates kept (there must be
 /// none).
 pub async fn indexed_events(store: &Store) -> Vec<(String, String, i64, i64)> {
     let mut out = Vec::new();
-    for table in [
-        "trades",
-        "curve_completions",
-        "claims",
-        "migrations",
-        "amm_swaps",
-        "amm_liquidity",
-    ] {
+    for table in EVENT_TABLES {
         for row in sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT signature, ix_index, inner_index FROM {table} ORDER BY signature, ix_index, inner_index"
         )))
@@ -486,4 +489,68 @@ pub fn test_ca() -> TestCa {
 
 pub fn pubkey(s: &str) -> Pubkey {
     s.parse().unwrap()
+}
+
+/// Columns that record how a row reached the index rather than what it says: account and token-account
+/// versions (a backfill writes the snapshot's slot where a stream wrote the update's) and the raw account
+/// data (compared apart by [`indexed_accounts`]).
+const BOOKKEEPING: [&str; 3] = ["slot", "write_version", "data"];
+
+/// Every table the stream and a gap's recovery write, as text rows (sorted), bookkeeping columns left
+/// out for the account tables: events, the market series and candles, the listing's stats, launches,
+/// holders and accounts.
+pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Option<String>>>> {
+    const ACCOUNT_TABLES: [&str; 5] = [
+        "configs",
+        "pools",
+        "amm_pools",
+        "amm_positions",
+        "token_accounts",
+    ];
+    let mut out = BTreeMap::new();
+    let derived = [
+        "market_trades",
+        "candles",
+        "launch_stats",
+        "launches",
+        "holder_counts",
+    ];
+    for table in EVENT_TABLES
+        .into_iter()
+        .chain(derived)
+        .chain(ACCOUNT_TABLES)
+    {
+        let names_sql = match store.backend() {
+            indexer::Backend::Sqlite => format!("SELECT name FROM pragma_table_info('{table}')"),
+            indexer::Backend::Postgres => format!(
+                "SELECT column_name::text FROM information_schema.columns WHERE table_name = '{table}' \
+                 ORDER BY ordinal_position"
+            ),
+        };
+        let columns: Vec<String> = sqlx::query(sqlx::AssertSqlSafe(names_sql))
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.get::<String, _>(0))
+            .filter(|c| !(ACCOUNT_TABLES.contains(&table) && BOOKKEEPING.contains(&c.as_str())))
+            .collect();
+        assert!(!columns.is_empty(), "table {table} has columns");
+        let select = columns
+            .iter()
+            .map(|c| format!("CAST({c} AS TEXT)"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut rows: Vec<Vec<Option<String>>> =
+            sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {select} FROM {table}")))
+                .fetch_all(store.pool())
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| (0..columns.len()).map(|i| r.get(i)).collect())
+                .collect();
+        rows.sort();
+        out.insert(table, rows);
+    }
+    out
 }
