@@ -642,16 +642,18 @@ impl Indexer {
                     .and_then(|r| r.first_available);
                 let from = replay_start(oldest_now, snap.slot);
                 processor.push_changes(snap.changes, from);
-                if let Some(c) = cursor {
-                    // The accounts first (the events' market rows need the pools), then the gap's events;
-                    // the cursor stays at `c` until both are in, so a failure anywhere repeats the whole
-                    // recovery (every write is idempotent) rather than skip it.
-                    if !self.flush(&mut processor, shutdown).await {
-                        return Ok(End::Shutdown);
-                    }
-                    if !self.recover(&mut processor, shutdown, c, from).await? {
-                        return Ok(End::Shutdown);
-                    }
+                // The accounts first (the events' market rows need the pools), then the events of the gap,
+                // or, on a cold start, of the programs' whole history; the cursor stays where it was until
+                // both are in, so a failure anywhere repeats the whole recovery (every write is idempotent)
+                // rather than skip it.
+                if !self.flush(&mut processor, shutdown).await {
+                    return Ok(End::Shutdown);
+                }
+                if !self
+                    .recover(&mut processor, shutdown, cursor.unwrap_or(0), from)
+                    .await?
+                {
+                    return Ok(End::Shutdown);
                 }
                 processor.set_cursor(from);
                 if !self.flush(&mut processor, shutdown).await {

@@ -615,6 +615,25 @@ async fn events_inside_a_gap_are_recovered_to_the_rows_of_a_continuous_run(kind:
     assert!(m.recovered_transactions >= 11, "{m:?}");
     assert_eq!(m.decode_failures, 0);
     assert_eq!(steady.metrics.snapshot().gaps, 0);
+
+    // A cold start on an empty database, long after the server forgot these slots: the backfill and the
+    // programs' whole history give the same rows again.
+    let cold_db = fresh_db(kind).await;
+    let cold = spawn_indexer(config(net.rpc_url(), net.grpc_url(), &cold_db)).await;
+    let c = Store::open(&cold_db.url).await.unwrap();
+    assert_caught_up(&rpc, &c, &swaps).await;
+    let cold_tables = indexed_tables(&c).await;
+    for (table, rows) in &steady_tables {
+        assert_eq!(
+            rows, &cold_tables[table],
+            "{table} differs after a cold start"
+        );
+    }
+    assert_eq!(indexed_accounts(&a).await, indexed_accounts(&c).await);
+    let m = cold.metrics.snapshot();
+    assert!(m.recovered_transactions >= 14, "{m:?}");
+    assert_eq!(m.gaps, 0, "{m:?}");
+    cold.stop().await;
     steady.stop().await;
     gapped.stop().await;
     net.shutdown().await;
