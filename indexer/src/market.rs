@@ -98,6 +98,21 @@ pub struct MarketTrade {
     pub price: u128,
 }
 
+impl MarketTrade {
+    /// Sets the side and amounts of a trade: a buy pays quote in and takes tokens out, a sell the reverse.
+    pub fn trade(&mut self, buy: bool, amount_in: u64, amount_out: u64, fee: u64) {
+        self.side = if buy { "buy" } else { "sell" };
+        self.amount_in = amount_in;
+        self.amount_out = amount_out;
+        (self.base_amount, self.quote_amount) = if buy {
+            (amount_out, amount_in)
+        } else {
+            (amount_in, amount_out)
+        };
+        self.fee = fee;
+    }
+}
+
 /// One candle: open/high/low/close prices (fixed-point), volumes in base units, the trade count, and the
 /// order keys of its first and last trades (so a late-arriving trade merges into the right place).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -117,16 +117,7 @@ async fn derive(
                 pool,
                 e.trader.to_string(),
             );
-            let buy = e.side == 0;
-            mt.side = if buy { "buy" } else { "sell" };
-            mt.amount_in = e.amount_in;
-            mt.amount_out = e.amount_out;
-            (mt.base_amount, mt.quote_amount) = if buy {
-                (e.amount_out, e.amount_in)
-            } else {
-                (e.amount_in, e.amount_out)
-            };
-            mt.fee = e.fee;
+            mt.trade(e.side == 0, e.amount_in, e.amount_out, e.fee);
             mt.price =
                 curve::display::sqrt_price_to_fixed(e.sqrt_price, token_decimals, m.quote_decimals)
                     .unwrap_or(u128::MAX);
@@ -164,15 +155,7 @@ async fn derive(
                 pool,
                 s.trader.to_string(),
             );
-            mt.side = if buy { "buy" } else { "sell" };
-            mt.amount_in = s.amount_in;
-            mt.amount_out = s.amount_out;
-            (mt.base_amount, mt.quote_amount) = if buy {
-                (s.amount_out, s.amount_in)
-            } else {
-                (s.amount_in, s.amount_out)
-            };
-            mt.fee = s.fee;
+            mt.trade(buy, s.amount_in, s.amount_out, s.fee);
             mt.fee_token = if buy { "quote" } else { "base" };
             mt.price = curve::display::reserves_to_fixed(
                 quote_reserve,
