@@ -344,15 +344,22 @@ async fn a_dropped_grpc_connection_resumes_without_a_gap(db: Db) {
     let run = spawn_indexer(config(net.rpc_url(), proxy.url("http"), &db)).await;
     let store = Store::open(&db.url).await.unwrap();
     let trader = start_trader(net.rpc_url(), 12).await;
-    // Each cut lands on a live stream (a cut while the indexer is still backing off would cut nothing).
-    let streaming = || async { run.metrics.snapshot().connected };
-    for _ in 0..3 {
+    // Each cut lands on a live stream: the previous cut was noticed (counted) and the indexer subscribed
+    // again (a cut while it is still backing off, or before it noticed the last one, would cut nothing).
+    let streaming_after = |cuts: u64| {
+        let metrics = run.metrics.clone();
+        move || {
+            let m = metrics.snapshot();
+            async move { m.reconnects >= cuts && m.connected }
+        }
+    };
+    for cuts in 0..3 {
         trader.wait_for(trader.count() + 2).await;
-        eventually(60, "the stream is up again", streaming).await;
+        eventually(60, "the stream is up again", streaming_after(cuts)).await;
         proxy.sever();
     }
     // A longer outage: connections refused while trades continue.
-    eventually(60, "the stream is up again", streaming).await;
+    eventually(60, "the stream is up again", streaming_after(3)).await;
     proxy.down();
     trader.wait_for(trader.count() + 3).await;
     proxy.restore();

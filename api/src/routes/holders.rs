@@ -11,15 +11,11 @@ use indexer::read::HolderSummary;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-fn limit_schema() -> utoipa::openapi::Object {
-    crate::extract::integer_schema(1, 100)
-}
-
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct HoldersQuery {
     /// Holders to list, 1 to 100; default 20.
-    #[param(schema_with = limit_schema)]
+    #[param(schema_with = super::trades::page_limit_schema)]
     pub limit: Option<String>,
 }
 
@@ -42,7 +38,7 @@ pub async fn holders(
     ApiQuery(q): ApiQuery<HoldersQuery>,
 ) -> Result<Json<HolderSummary>, ApiError> {
     let mint = address("mint", Some(&mint))?;
-    let limit = limit_param(q.limit.as_deref(), 20, 100)?;
+    let limit = limit_param(q.limit.as_deref(), 20, super::trades::MAX_PAGE)?;
     state
         .store
         .holder_summary(&mint, limit)

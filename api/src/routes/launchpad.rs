@@ -143,14 +143,7 @@ pub struct Paging {
 
 impl Paging {
     pub fn parse(&self) -> Result<(u32, u64), ApiError> {
-        let limit = match self.limit.as_deref() {
-            None => 20,
-            Some(l) => l
-                .parse::<u32>()
-                .ok()
-                .filter(|l| (1..=100).contains(l))
-                .ok_or_else(|| ApiError::invalid("`limit` must be an integer from 1 to 100"))?,
-        };
+        let limit = super::trades::limit_param(self.limit.as_deref(), 20, super::trades::MAX_PAGE)?;
         let offset = match self.offset.as_deref() {
             None => 0,
             Some(o) => o
@@ -169,9 +162,6 @@ const STATUSES: [&str; 3] = ["bonding", "complete", "migrated"];
 const PRESETS: [&str; 3] = ["fair", "shield", "distribute"];
 const QUOTES: [&str; 2] = ["sol", "usdc"];
 
-fn limit_schema() -> utoipa::openapi::Object {
-    crate::extract::integer_schema(1, 100)
-}
 fn offset_schema() -> utoipa::openapi::Object {
     crate::extract::integer_schema(0, i64::MAX as u64)
 }
@@ -195,7 +185,7 @@ fn quote_schema() -> utoipa::openapi::Object {
 #[into_params(parameter_in = Query)]
 pub struct LaunchesQuery {
     /// 1 to 100; default 20.
-    #[param(schema_with = limit_schema)]
+    #[param(schema_with = super::trades::page_limit_schema)]
     pub limit: Option<String>,
     /// Default 0.
     #[param(schema_with = offset_schema)]

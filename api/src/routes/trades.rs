@@ -13,8 +13,12 @@ use utoipa::{IntoParams, ToSchema};
 fn cursor_schema() -> utoipa::openapi::Object {
     crate::extract::pattern_schema(&format!("^[0-9]{{{}}}$", indexer::market::SEQ_DIGITS))
 }
-fn limit_schema() -> utoipa::openapi::Object {
-    crate::extract::integer_schema(1, 100)
+/// The most entries one page of a listing endpoint returns.
+pub const MAX_PAGE: u32 = 100;
+
+/// The OpenAPI schema of a page's `limit` (1 to [`MAX_PAGE`]).
+pub fn page_limit_schema() -> utoipa::openapi::Object {
+    crate::extract::integer_schema(1, u64::from(MAX_PAGE))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -24,7 +28,7 @@ pub struct TradesQuery {
     #[param(schema_with = cursor_schema)]
     pub before: Option<String>,
     /// 1 to 100; default 50.
-    #[param(schema_with = limit_schema)]
+    #[param(schema_with = page_limit_schema)]
     pub limit: Option<String>,
     /// Only this wallet's trades.
     #[param(schema_with = crate::extract::address_schema)]
@@ -127,7 +131,7 @@ pub async fn trades(
     ApiQuery(q): ApiQuery<TradesQuery>,
 ) -> Result<Json<TradesResponse>, ApiError> {
     let mint = address("mint", Some(&mint))?;
-    let limit = limit_param(q.limit.as_deref(), 50, 100)?;
+    let limit = limit_param(q.limit.as_deref(), 50, MAX_PAGE)?;
     let wallet = match q.wallet.as_deref() {
         Some(w) => Some(address("wallet", Some(w))?),
         None => None,
