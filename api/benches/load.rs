@@ -1,8 +1,9 @@
 //! Load benchmark (`cargo bench -p api --bench load`; results in docs/benchmarks.md): throughput and latency of
 //! `GET /launchpad/curve/{mint}`, `POST /swap/quote` (own pools), `GET /launchpad/candles/{mint}` (1m over a
 //! day of trading) and `GET /launchpad/launches?sort=volume24h` (100,000 launches) on a running stack, next to
-//! a trivial axum handler measured the same way in the same run. Loopback only; each phase is bounded in
-//! requests and time.
+//! a trivial axum handler measured the same way in the same run. The load comes from `wrk`, a separate process
+//! (`apt-get install wrk`), so it never shares the server's runtime; the API logs every request as the binary
+//! does. Loopback only; each phase is bounded in time.
 
 use api::config::ApiConfig;
 use api::AppState;
@@ -12,61 +13,99 @@ use localnet::{Localnet, LocalnetConfig};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const CONCURRENCY: usize = 32;
-const MAX_REQUESTS: usize = 20_000;
-const MAX_TIME: Duration = Duration::from_secs(10);
+/// Connections `wrk` keeps open, and its threads.
+const CONNECTIONS: usize = 32;
+const WRK_THREADS: usize = 2;
+/// Seconds of each `wrk` phase.
+const PHASE_SECS: u64 = 8;
+/// Rounds: every round measures the trivial handler right before each endpoint, so a ratio compares two
+/// phases seconds apart on the same machine state.
+const ROUNDS: usize = 2;
 
-type MakeRequest = Arc<dyn Fn(&reqwest::Client) -> reqwest::RequestBuilder + Send + Sync>;
-
+/// What one `wrk` phase measured.
 struct Outcome {
-    requests: usize,
-    errors: usize,
-    secs: f64,
-    p50: Duration,
-    p99: Duration,
+    rate: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    /// Socket errors plus non-2xx/3xx answers.
+    errors: u64,
 }
 
-async fn load(http: reqwest::Client, make: MakeRequest) -> Outcome {
-    let start = Instant::now();
-    let issued = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let mut tasks = Vec::new();
-    for _ in 0..CONCURRENCY {
-        let (http, make, issued) = (http.clone(), make.clone(), issued.clone());
-        tasks.push(tokio::spawn(async move {
-            let mut times = Vec::new();
-            let mut errors = 0;
-            while issued.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MAX_REQUESTS
-                && start.elapsed() < MAX_TIME
-            {
-                let t = Instant::now();
-                match make(&http).send().await {
-                    Ok(r) if r.status().is_success() => {
-                        let _ = r.bytes().await;
-                        times.push(t.elapsed());
-                    }
-                    _ => errors += 1,
-                }
+/// A request for `wrk`: its URL, and a JSON body to POST (else a GET).
+struct Target {
+    name: &'static str,
+    url: String,
+    post: Option<serde_json::Value>,
+}
+
+/// Runs `wrk` (a separate process, so the load client never shares the server's runtime) against `target`.
+fn wrk(target: &Target, dir: &std::path::Path) -> Outcome {
+    let mut cmd = std::process::Command::new("wrk");
+    cmd.args([
+        "-t",
+        &WRK_THREADS.to_string(),
+        "-c",
+        &CONNECTIONS.to_string(),
+        "-d",
+        &format!("{PHASE_SECS}s"),
+        "--latency",
+    ]);
+    if let Some(body) = &target.post {
+        let script = dir.join("post.lua");
+        std::fs::write(
+            &script,
+            format!(
+                "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.body = [[{body}]]\n"
+            ),
+        )
+        .unwrap();
+        cmd.arg("-s").arg(script);
+    }
+    let out = cmd
+        .arg(&target.url)
+        .output()
+        .expect("wrk is not installed: apt-get install wrk (scripts/bench-http does it)");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "wrk failed: {text}");
+    parse_wrk(&text)
+}
+
+/// Requests/s, the 50th and 99th latency percentiles and the errors from `wrk --latency`'s report.
+fn parse_wrk(text: &str) -> Outcome {
+    let ms = |v: &str| -> f64 {
+        let (n, unit) = v.split_at(v.find(|c: char| c.is_ascii_alphabetic()).unwrap());
+        let n: f64 = n.parse().unwrap();
+        match unit {
+            "us" => n / 1e3,
+            "ms" => n,
+            "s" => n * 1e3,
+            "m" => n * 60e3,
+            u => panic!("unknown latency unit {u}"),
+        }
+    };
+    let mut o = Outcome {
+        rate: 0.0,
+        p50_ms: 0.0,
+        p99_ms: 0.0,
+        errors: 0,
+    };
+    for line in text.lines().map(str::trim) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["Requests/sec:", r] => o.rate = r.parse().unwrap(),
+            ["50%", v] => o.p50_ms = ms(v),
+            ["99%", v] => o.p99_ms = ms(v),
+            ["Non-2xx", "or", "3xx", "responses:", n] => o.errors += n.parse::<u64>().unwrap(),
+            ["Socket", "errors:", rest @ ..] => {
+                o.errors += rest
+                    .iter()
+                    .filter_map(|w| w.trim_end_matches(',').parse::<u64>().ok())
+                    .sum::<u64>()
             }
-            (times, errors)
-        }));
+            _ => {}
+        }
     }
-    let mut times = Vec::new();
-    let mut errors = 0;
-    for t in tasks {
-        let (ts, e) = t.await.unwrap();
-        times.extend(ts);
-        errors += e;
-    }
-    let secs = start.elapsed().as_secs_f64();
-    times.sort();
-    let pct = |p: f64| times[((times.len() as f64 - 1.0) * p) as usize];
-    Outcome {
-        requests: times.len(),
-        errors,
-        secs,
-        p50: pct(0.5),
-        p99: pct(0.99),
-    }
+    o
 }
 
 /// Launches in the listing phase.
@@ -111,6 +150,10 @@ async fn seed_day_of_candles(store: &Store, mint: &str, start: i64) {
 
 #[tokio::main]
 async fn main() {
+    // Logged like the binary (every request, `info`), to a file beside the bench's database.
+    let log_dir = std::env::temp_dir().join(format!("api-bench-log-{}", std::process::id()));
+    std::fs::create_dir_all(&log_dir).unwrap();
+    let _log = api::logging::init(std::fs::File::create(log_dir.join("api.log")).unwrap());
     let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
     let dir = std::env::temp_dir().join(format!("api-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -176,63 +219,75 @@ async fn main() {
         axum::serve(trivial, app).await
     });
 
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(CONCURRENCY)
-        .build()
-        .unwrap();
     let base = format!("http://{addr}");
-    let curve_url = format!("{base}/launchpad/curve/{}", keys.mint);
-    let quote_url = format!("{base}/swap/quote");
-    let quote_body = serde_json::json!({
-        "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(),
-        "tokenOut": keys.mint.to_string(), "amountIn": "100000000",
-    });
-    let candles_url = format!(
-        "{base}/launchpad/candles/{}?interval=1m&from={day_start}&limit=1000",
-        keys.mint
-    );
-    let listing_url = format!("{base}/launchpad/launches?sort=volume24h");
-    let trivial_url = format!("http://{trivial_addr}/");
-    let phases: Vec<(&str, MakeRequest)> = vec![
-        (
-            "trivial axum handler",
-            Arc::new(move |h: &reqwest::Client| h.get(&trivial_url)),
-        ),
-        (
-            "GET /launchpad/curve/{mint}",
-            Arc::new(move |h: &reqwest::Client| h.get(&curve_url)),
-        ),
-        (
-            "POST /swap/quote (own pool)",
-            Arc::new(move |h: &reqwest::Client| h.post(&quote_url).json(&quote_body)),
-        ),
-        (
-            "GET /launchpad/candles/{mint} (1m, a day: 1,000 candles)",
-            Arc::new(move |h: &reqwest::Client| h.get(&candles_url)),
-        ),
-        (
-            "GET /launchpad/launches?sort=volume24h (100,000 launches)",
-            Arc::new(move |h: &reqwest::Client| h.get(&listing_url)),
-        ),
+    let mint = keys.mint;
+    let targets = [
+        Target {
+            name: "`GET /launchpad/curve/{mint}`",
+            url: format!("{base}/launchpad/curve/{mint}"),
+            post: None,
+        },
+        Target {
+            name: "`POST /swap/quote` (own pool)",
+            url: format!("{base}/swap/quote"),
+            post: Some(serde_json::json!({
+                "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(),
+                "tokenOut": mint.to_string(), "amountIn": "100000000",
+            })),
+        },
+        Target {
+            name: "`GET /launchpad/candles/{mint}?interval=1m` (a day of trades; the latest 300 candles)",
+            url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}"),
+            post: None,
+        },
+        Target {
+            name: "`GET /launchpad/candles/{mint}?interval=1m&limit=1000` (1,000 candles)",
+            url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}&limit=1000"),
+            post: None,
+        },
+        Target {
+            name: "`GET /launchpad/launches?sort=volume24h` (100,000 launches)",
+            url: format!("{base}/launchpad/launches?sort=volume24h"),
+            post: None,
+        },
     ];
+    let trivial = Target {
+        name: "trivial axum handler",
+        url: format!("http://{trivial_addr}/"),
+        post: None,
+    };
+    let dir = Arc::new(dir);
+    let run = |t: &Target| {
+        let (url, post, name, dir) = (t.url.clone(), t.post.clone(), t.name, dir.clone());
+        async move {
+            tokio::task::spawn_blocking(move || wrk(&Target { name, url, post }, &dir))
+                .await
+                .unwrap()
+        }
+    };
     println!(
-        "{CONCURRENCY} concurrent clients, at most {MAX_REQUESTS} requests or {} s per phase\n",
-        MAX_TIME.as_secs()
+        "wrk -t{WRK_THREADS} -c{CONNECTIONS} -d{PHASE_SECS}s per phase, {ROUNDS} rounds; each endpoint's ratio is \
+         to the trivial handler measured just before it\n"
     );
-    println!("| endpoint | requests/s | p50 | p99 | vs trivial | errors |");
-    println!("|---|---|---|---|---|---|");
-    let mut trivial_rate = None;
-    for (name, make) in phases {
-        let o = load(http.clone(), make).await;
-        let rate = o.requests as f64 / o.secs;
-        let base_rate = *trivial_rate.get_or_insert(rate);
-        println!(
-            "| {name} | {rate:.0} | {:.2} ms | {:.2} ms | {:.2} | {} |",
-            o.p50.as_secs_f64() * 1e3,
-            o.p99.as_secs_f64() * 1e3,
-            rate / base_rate,
-            o.errors
-        );
+    println!(
+        "| round | endpoint | requests/s | p50 | p99 | trivial requests/s | vs trivial | errors |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for round in 1..=ROUNDS {
+        for target in &targets {
+            let base = run(&trivial).await;
+            let o = run(target).await;
+            println!(
+                "| {round} | {} | {:.0} | {:.2} ms | {:.2} ms | {:.0} | {:.2} | {} |",
+                target.name,
+                o.rate,
+                o.p50_ms,
+                o.p99_ms,
+                base.rate,
+                o.rate / base.rate,
+                o.errors + base.errors
+            );
+        }
     }
     let _ = stop.send(true);
     net.shutdown().await;

@@ -1,7 +1,8 @@
 //! HTTP caching of browse responses: every successful GET gets a strong `ETag` (the SHA-256 of its body,
 //! or the one the handler set) and the route's `Cache-Control`; a request whose `If-None-Match` names the
-//! current tag gets `304 Not Modified` with no body. The body is still computed (the tag is its hash):
-//! what a 304 saves is the transfer, and a client or CDN may reuse the response for `max-age`.
+//! current tag gets `304 Not Modified` with no body. The server keeps each successful response for
+//! [`RESPONSE_TTL`] within one generation of the index, so a page many clients poll costs one read of the
+//! index per generation, not one per request.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -33,69 +34,133 @@ fn matches(if_none_match: &str, etag: &str) -> bool {
         .any(|t| t.trim() == "*" || bare(t) == bare(etag))
 }
 
-/// The middleware: tags a successful GET and answers a matching conditional request with 304.
-pub async fn conditional(cache_control: &'static str, req: Request, next: Next) -> Response {
+/// How long a browse response is reused for the same URI, within one index generation: the age bound of
+/// every browse endpoint (the curve cache's too), far below the shortest `max-age` clients are told.
+pub const RESPONSE_TTL: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Bytes of responses kept at most.
+const RESPONSES_BYTES: u64 = 64 << 20;
+
+/// A successful browse response as served: its headers (type, tag, `Cache-Control`) and body.
+#[derive(Debug)]
+pub struct Stored {
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+}
+
+/// Browse responses by (URI, the index's generation, the clock offset), so that many clients asking for the
+/// same page within [`RESPONSE_TTL`] cost one read of the index.
+pub type Responses = moka::future::Cache<(String, u64, i64), std::sync::Arc<Stored>>;
+
+pub fn responses() -> Responses {
+    moka::future::Cache::builder()
+        .weigher(|k: &(String, u64, i64), v: &std::sync::Arc<Stored>| {
+            u32::try_from(k.0.len() + v.body.len()).unwrap_or(u32::MAX)
+        })
+        .max_capacity(RESPONSES_BYTES)
+        .time_to_live(RESPONSE_TTL)
+        .build()
+}
+
+/// The middleware: serves a GET from [`Responses`] when it can, tags a successful one and answers a matching
+/// conditional request with 304.
+pub async fn conditional(
+    state: crate::AppState,
+    cache_control: &'static str,
+    req: Request,
+    next: Next,
+) -> Response {
     let if_none_match = req
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    let get = req.method() == Method::GET || req.method() == Method::HEAD;
-    let response = next.run(req).await;
-    if !get || response.status() != StatusCode::OK {
-        return response;
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        return next.run(req).await;
     }
-    let (mut parts, body) = response.into_parts();
-    let etag = match parts.headers.get(header::ETAG).cloned() {
-        Some(tag) => {
-            parts
-                .headers
-                .entry(header::CACHE_CONTROL)
-                .or_insert(HeaderValue::from_static(cache_control));
-            (tag, Body::new(body))
-        }
+    let key = (
+        req.uri().to_string(),
+        state.generation(),
+        state
+            .clock_offset
+            .load(std::sync::atomic::Ordering::Relaxed),
+    );
+    let stored = match state.responses.get(&key).await {
+        Some(stored) => stored,
         None => {
-            let Ok(bytes) = axum::body::to_bytes(body, MAX_TAGGED_BYTES).await else {
+            let response = next.run(req).await;
+            if response.status() != StatusCode::OK {
+                return response;
+            }
+            let Some(stored) = store(cache_control, response).await else {
                 return StatusCode::INTERNAL_SERVER_ERROR.into_response();
             };
-            let digest = Sha256::digest(&bytes);
-            let tag = format!("\"{}\"", hex::encode(&digest[..16]));
-            parts.headers.insert(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static(cache_control),
-            );
-            (
-                HeaderValue::from_str(&tag).expect("hex is a valid header value"),
-                Body::from(bytes),
-            )
+            let stored = std::sync::Arc::new(stored);
+            state.responses.insert(key, stored.clone()).await;
+            stored
         }
     };
-    let (tag, body) = etag;
-    parts.headers.insert(header::ETAG, tag.clone());
+    let tag = stored
+        .headers
+        .get(header::ETAG)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
     if if_none_match
         .as_deref()
-        .is_some_and(|inm| matches(inm, tag.to_str().unwrap_or("")))
+        .is_some_and(|inm| matches(inm, tag))
     {
         let mut not_modified = StatusCode::NOT_MODIFIED.into_response();
         for name in [header::ETAG, header::CACHE_CONTROL] {
-            if let Some(v) = parts.headers.get(&name) {
+            if let Some(v) = stored.headers.get(&name) {
                 not_modified.headers_mut().insert(name, v.clone());
             }
         }
         return not_modified;
     }
-    Response::from_parts(parts, body)
+    let mut response = Response::new(Body::from(stored.body.clone()));
+    *response.headers_mut() = stored.headers.clone();
+    response
+}
+
+/// `response` read whole, with its `ETag` (the handler's, else the SHA-256 of its body) and
+/// `cache_control`; `None` when its body cannot be read.
+async fn store(cache_control: &'static str, response: Response) -> Option<Stored> {
+    let (mut parts, body) = response.into_parts();
+    let body = axum::body::to_bytes(body, MAX_TAGGED_BYTES).await.ok()?;
+    if parts.headers.contains_key(header::ETAG) {
+        parts
+            .headers
+            .entry(header::CACHE_CONTROL)
+            .or_insert(HeaderValue::from_static(cache_control));
+    } else {
+        let digest = Sha256::digest(&body);
+        let tag = format!("\"{}\"", hex::encode(&digest[..16]));
+        parts.headers.insert(
+            header::ETAG,
+            HeaderValue::from_str(&tag).expect("hex is a valid header value"),
+        );
+        parts.headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static(cache_control),
+        );
+    }
+    Some(Stored {
+        headers: parts.headers,
+        body,
+    })
 }
 
 /// A boxed [`conditional`] future.
 type Conditional = std::pin::Pin<Box<dyn std::future::Future<Output = Response> + Send>>;
 
-/// The layer of [`conditional`] with `cache_control`.
+/// The layer of [`conditional`] with `cache_control`, storing in `state`'s [`Responses`].
 pub fn layer(
+    state: &crate::AppState,
     cache_control: &'static str,
 ) -> axum::middleware::FromFnLayer<impl Fn(Request, Next) -> Conditional + Clone, (), (Request,)> {
+    let state = state.clone();
     axum::middleware::from_fn(move |req: Request, next: Next| {
-        Box::pin(conditional(cache_control, req, next)) as Conditional
+        Box::pin(conditional(state.clone(), cache_control, req, next)) as Conditional
     })
 }
 

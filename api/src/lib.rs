@@ -13,6 +13,7 @@ pub mod extract;
 pub mod image;
 pub mod keeper;
 pub mod layers;
+pub mod logging;
 pub mod routes;
 pub mod solana;
 pub mod walkthrough;
@@ -59,6 +60,8 @@ pub struct AppState {
     pub last_sweep: Arc<std::sync::atomic::AtomicI64>,
     /// The listing's `total` per filter set, kept [`LISTING_TOTAL_TTL`] (a count over every launch).
     pub listing_totals: moka::future::Cache<String, u64>,
+    /// Browse responses by URI, index generation and clock, each kept at most [`cache::RESPONSE_TTL`].
+    pub responses: cache::Responses,
 }
 
 /// How long a listing total is reused: the listing's own `max-age`.
@@ -118,15 +121,22 @@ impl AppState {
                 .max_capacity(10_000)
                 .time_to_live(LISTING_TOTAL_TTL)
                 .build(),
+            responses: cache::responses(),
         }
+    }
+
+    /// The in-process indexer's committed batches (0 when the indexer runs elsewhere): what was read from
+    /// the index under an older generation is out of date.
+    pub fn generation(&self) -> u64 {
+        self.indexer.as_ref().map_or(0, |m| {
+            m.committed_batches
+                .load(std::sync::atomic::Ordering::Relaxed)
+        })
     }
 
     /// The curve of `mint` as of the index's latest batch.
     pub async fn curve(&self, mint: &Pubkey) -> Result<Option<Arc<CurveState>>, sqlx::Error> {
-        let generation = self.indexer.as_ref().map_or(0, |m| {
-            m.committed_batches
-                .load(std::sync::atomic::Ordering::Relaxed)
-        });
+        let generation = self.generation();
         let store = self.store.clone();
         let mint = *mint;
         self.curves
@@ -295,32 +305,32 @@ pub fn router(state: AppState) -> Router {
         .route("/openapi.json", get(openapi))
         .route(
             "/launchpad/curve/{mint}",
-            get(routes::launchpad::curve).layer(cache::layer(cache::policy::LIVE)),
+            get(routes::launchpad::curve).layer(cache::layer(&state, cache::policy::LIVE)),
         )
         .route(
             "/launchpad/launches",
-            get(routes::launchpad::launches).layer(cache::layer(cache::policy::LISTING)),
+            get(routes::launchpad::launches).layer(cache::layer(&state, cache::policy::LISTING)),
         )
         .route("/launchpad/fees", get(routes::launchpad::fees))
         .route(
             "/launchpad/tokens/{mint}",
-            get(routes::tokens::token).layer(cache::layer(cache::policy::MARKET)),
+            get(routes::tokens::token).layer(cache::layer(&state, cache::policy::MARKET)),
         )
         .route(
             "/launchpad/trades/{mint}",
-            get(routes::trades::trades).layer(cache::layer(cache::policy::LIVE)),
+            get(routes::trades::trades).layer(cache::layer(&state, cache::policy::LIVE)),
         )
         .route(
             "/launchpad/candles/{mint}",
-            get(routes::candles::candles).layer(cache::layer(cache::policy::MARKET)),
+            get(routes::candles::candles).layer(cache::layer(&state, cache::policy::MARKET)),
         )
         .route(
             "/launchpad/tokens/{mint}/holders",
-            get(routes::holders::holders).layer(cache::layer(cache::policy::MARKET)),
+            get(routes::holders::holders).layer(cache::layer(&state, cache::policy::MARKET)),
         )
         .route(
             "/launchpad/wallets/{address}",
-            get(routes::wallets::wallet).layer(cache::layer(cache::policy::LIVE)),
+            get(routes::wallets::wallet).layer(cache::layer(&state, cache::policy::LIVE)),
         )
         .route(
             "/launchpad/prepare",
@@ -328,11 +338,11 @@ pub fn router(state: AppState) -> Router {
         )
         .route(
             "/launchpad/images/{hash}",
-            get(routes::launch::image).layer(cache::layer(cache::policy::METADATA)),
+            get(routes::launch::image).layer(cache::layer(&state, cache::policy::METADATA)),
         )
         .route(
             "/launchpad/metadata/{file}",
-            get(routes::launch::metadata).layer(cache::layer(cache::policy::METADATA)),
+            get(routes::launch::metadata).layer(cache::layer(&state, cache::policy::METADATA)),
         )
         .route(
             "/launchpad/record",

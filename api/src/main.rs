@@ -157,12 +157,7 @@ async fn stopped(mut rx: watch::Receiver<bool>) {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx=warn,solana=warn,agave=warn".into()),
-        )
-        .init();
+    let _log = api::logging::init(std::io::stdout());
     indexer::metrics::prometheus();
     let (stop, rx) = watch::channel(false);
     let matches = <Cli as clap::CommandFactory>::command().get_matches();

@@ -1,0 +1,22 @@
+//! The process's log: one line per event, written by a background thread so that no request waits on
+//! the terminal, a pipe or a log collector. The writer applies back-pressure when its queue is full rather
+//! than dropping lines.
+
+use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
+
+/// The filter when `RUST_LOG` is not set.
+pub const DEFAULT_FILTER: &str = "info,sqlx=warn,solana=warn,agave=warn";
+
+/// Installs the global subscriber writing to `out` from a background thread. Keep the guard until the
+/// process ends: dropping it flushes what is queued.
+pub fn init(out: impl std::io::Write + Send + 'static) -> WorkerGuard {
+    let (writer, guard) = NonBlockingBuilder::default().lossy(false).finish(out);
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| DEFAULT_FILTER.into()),
+        )
+        .with_writer(writer)
+        .init();
+    guard
+}
