@@ -110,7 +110,21 @@ fn share(amount: u64) -> String {
 }
 
 async fn holders(postgres: bool) {
-    let s = stack(postgres, 1_000_000).await;
+    // Slots a second long (each transaction also ends its slot), so that the buys sent right after the
+    // launch land within its first slots however loaded the machine is.
+    let s = stack_on(
+        postgres,
+        localnet::LocalnetConfig {
+            slot_duration: Duration::from_secs(1),
+            ..localnet::LocalnetConfig::ephemeral()
+        },
+        |c| api::config::ApiConfig {
+            rate_limit_burst: 1_000_000,
+            rate_limit_per_second: 5,
+            ..c
+        },
+    )
+    .await;
     let http = reqwest::Client::new();
     let rpc = RpcClient::new_with_commitment(
         s.net.rpc_url(),

@@ -119,7 +119,16 @@ pub async fn stack_configured(
     postgres: bool,
     configure: impl FnOnce(ApiConfig) -> ApiConfig,
 ) -> Stack {
-    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
+    stack_on(postgres, LocalnetConfig::ephemeral(), configure).await
+}
+
+/// A stack on a localnet started with `net`, its API configured by `configure(ApiConfig::local(..))`.
+pub async fn stack_on(
+    postgres: bool,
+    net: LocalnetConfig,
+    configure: impl FnOnce(ApiConfig) -> ApiConfig,
+) -> Stack {
+    let net = Localnet::start(net).await.unwrap();
     let db = database(postgres).await;
     let store = Store::open(&db).await.unwrap();
     let db_url = db.clone();
