@@ -10,6 +10,7 @@ pub mod crosschain;
 pub mod error;
 pub mod evm;
 pub mod extract;
+pub mod feed;
 pub mod image;
 pub mod keeper;
 pub mod layers;
@@ -59,6 +60,8 @@ pub struct AppState {
     pub last_sweep: Arc<std::sync::atomic::AtomicI64>,
     /// The listing's `total` per filter set, kept [`LISTING_TOTAL_TTL`] (a count over every launch).
     pub listing_totals: moka::future::Cache<String, u64>,
+    /// The live feed's fan-out, started by its first client.
+    pub feed: Arc<tokio::sync::OnceCell<Arc<feed::Hub>>>,
 }
 
 /// How long a listing total is reused: the listing's own `max-age`.
@@ -118,7 +121,22 @@ impl AppState {
                 .max_capacity(10_000)
                 .time_to_live(LISTING_TOTAL_TTL)
                 .build(),
+            feed: Arc::new(tokio::sync::OnceCell::new()),
         }
+    }
+
+    /// The process's live feed (its reader starts with the first client).
+    pub async fn feed(&self) -> Result<Arc<feed::Hub>, error::ApiError> {
+        let config = feed::HubConfig {
+            buffer: self.config.feed_buffer,
+            poll: std::time::Duration::from_millis(self.config.feed_poll_ms),
+            max_per_client: self.config.feed_max_connections,
+        };
+        let hub = self
+            .feed
+            .get_or_try_init(|| feed::Hub::start(self.store.clone(), config))
+            .await?;
+        Ok(hub.clone())
     }
 
     /// The curve of `mint` as of the index's latest batch.
@@ -169,6 +187,8 @@ impl AppState {
         routes::tokens::token,
         routes::trades::trades,
         routes::candles::candles,
+        routes::feed::stream,
+        routes::feed::ws,
         routes::holders::holders,
         routes::wallets::wallet,
         routes::launch::prepare,
@@ -302,6 +322,8 @@ pub fn router(state: AppState) -> Router {
             get(routes::launchpad::launches).layer(cache::layer(cache::policy::LISTING)),
         )
         .route("/launchpad/fees", get(routes::launchpad::fees))
+        .route("/launchpad/stream", get(routes::feed::stream))
+        .route("/launchpad/ws", get(routes::feed::ws))
         .route(
             "/launchpad/tokens/{mint}",
             get(routes::tokens::token).layer(cache::layer(cache::policy::MARKET)),
