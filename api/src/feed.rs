@@ -332,6 +332,14 @@ impl Follower {
         self.replaying = true;
     }
 
+    /// Follows the feed from now on, unless replaying (events broadcast meanwhile are skipped).
+    pub fn skip_to_now(&mut self) {
+        if !self.replaying && self.backlog.is_empty() {
+            self.rx = self.rx.resubscribe();
+            self.replayed = false;
+        }
+    }
+
     /// The next event. Cancel-safe: state changes only once an await has completed.
     pub async fn next(&mut self) -> Result<Next, ApiError> {
         loop {

@@ -24,6 +24,9 @@ use utoipa::IntoParams;
 /// Keep-alives: an SSE comment (`: ping`) and a WebSocket ping this often.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
+/// How long a WebSocket client that fell behind has to take the message telling it so.
+pub const SLOW_GRACE: Duration = Duration::from_secs(30);
+
 /// Largest WebSocket message a client may send.
 const MAX_CONTROL_BYTES: usize = 16 * 1024;
 
@@ -285,7 +288,8 @@ impl Session {
                         return;
                     }
                 }
-                next = self.follower.next() => match next {
+                // Without a subscription the connection holds its place (a `since` waits for the first one).
+                next = self.follower.next(), if !self.subscriptions.is_empty() => match next {
                     Ok(Next::Event(e)) => {
                         if self.subscriptions.values().any(|f| f.matches(&e))
                             && !self.send(Message::Text(e.json.as_ref().into())).await
@@ -321,9 +325,11 @@ impl Session {
         )
     }
 
-    /// Tells a client that fell behind where to resume, and closes.
+    /// Tells a client that fell behind where to resume, and closes. No event is queued behind that message;
+    /// the connection waits up to [`SLOW_GRACE`] for the client to take it (its buffers are full of events).
     async fn drop_slow(mut self, last: i64) {
         let text = lagged_message(last).to_string();
+        self.limits.send_timeout = self.limits.send_timeout.max(SLOW_GRACE);
         if self.send(Message::Text(text.into())).await {
             let _ = self
                 .send(Message::Close(Some(CloseFrame {
@@ -404,8 +410,10 @@ impl Session {
                     self.named += 1;
                     format!("s{}", self.named)
                 });
-                if let Some(s) = since {
-                    self.follower.rewind(s);
+                match since {
+                    Some(s) => self.follower.rewind(s),
+                    None if self.subscriptions.is_empty() => self.follower.skip_to_now(),
+                    None => {}
                 }
                 let ack = json!({
                     "type": "subscribed",

@@ -197,3 +197,36 @@ pub fn assert_error(body: &Value, code: &str) {
         .as_str()
         .is_some_and(|m| !m.is_empty()));
 }
+
+/// Another API process on the stack's index: its own database pool (so no in-process commit wakes its live
+/// feed), the same chain. With `send_buffer`, every accepted connection's kernel send buffer is that small
+/// (a slow network, so that a client that stops reading fills it with a few events).
+pub async fn replica(
+    s: &Stack,
+    configure: impl FnOnce(ApiConfig) -> ApiConfig,
+    send_buffer: Option<usize>,
+) -> String {
+    use axum::serve::ListenerExt;
+    let store = Store::connect(&s.db).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = AppState::new(store, configure(ApiConfig::local(addr)), Arc::new(s.rpc()), None);
+    let app = api::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let mut stopped = s.stop.subscribe();
+    let shutdown = async move {
+        let _ = stopped.wait_for(|s| *s).await;
+    };
+    let listener = listener.tap_io(move |tcp| {
+        if let Some(n) = send_buffer {
+            socket2::SockRef::from(&*tcp)
+                .set_send_buffer_size(n)
+                .unwrap();
+        }
+    });
+    tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+    });
+    format!("http://{addr}")
+}
