@@ -175,7 +175,9 @@ impl Hub {
     /// Validates a resume point: `RESUME_TOO_OLD` (410) when events after it are no longer kept.
     pub async fn check_since(&self, since: i64) -> Result<(), ApiError> {
         if since < 0 {
-            return Err(ApiError::invalid("`since` is a sequence number (0 or more)"));
+            return Err(ApiError::invalid(
+                "`since` is a sequence number (0 or more)",
+            ));
         }
         match self.store.feed_bounds().await? {
             Some((min, _)) if since < min - 1 => Err(too_old(min)),

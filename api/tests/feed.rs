@@ -177,12 +177,19 @@ fn seqs(events: &[Value]) -> Vec<i64> {
 
 fn assert_increasing(events: &[Value]) {
     let s = seqs(events);
-    assert!(s.windows(2).all(|w| w[0] < w[1]), "seq strictly increasing: {s:?}");
+    assert!(
+        s.windows(2).all(|w| w[0] < w[1]),
+        "seq strictly increasing: {s:?}"
+    );
 }
 
 /// Every trade of `mint` over REST, oldest first.
 async fn rest_trades(s: &Stack, http: &reqwest::Client, mint: &str) -> Vec<Value> {
-    let (status, page) = get(http, &format!("{}/launchpad/trades/{mint}?limit=100", s.base)).await;
+    let (status, page) = get(
+        http,
+        &format!("{}/launchpad/trades/{mint}?limit=100", s.base),
+    )
+    .await;
     assert_eq!(status, 200, "{page}");
     let mut trades = page["trades"].as_array().unwrap().clone();
     trades.reverse();
@@ -219,6 +226,15 @@ async fn feed(postgres: bool) {
     let (status, body) = get(&http, &format!("{}/launchpad/ws", s.base)).await;
     assert_eq!(status, 400, "{body}");
     assert_error(&body, "INVALID_PARAMS");
+    // Both endpoints are in the OpenAPI document.
+    let (_, doc) = get(&http, &format!("{}/openapi.json", s.base)).await;
+    let stream = &doc["paths"]["/launchpad/stream"]["get"];
+    assert!(
+        stream["responses"]["200"]["content"]["text/event-stream"].is_object(),
+        "{stream}"
+    );
+    assert!(stream["responses"]["410"].is_object());
+    assert!(doc["paths"]["/launchpad/ws"]["get"]["responses"]["101"].is_object());
 
     // A subscriber to new launches.
     let mut watcher = ws(&s.base, "").await;
@@ -250,14 +266,22 @@ async fn feed(postgres: bool) {
     assert_error(&v, "INVALID_JSON");
     // At most 16 subscriptions per connection; an error names the message's id.
     for i in 0..16 {
-        subscribe(&mut control, json!({ "id": format!("c{i}"), "kinds": ["claim"] })).await;
+        subscribe(
+            &mut control,
+            json!({ "id": format!("c{i}"), "kinds": ["claim"] }),
+        )
+        .await;
     }
     send(&mut control, json!({ "op": "subscribe", "id": "one-more" })).await;
     let v = recv(&mut control, WAIT).await.unwrap();
     assert_error(&v, "TOO_MANY_SUBSCRIPTIONS");
     assert_eq!(v["id"], "one-more");
     for i in 0..16 {
-        send(&mut control, json!({ "op": "unsubscribe", "id": format!("c{i}") })).await;
+        send(
+            &mut control,
+            json!({ "op": "unsubscribe", "id": format!("c{i}") }),
+        )
+        .await;
         let v = recv(&mut control, WAIT).await.unwrap();
         assert_eq!(v["type"], "unsubscribed", "{v}");
     }
@@ -295,40 +319,13 @@ async fn feed(postgres: bool) {
     let mut sse_all = Sse::open(&http, &stream_url, None).await.unwrap();
     let mut sse_cut = Sse::open(&http, &stream_url, None).await.unwrap();
 
-    let mut wallets = Vec::new();
-    for _ in 0..4 {
-        wallets.push(testkit::funded(&rpc, 20 * SOL).await.unwrap());
-    }
-    for (i, w) in wallets.iter().enumerate() {
-        testkit::buy(&rpc, &keys, w, (i as u64 + 1) * SOL / 3)
-            .await
-            .unwrap();
-    }
-    let held = testkit::token_balance(
-        &rpc,
-        &wallets[0].pubkey(),
-        &keys.mint,
-        &sdk::ids::TOKEN_2022_PROGRAM,
-    )
-    .await;
-    testkit::sell(&rpc, &keys, &wallets[0], held / 2)
-        .await
-        .unwrap();
-    testkit::buy(&rpc, &keys, &wallets[1], 12 * SOL)
-        .await
-        .unwrap();
-    testkit::migrate(&rpc, &keys, &wallets[2], &s.net.partner.pubkey())
-        .await
-        .unwrap();
-    for w in &wallets[2..] {
-        testkit::amm_buy(&rpc, &keys, w, SOL / 2).await.unwrap();
-    }
+    trade_through_migration(&s, &rpc, &keys).await;
     testkit::claim_trading_fee(&rpc, &keys, &creator)
         .await
         .unwrap();
     s.wait_indexed().await;
     let rest = rest_trades(&s, &http, &mint).await;
-    assert_eq!(rest.len(), 8);
+    assert_eq!(rest.len(), TRADES_THROUGH_MIGRATION);
 
     // The WebSocket got exactly REST's trades, in order, once, and nothing else.
     let trades = events(&mut watcher, rest.len()).await;
@@ -353,8 +350,15 @@ async fn feed(postgres: bool) {
         assert_eq!(e.event, e.data["kind"].as_str().unwrap());
         assert_eq!(e.data["mint"], mint);
     }
-    let sse_trades: Vec<Value> = data.iter().filter(|e| e["kind"] == "trade").cloned().collect();
-    assert_eq!(sse_trades, trades, "SSE and WebSocket carry the same trade events");
+    let sse_trades: Vec<Value> = data
+        .iter()
+        .filter(|e| e["kind"] == "trade")
+        .cloned()
+        .collect();
+    assert_eq!(
+        sse_trades, trades,
+        "SSE and WebSocket carry the same trade events"
+    );
     let curves: Vec<&Value> = data.iter().filter(|e| e["kind"] == "curve").collect();
     assert_eq!(curves.len(), 6);
     for (c, t) in curves.iter().zip(&trades) {
@@ -413,7 +417,11 @@ async fn feed(postgres: bool) {
         Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 410),
         other => panic!("expected 410, got {other:?}"),
     }
-    send(&mut control, json!({ "op": "subscribe", "id": "old", "since": 0 })).await;
+    send(
+        &mut control,
+        json!({ "op": "subscribe", "id": "old", "since": 0 }),
+    )
+    .await;
     let v = recv(&mut control, WAIT).await.unwrap();
     assert_error(&v, "RESUME_TOO_OLD");
     assert_eq!(v["id"], "old");
@@ -451,7 +459,9 @@ async fn two_api_processes_deliver_identical_sequences() {
         .unwrap();
     let buyer = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     for i in 1..=3 {
-        testkit::buy(&rpc, &keys, &buyer, i * SOL / 10).await.unwrap();
+        testkit::buy(&rpc, &keys, &buyer, i * SOL / 10)
+            .await
+            .unwrap();
     }
     testkit::claim_trading_fee(&rpc, &keys, &creator)
         .await
@@ -527,7 +537,9 @@ async fn a_client_that_stops_reading_is_dropped_while_others_keep_receiving() {
     // The slow client now reads: what its buffers held, then the notice, then the end.
     let mut held = Vec::new();
     let notice = loop {
-        let v = recv(&mut slow, WAIT).await.expect("the slow-consumer notice");
+        let v = recv(&mut slow, WAIT)
+            .await
+            .expect("the slow-consumer notice");
         if v.get("type").is_some() {
             break v;
         }
@@ -535,7 +547,10 @@ async fn a_client_that_stops_reading_is_dropped_while_others_keep_receiving() {
     };
     assert_eq!(notice["type"], "lagged", "{notice}");
     assert_error(&notice, "SLOW_CONSUMER");
-    assert!(recv(&mut slow, WAIT).await.is_none(), "closed after the notice");
+    assert!(
+        recv(&mut slow, WAIT).await.is_none(),
+        "closed after the notice"
+    );
     assert!(held.len() < total, "dropped before the end");
     let last = notice["lastSeq"].as_i64().unwrap();
     assert!(held.iter().all(|e| e["seq"].as_i64().unwrap() <= last + 1));
@@ -557,5 +572,65 @@ async fn a_client_that_stops_reading_is_dropped_while_others_keep_receiving() {
         .collect();
     combined.extend(rest);
     assert_eq!(combined, everything);
+    let _ = s.stop.send(true);
+}
+
+/// Open feed connections are capped per client address, the address the rate limits use (behind a trusted
+/// proxy, the client its forwarding header names); a closed connection frees its place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn feed_connections_are_capped_per_client_address() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let s = stack(false, 1_000_000).await;
+    let base = replica(
+        &s,
+        |c| ApiConfig {
+            feed_max_connections: 2,
+            trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+            ..c
+        },
+        None,
+    )
+    .await;
+    let connect = |client: &'static str| {
+        let base = base.clone();
+        async move {
+            let mut req = ws_url(&base, "").into_client_request().unwrap();
+            req.headers_mut()
+                .insert("x-forwarded-for", client.parse().unwrap());
+            tokio_tungstenite::connect_async(req).await
+        }
+    };
+    let mut first = connect("203.0.113.1").await.unwrap().0;
+    let _second = connect("203.0.113.1").await.unwrap().0;
+    match connect("203.0.113.1").await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+            assert_eq!(r.status(), 429);
+            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap()).unwrap();
+            assert_error(&body, "TOO_MANY_CONNECTIONS");
+        }
+        other => panic!("expected 429, got {other:?}"),
+    }
+    // SSE counts too; another client is not affected.
+    let http = reqwest::Client::new();
+    let (status, body) = http
+        .get(format!("{base}/launchpad/stream"))
+        .header("x-forwarded-for", "203.0.113.1")
+        .send()
+        .await
+        .map(|r| (r.status().as_u16(), r))
+        .unwrap();
+    assert_eq!(status, 429);
+    assert_error(&body.json().await.unwrap(), "TOO_MANY_CONNECTIONS");
+    let _other = connect("203.0.113.2").await.unwrap().0;
+    // Closing one frees its place.
+    first.close(None).await.unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        match connect("203.0.113.1").await {
+            Ok(_) => break,
+            Err(e) => assert!(start.elapsed() < WAIT, "never freed: {e:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let _ = s.stop.send(true);
 }

@@ -6,8 +6,8 @@ use crate::error::ApiError;
 use crate::extract::ApiQuery;
 use crate::feed::{lagged_message, list, Admission, Filter, Follower, Hub, Next};
 use crate::AppState;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
 use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -63,7 +63,11 @@ fn parse_since(value: Option<&str>, what: &str) -> Result<Option<i64>, ApiError>
 }
 
 /// The client's address (the trusted-proxy rules of the rate limits).
-fn client(state: &AppState, headers: &HeaderMap, extensions: &Extensions) -> Option<std::net::IpAddr> {
+fn client(
+    state: &AppState,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+) -> Option<std::net::IpAddr> {
     let peer = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
@@ -134,41 +138,38 @@ pub async fn stream(
         None => parse_since(q.since.as_deref(), "since")?,
     };
     let (_, follower, admission) = open(&state, &headers, &extensions, since).await?;
-    let events = futures::stream::unfold(
-        Some((follower, filter, admission)),
-        |open| async move {
-            let (mut follower, filter, admission) = open?;
-            loop {
-                let event = match follower.next().await {
-                    Ok(Next::Event(e)) if filter.matches(&e) => SseEvent::default()
-                        .id(e.seq.to_string())
-                        .event(e.kind.as_str())
-                        .data(&*e.json),
-                    Ok(Next::Event(_)) => continue,
-                    Ok(Next::Lagged) => {
-                        let last = follower.last();
-                        return Some((
-                            Ok::<_, Infallible>(
-                                SseEvent::default()
-                                    .event("lagged")
-                                    .data(lagged_message(last).to_string()),
-                            ),
-                            None,
-                        ));
-                    }
-                    Err(e) => {
-                        return Some((
-                            Ok(SseEvent::default()
-                                .event("error")
-                                .data(error_message(None, &e).to_string())),
-                            None,
-                        ))
-                    }
-                };
-                return Some((Ok(event), Some((follower, filter, admission))));
-            }
-        },
-    );
+    let events = futures::stream::unfold(Some((follower, filter, admission)), |open| async move {
+        let (mut follower, filter, admission) = open?;
+        loop {
+            let event = match follower.next().await {
+                Ok(Next::Event(e)) if filter.matches(&e) => SseEvent::default()
+                    .id(e.seq.to_string())
+                    .event(e.kind.as_str())
+                    .data(&*e.json),
+                Ok(Next::Event(_)) => continue,
+                Ok(Next::Lagged) => {
+                    let last = follower.last();
+                    return Some((
+                        Ok::<_, Infallible>(
+                            SseEvent::default()
+                                .event("lagged")
+                                .data(lagged_message(last).to_string()),
+                        ),
+                        None,
+                    ));
+                }
+                Err(e) => {
+                    return Some((
+                        Ok(SseEvent::default()
+                            .event("error")
+                            .data(error_message(None, &e).to_string())),
+                        None,
+                    ))
+                }
+            };
+            return Some((Ok(event), Some((follower, filter, admission))));
+        }
+    });
     Ok(Sse::new(events)
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("ping"))
         .into_response())
@@ -271,7 +272,8 @@ struct Session {
 
 impl Session {
     async fn run(mut self) {
-        let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
         loop {
             tokio::select! {
                 msg = self.socket.recv() => {
@@ -392,7 +394,9 @@ impl Session {
                     }
                 }
                 let filter = Filter::parse(kinds, mints, wallets, self.limits.max_filter_values)?;
-                let replaces = id.as_ref().is_some_and(|i| self.subscriptions.contains_key(i));
+                let replaces = id
+                    .as_ref()
+                    .is_some_and(|i| self.subscriptions.contains_key(i));
                 if !replaces && self.subscriptions.len() >= self.limits.max_subscriptions {
                     return Err(ApiError::new(
                         StatusCode::TOO_MANY_REQUESTS,

@@ -536,10 +536,13 @@ async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<Option<i64>> {
         columns(&row),
         values_clause(row.len(), 1),
     );
-    let written = bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &values(row))
-        .fetch_optional(&mut *conn)
-        .await?
-        .is_some();
+    let written = bind(
+        sqlx::query(AssertSqlSafe(dialect(conn, &sql))),
+        &values(row),
+    )
+    .fetch_optional(&mut *conn)
+    .await?
+    .is_some();
     super::listing::created(conn, &l.mint.to_string()).await?;
     // Announced once the index knows its creating transaction (the feed's key keeps it to one event).
     match (written, FeedRow::launch(l)) {
