@@ -111,7 +111,7 @@ async fn main() {
     let connect_start = Instant::now();
     let (done_tx, done_rx) = tokio::sync::watch::channel(false);
     let mut clients = Vec::new();
-    for chunk in 0..SUBSCRIBERS / 50 {
+    for _ in 0..SUBSCRIBERS / 50 {
         let mut batch = Vec::new();
         for _ in 0..50 {
             let url = url.clone();
@@ -150,7 +150,6 @@ async fn main() {
                 got
             }));
         }
-        let _ = chunk;
     }
     let connect_secs = connect_start.elapsed().as_secs_f64();
 
@@ -171,7 +170,7 @@ async fn main() {
     let start = Instant::now();
     let mut tasks = Vec::new();
     for t in &traders {
-        let (rpc, keys, t, trades) = (rpc.clone(), keys.clone(), t.clone(), trades.clone());
+        let (rpc, keys, t, trades) = (rpc.clone(), keys, t.clone(), trades.clone());
         tasks.push(tokio::spawn(async move {
             while start.elapsed() < MAX_TIME
                 && trades.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MAX_TRADES
