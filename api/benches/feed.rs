@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
 const SUBSCRIBERS: usize = 1_000;
-const TRADERS: usize = 16;
+const TRADERS: usize = 48;
 const MAX_TRADES: usize = 3_000;
 const MAX_TIME: Duration = Duration::from_secs(30);
 
@@ -76,6 +76,9 @@ async fn main() {
     );
     let config = ApiConfig {
         feed_max_connections: SUBSCRIBERS + 10,
+        // 1,000 handshakes from one address in a second; rate limiting is tested elsewhere.
+        rate_limit_per_second: 100_000,
+        rate_limit_burst: 1_000_000,
         ..ApiConfig::local(addr)
     };
     let state = AppState::new(store.clone(), config, rpc.clone(), Some(metrics));
@@ -101,10 +104,12 @@ async fn main() {
     let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 1, "BENCH")
         .await
         .unwrap();
-    let mut traders = Vec::new();
-    for _ in 0..TRADERS {
-        traders.push(Arc::new(testkit::funded(&rpc, 100 * SOL).await.unwrap()));
-    }
+    let traders: Vec<_> =
+        futures::future::join_all((0..TRADERS).map(|_| testkit::funded(&rpc, 100 * SOL)))
+            .await
+            .into_iter()
+            .map(|k| Arc::new(k.unwrap()))
+            .collect();
 
     // The subscribers.
     let url = format!("ws://{addr}/launchpad/ws");
@@ -188,7 +193,25 @@ async fn main() {
     let landed = trades
         .load(std::sync::atomic::Ordering::Relaxed)
         .min(MAX_TRADES);
-    // Let the index and the feed catch up, then stop the clients.
+    // Let the index catch up with the chain and the feed deliver it, then stop the clients.
+    let tip = rpc.get_slot().await.unwrap();
+    let catch_up = Instant::now();
+    while store
+        .cursor(indexer::store::MAIN_STREAM)
+        .await
+        .unwrap()
+        .is_none_or(|c| c < tip)
+        && catch_up.elapsed() < Duration::from_secs(60)
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let indexed = store
+        .feed_after(0, 100_000)
+        .await
+        .unwrap()
+        .iter()
+        .filter(|e| e.kind == "trade")
+        .count();
     tokio::time::sleep(Duration::from_secs(3)).await;
     let _ = done_tx.send(true);
     let _ = sampling.await;
@@ -230,10 +253,10 @@ async fn main() {
         "release"
     };
     println!("live feed benchmark ({profile} build), loopback, SQLite index, one process");
-    println!("| subscribers | trades landed | trading time | trades/s | events delivered | delivered/s | latency p50 | latency p99 | events per subscriber (min..max) |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| subscribers | trades landed | trades in the feed | trading time | trades/s | events delivered | delivered/s | latency p50 | latency p99 | events per subscriber (min..max) |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     println!(
-        "| {SUBSCRIBERS} | {landed} | {trading_secs:.1} s | {:.1} | {delivered} | {:.0} | {:.1} ms | {:.1} ms | {}..{} |",
+        "| {SUBSCRIBERS} | {landed} | {indexed} | {trading_secs:.1} s | {:.1} | {delivered} | {:.0} | {:.1} ms | {:.1} ms | {}..{} |",
         landed as f64 / trading_secs,
         delivered as f64 / window,
         percentile(&latencies, 0.50).as_secs_f64() * 1e3,
