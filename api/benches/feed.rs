@@ -7,12 +7,12 @@
 //! server's and the clients' together, and the commit time is taken in-process from the store's commit
 //! notification.
 
+mod common;
+
 use api::config::ApiConfig;
 use api::AppState;
 use futures::{SinkExt, StreamExt};
-use indexer::{Indexer, IndexerConfig, Store};
 use localnet::testkit::{self, SOL};
-use localnet::{Localnet, LocalnetConfig};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
@@ -48,32 +48,20 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
-    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
-    let dir = std::env::temp_dir().join(format!("feed-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = format!("sqlite://{}/index.db", dir.display());
-    let store = Store::open(&db).await.unwrap();
-    let (stop, rx) = tokio::sync::watch::channel(false);
-    let ix = Indexer::new(
-        IndexerConfig {
-            metrics_interval_secs: 0,
-            ..IndexerConfig::local(net.rpc_url(), net.grpc_url(), db)
-        },
-        store.clone(),
-    );
-    let metrics = ix.metrics();
-    tokio::spawn(ix.run(rx.clone()));
+    let common::Stack {
+        net: _net,
+        store,
+        dir,
+        stop,
+        metrics,
+        rpc,
+    } = common::start("feed-bench").await;
+    let rx = stop.subscribe();
     while store.config_for("fair", "sol").await.unwrap().is_none() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let rpc = Arc::new(
-        solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-            net.rpc_url(),
-            solana_commitment_config::CommitmentConfig::confirmed(),
-        ),
-    );
     let config = ApiConfig {
         feed_max_connections: SUBSCRIBERS + 10,
         // 1,000 handshakes from one address in a second; rate limiting is tested elsewhere.
