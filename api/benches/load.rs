@@ -5,11 +5,12 @@
 //! (`apt-get install wrk`), so it never shares the server's runtime; the API logs every request as the binary
 //! does. Loopback only; each phase is bounded in time.
 
+mod common;
+
 use api::config::ApiConfig;
 use api::AppState;
-use indexer::{Indexer, IndexerConfig, Store};
+use indexer::Store;
 use localnet::testkit::{self, SOL};
-use localnet::{Localnet, LocalnetConfig};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -150,31 +151,16 @@ async fn seed_day_of_candles(store: &Store, mint: &str, start: i64) {
 
 #[tokio::main]
 async fn main() {
-    // Logged like the binary (every request, `info`), to a file beside the bench's database.
-    let log_dir = std::env::temp_dir().join(format!("api-bench-log-{}", std::process::id()));
-    std::fs::create_dir_all(&log_dir).unwrap();
-    let _log = api::logging::init(std::fs::File::create(log_dir.join("api.log")).unwrap());
-    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
-    let dir = std::env::temp_dir().join(format!("api-bench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = format!("sqlite://{}/index.db", dir.display());
-    let store = Store::open(&db).await.unwrap();
-    let (stop, rx) = tokio::sync::watch::channel(false);
-    let ix = Indexer::new(
-        IndexerConfig {
-            metrics_interval_secs: 0,
-            ..IndexerConfig::local(net.rpc_url(), net.grpc_url(), db)
-        },
-        store.clone(),
-    );
-    tokio::spawn(ix.run(rx.clone()));
-    let rpc = Arc::new(
-        solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-            net.rpc_url(),
-            solana_commitment_config::CommitmentConfig::confirmed(),
-        ),
-    );
+    let common::Stack {
+        net,
+        store,
+        dir,
+        stop,
+        rpc,
+        metrics,
+        log: _log,
+    } = common::start("api-bench").await;
+    let rx = stop.subscribe();
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
     let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 1, "LOAD")
         .await
@@ -205,7 +191,7 @@ async fn main() {
             ..ApiConfig::local(addr)
         },
         rpc,
-        None,
+        Some(metrics),
     );
     let mut api_stop = rx.clone();
     tokio::spawn(api::serve(state, listener, async move {
@@ -291,4 +277,5 @@ async fn main() {
     }
     let _ = stop.send(true);
     net.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
 }

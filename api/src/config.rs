@@ -96,6 +96,27 @@ pub struct ApiConfig {
     /// names (the rightmost hop that is not a trusted proxy). From anyone else those headers are ignored.
     #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Live feed: events a client may fall behind the newest before it is told so and disconnected (the
+    /// size of the process's broadcast ring, shared by all its feed clients).
+    #[arg(long, env = "FEED_BUFFER", default_value_t = 4_096)]
+    pub feed_buffer: usize,
+    /// Live feed: how often the feed reads the index without a commit notification (a safety net;
+    /// notifications wake it at once), milliseconds.
+    #[arg(long, env = "FEED_POLL_MS", default_value_t = 1_000)]
+    pub feed_poll_ms: u64,
+    /// Live feed: open SSE and WebSocket connections per client address.
+    #[arg(long, env = "FEED_MAX_CONNECTIONS", default_value_t = 20)]
+    pub feed_max_connections: usize,
+    /// Live feed: subscriptions per WebSocket connection.
+    #[arg(long, env = "FEED_MAX_SUBSCRIPTIONS", default_value_t = 16)]
+    pub feed_max_subscriptions: usize,
+    /// Live feed: mints and wallets together per subscription (or SSE stream).
+    #[arg(long, env = "FEED_MAX_FILTER_VALUES", default_value_t = 100)]
+    pub feed_max_filter_values: usize,
+    /// Live feed: a WebSocket client that does not take a message within this long is disconnected as a
+    /// slow consumer, milliseconds.
+    #[arg(long, env = "FEED_SEND_TIMEOUT_MS", default_value_t = 10_000)]
+    pub feed_send_timeout_ms: u64,
 }
 
 fn parse_net(s: &str) -> Result<ipnet::IpNet, String> {
@@ -158,6 +179,12 @@ impl ApiConfig {
             priority_fee_cap: 1_000_000,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],
+            feed_buffer: 4_096,
+            feed_poll_ms: 1_000,
+            feed_max_connections: 20,
+            feed_max_subscriptions: 16,
+            feed_max_filter_values: 100,
+            feed_send_timeout_ms: 10_000,
         }
     }
 

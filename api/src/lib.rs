@@ -10,6 +10,7 @@ pub mod crosschain;
 pub mod error;
 pub mod evm;
 pub mod extract;
+pub mod feed;
 pub mod image;
 pub mod keeper;
 pub mod layers;
@@ -62,6 +63,8 @@ pub struct AppState {
     pub listing_totals: moka::future::Cache<String, u64>,
     /// Browse responses by URI, index generation and clock, each kept at most [`cache::RESPONSE_TTL`].
     pub responses: cache::Responses,
+    /// The live feed's fan-out, started by its first client.
+    pub feed: Arc<tokio::sync::OnceCell<Arc<feed::Hub>>>,
 }
 
 /// How long a listing total is reused: the listing's own `max-age`.
@@ -122,6 +125,7 @@ impl AppState {
                 .time_to_live(LISTING_TOTAL_TTL)
                 .build(),
             responses: cache::responses(),
+            feed: Arc::new(tokio::sync::OnceCell::new()),
         }
     }
 
@@ -132,6 +136,20 @@ impl AppState {
             m.committed_batches
                 .load(std::sync::atomic::Ordering::Relaxed)
         })
+    }
+
+    /// The process's live feed (its reader starts with the first client).
+    pub async fn feed(&self) -> Result<Arc<feed::Hub>, error::ApiError> {
+        let config = feed::HubConfig {
+            buffer: self.config.feed_buffer,
+            poll: std::time::Duration::from_millis(self.config.feed_poll_ms),
+            max_per_client: self.config.feed_max_connections,
+        };
+        let hub = self
+            .feed
+            .get_or_try_init(|| feed::Hub::start(self.store.clone(), config))
+            .await?;
+        Ok(hub.clone())
     }
 
     /// The curve of `mint` as of the index's latest batch.
@@ -179,6 +197,8 @@ impl AppState {
         routes::tokens::token,
         routes::trades::trades,
         routes::candles::candles,
+        routes::feed::stream,
+        routes::feed::ws,
         routes::holders::holders,
         routes::wallets::wallet,
         routes::launch::prepare,
@@ -312,6 +332,8 @@ pub fn router(state: AppState) -> Router {
             get(routes::launchpad::launches).layer(cache::layer(&state, cache::policy::LISTING)),
         )
         .route("/launchpad/fees", get(routes::launchpad::fees))
+        .route("/launchpad/stream", get(routes::feed::stream))
+        .route("/launchpad/ws", get(routes::feed::ws))
         .route(
             "/launchpad/tokens/{mint}",
             get(routes::tokens::token).layer(cache::layer(&state, cache::policy::MARKET)),

@@ -306,12 +306,15 @@ async fn dev(args: DevArgs, rx: watch::Receiver<bool>) -> anyhow::Result<()> {
     let indexer = tokio::spawn(ix.run(rx.clone()));
     serve_metrics(&api_config, Some(metrics.clone()), rx.clone()).await?;
     println!(
-        "\nlaunchpad dev stack\n  API           {}\n  OpenAPI       {}/openapi.json\n  JSON-RPC      {}\n  \
+        "\nlaunchpad dev stack\n  API           {}\n  OpenAPI       {}/openapi.json\n  live feed     \
+         {}/launchpad/stream (SSE), {}/launchpad/ws (WebSocket)\n  JSON-RPC      {}\n  \
          Yellowstone   {}\n  database      {db_url}\n  dev wallet    {} (1000 SOL; keypair in {})\n  \
          aggregators   {} (Jupiter routes, EVM swaps and cross-chain quotes need these services reachable; \
          `--<name>-base-url ''` turns one off)\n",
         api_config.base_url(),
         api_config.base_url(),
+        api_config.base_url(),
+        api_config.base_url().replacen("http", "ws", 1),
         net.rpc_url(),
         net.grpc_url(),
         wallet.pubkey(),

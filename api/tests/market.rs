@@ -33,38 +33,8 @@ async fn market(postgres: bool) {
     let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 3, "MKT")
         .await
         .unwrap();
-    let mut wallets = Vec::new();
-    for _ in 0..4 {
-        wallets.push(testkit::funded(&rpc, 20 * SOL).await.unwrap());
-    }
-    let mut sent = 0;
-    for (i, w) in wallets.iter().enumerate() {
-        testkit::buy(&rpc, &keys, w, (i as u64 + 1) * SOL / 3)
-            .await
-            .unwrap();
-        sent += 1;
-    }
-    let held = testkit::token_balance(
-        &rpc,
-        &wallets[0].pubkey(),
-        &keys.mint,
-        &sdk::ids::TOKEN_2022_PROGRAM,
-    )
-    .await;
-    testkit::sell(&rpc, &keys, &wallets[0], held / 2)
-        .await
-        .unwrap();
-    testkit::buy(&rpc, &keys, &wallets[1], 12 * SOL)
-        .await
-        .unwrap();
-    sent += 2;
-    testkit::migrate(&rpc, &keys, &wallets[2], &s.net.partner.pubkey())
-        .await
-        .unwrap();
-    for w in &wallets[2..] {
-        testkit::amm_buy(&rpc, &keys, w, SOL / 2).await.unwrap();
-        sent += 1;
-    }
+    let wallets = trade_through_migration(&s, &rpc, &keys).await;
+    let sent = TRADES_THROUGH_MIGRATION;
     s.wait_indexed().await;
 
     // Every trade once, newest first, across pages of 3.

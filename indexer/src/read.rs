@@ -9,10 +9,12 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
+mod feed;
 mod holders;
 mod listing;
 mod market;
 
+pub use feed::FeedRecord;
 pub use holders::{share, Holder, HolderSummary, Holding, Snipers, SNIPER_SLOTS};
 pub use listing::{
     window_start, Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort,

@@ -5,6 +5,7 @@ pub mod candles;
 pub mod catalog;
 pub mod claim;
 pub mod cross_chain;
+pub mod feed;
 pub mod health;
 pub mod holders;
 pub mod launch;

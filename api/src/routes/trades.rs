@@ -6,7 +6,6 @@ use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
-use indexer::market::MarketTrade;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -35,58 +34,7 @@ pub struct TradesQuery {
     pub wallet: Option<String>,
 }
 
-/// One trade.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TradeEntry {
-    pub signature: String,
-    pub slot: u64,
-    /// Block time, unix seconds.
-    pub time: i64,
-    /// `curve` (the bonding curve) or `amm` (the pool the curve migrated into).
-    pub venue: String,
-    pub pool: String,
-    /// `buy` (quote in, tokens out) or `sell`.
-    pub side: String,
-    pub wallet: String,
-    /// What the wallet paid, base units of the input token (a buy's fee included, its refund excluded).
-    pub amount_in: String,
-    /// What the wallet received, base units of the output token (after the fee).
-    pub amount_out: String,
-    /// Tokens bought or sold, base units.
-    pub base_amount: String,
-    /// Quote paid or received, base units.
-    pub quote_amount: String,
-    pub fee: String,
-    /// `quote` or `base`: the token the fee was taken in.
-    pub fee_token: String,
-    /// Spot price after the trade, whole quote per whole token (18 decimals, rounded down).
-    pub price_after: String,
-    /// Pass as `before` to get the trades older than this one.
-    pub cursor: String,
-}
-
-impl From<MarketTrade> for TradeEntry {
-    fn from(t: MarketTrade) -> Self {
-        TradeEntry {
-            signature: t.signature,
-            slot: t.slot,
-            time: t.time,
-            venue: t.venue.name().into(),
-            pool: t.pool,
-            side: t.side.into(),
-            wallet: t.wallet,
-            amount_in: t.amount_in.to_string(),
-            amount_out: t.amount_out.to_string(),
-            base_amount: t.base_amount.to_string(),
-            quote_amount: t.quote_amount.to_string(),
-            fee: t.fee.to_string(),
-            fee_token: t.fee_token.into(),
-            price_after: curve::display::fixed_price_to_decimal(t.price),
-            cursor: t.seq,
-        }
-    }
-}
+pub use indexer::market::TradeEntry;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

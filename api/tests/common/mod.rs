@@ -206,3 +206,85 @@ pub fn assert_error(body: &Value, code: &str) {
         .as_str()
         .is_some_and(|m| !m.is_empty()));
 }
+
+/// Another API process on the stack's index: its own database pool (so no in-process commit wakes its live
+/// feed), the same chain. With `send_buffer`, every accepted connection's kernel send buffer is that small
+/// (a slow network, so that a client that stops reading fills it with a few events).
+pub async fn replica(
+    s: &Stack,
+    configure: impl FnOnce(ApiConfig) -> ApiConfig,
+    send_buffer: Option<usize>,
+) -> String {
+    use axum::serve::ListenerExt;
+    let store = Store::connect(&s.db).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = AppState::new(
+        store,
+        configure(ApiConfig::local(addr)),
+        Arc::new(s.rpc()),
+        None,
+    );
+    let app = api::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let mut stopped = s.stop.subscribe();
+    let shutdown = async move {
+        let _ = stopped.wait_for(|s| *s).await;
+    };
+    let listener = listener.tap_io(move |tcp| {
+        if let Some(n) = send_buffer {
+            socket2::SockRef::from(&*tcp)
+                .set_send_buffer_size(n)
+                .unwrap();
+        }
+    });
+    tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+    });
+    format!("http://{addr}")
+}
+
+/// Trades of [`trade_through_migration`].
+pub const TRADES_THROUGH_MIGRATION: usize = 8;
+
+/// A launch's life in trades: four wallets buy (1/3, 2/3, 1 and 4/3 SOL), the first sells half its tokens,
+/// the second buys to graduation (12 SOL), the third migrates the curve, and the third and fourth buy on the
+/// AMM (1/2 SOL each): [`TRADES_THROUGH_MIGRATION`] trades. Returns the four wallets.
+pub async fn trade_through_migration(
+    s: &Stack,
+    rpc: &solana_rpc_client::nonblocking::rpc_client::RpcClient,
+    keys: &sdk::launchpad_ix::LaunchKeys,
+) -> Vec<solana_keypair::Keypair> {
+    use localnet::testkit::{self, SOL};
+    use solana_signer::Signer;
+    let mut wallets = Vec::new();
+    for _ in 0..4 {
+        wallets.push(testkit::funded(rpc, 20 * SOL).await.unwrap());
+    }
+    for (i, w) in wallets.iter().enumerate() {
+        testkit::buy(rpc, keys, w, (i as u64 + 1) * SOL / 3)
+            .await
+            .unwrap();
+    }
+    let held = testkit::token_balance(
+        rpc,
+        &wallets[0].pubkey(),
+        &keys.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    )
+    .await;
+    testkit::sell(rpc, keys, &wallets[0], held / 2)
+        .await
+        .unwrap();
+    testkit::buy(rpc, keys, &wallets[1], 12 * SOL)
+        .await
+        .unwrap();
+    testkit::migrate(rpc, keys, &wallets[2], &s.net.partner.pubkey())
+        .await
+        .unwrap();
+    for w in &wallets[2..] {
+        testkit::amm_buy(rpc, keys, w, SOL / 2).await.unwrap();
+    }
+    wallets
+}

@@ -193,9 +193,16 @@ fn row(t: &MarketTrade) -> Vec<(&'static str, Val)> {
     ]
 }
 
+/// What [`record`] wrote: the highest price among each mint's newly inserted trades, and those trades.
+#[derive(Default)]
+pub struct Recorded {
+    pub highs: BTreeMap<String, u128>,
+    pub inserted: Vec<MarketTrade>,
+}
+
 /// Records the trades among `events` (curve swaps and AMM swaps of launches) and rolls the newly inserted
-/// ones into their candles. Returns the highest price among each mint's newly inserted trades.
-pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<BTreeMap<String, u128>> {
+/// ones into their candles.
+pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<Recorded> {
     let mut cache = HashMap::new();
     let mut trades = Vec::new();
     for e in events {
@@ -205,7 +212,7 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<BTree
     }
     let mut highs: BTreeMap<String, u128> = BTreeMap::new();
     if trades.is_empty() {
-        return Ok(highs);
+        return Ok(Recorded::default());
     }
     let cols = row(&trades[0]);
     let names = cols.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ");
@@ -234,13 +241,14 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<BTree
     }
     // The new trades' candles per (mint, interval, start), merged here, then into the stored candle.
     let mut deltas: BTreeMap<(String, i64, i64), Candle> = BTreeMap::new();
-    for t in trades.iter().filter(|t| {
+    trades.retain(|t| {
         inserted.contains(&(
             t.signature.clone(),
             i64::from(t.ix_index),
             i64::from(t.inner_index),
         ))
-    }) {
+    });
+    for t in &trades {
         let high = highs.entry(t.mint.clone()).or_default();
         *high = (*high).max(t.price);
         for (_, secs) in market::INTERVALS {
@@ -264,7 +272,10 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<BTree
         };
         put_candle(conn, &mint, secs, &candle).await?;
     }
-    Ok(highs)
+    Ok(Recorded {
+        highs,
+        inserted: trades,
+    })
 }
 
 pub const CANDLE_COLS: &str =

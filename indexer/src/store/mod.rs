@@ -1,6 +1,7 @@
 //! Store: the index in PostgreSQL (production) or SQLite (embedded default) through sqlx's `Any` driver, so
 //! both run the same statements. Each batch of changes is written in one transaction, with the cursor.
 
+pub mod feed;
 mod holders;
 mod listing;
 mod market;
@@ -64,11 +65,23 @@ static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migration
 /// The name of the main stream's cursor row.
 pub const MAIN_STREAM: &str = "main";
 
+/// How long the live feed keeps its rows (by the indexer's clock): a resume point older than that is
+/// answered `RESUME_TOO_OLD`.
+pub const FEED_RETENTION_SECS: i64 = 86_400;
+
+/// How often the writer prunes the feed to [`FEED_RETENTION_SECS`].
+const FEED_PRUNE_EVERY_SECS: i64 = 60;
+
 /// A handle on the index database (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The highest feed `seq` this process committed: the in-process wake-up of the feed's readers
+    /// (shared by every clone; other processes learn of commits by PostgreSQL's `NOTIFY`).
+    feed: std::sync::Arc<tokio::sync::watch::Sender<i64>>,
+    /// Unix seconds of the last feed prune.
+    feed_pruned: std::sync::Arc<std::sync::atomic::AtomicI64>,
 }
 
 fn sqlite_pragmas(conn: &mut AnyConnection) -> BoxFuture<'_, Result<(), sqlx::Error>> {
@@ -141,7 +154,12 @@ impl Store {
             .after_connect(|conn, _| sqlite_pragmas(conn))
             .connect(&url)
             .await?;
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool,
+            backend,
+            feed: std::sync::Arc::new(tokio::sync::watch::channel(0).0),
+            feed_pruned: Default::default(),
+        })
     }
 
     /// Connects and brings the schema up to date.
@@ -188,11 +206,44 @@ impl Store {
     pub async fn apply(&self, changes: &[Change], cursor: Option<u64>) -> Result<(), sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
         let mut tx = conn.begin().await?;
-        write::changes(&mut tx, changes).await?;
+        let fed = write::changes(&mut tx, changes).await?;
         if let Some(slot) = cursor {
             write::cursor(&mut tx, MAIN_STREAM, slot).await?;
         }
-        tx.commit().await
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let last = self.feed_pruned.load(std::sync::atomic::Ordering::Relaxed);
+        if now - last >= FEED_PRUNE_EVERY_SECS {
+            self.feed_pruned
+                .store(now, std::sync::atomic::Ordering::Relaxed);
+            feed::prune(&mut tx, now - FEED_RETENTION_SECS).await?;
+        }
+        tx.commit().await?;
+        if let Some(seq) = fed {
+            self.feed.send_if_modified(|v| {
+                let newer = seq > *v;
+                *v = (*v).max(seq);
+                newer
+            });
+        }
+        Ok(())
+    }
+
+    /// Wakes when this process commits feed rows (the value is the highest `seq` committed here).
+    pub fn feed_commits(&self) -> tokio::sync::watch::Receiver<i64> {
+        self.feed.subscribe()
+    }
+
+    /// Deletes the feed's rows written before `before` (unix seconds) but the newest.
+    pub async fn prune_feed(&self, before: i64) -> Result<u64, sqlx::Error> {
+        let mut conn = self.pool.acquire().await?;
+        feed::prune(&mut conn, before).await
+    }
+
+    /// The database URL this store connected with (the feed's `LISTEN` connection uses it).
+    pub fn url(&self) -> String {
+        self.pool.connect_options().database_url.to_string()
     }
 
     /// The quote token's decimals for a launchpad pool, from its config.

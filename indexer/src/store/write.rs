@@ -1,5 +1,6 @@
 //! One change, written inside the batch's transaction.
 
+use super::feed::FeedRow;
 use super::rows::*;
 use crate::market::status_name;
 use crate::model::*;
@@ -33,9 +34,11 @@ pub async fn cursor(conn: &mut AnyConnection, stream: &str, slot: u64) -> Result
 }
 
 /// Writes a batch. Account writes (the newest per address) and events go out as multi-row statements per
-/// table; launches and closures are written in order between them.
-pub async fn changes(conn: &mut AnyConnection, changes: &[Change]) -> Result<()> {
+/// table; launches and closures are written in order between them. The feed's rows follow the events
+/// in chain order. Returns the highest feed `seq` written.
+pub async fn changes(conn: &mut AnyConnection, changes: &[Change]) -> Result<Option<i64>> {
     let mut pending = Pending::default();
+    let mut fed = None;
     for c in changes {
         match c {
             Change::Account(w) => pending.account(w),
@@ -46,19 +49,20 @@ pub async fn changes(conn: &mut AnyConnection, changes: &[Change]) -> Result<()>
                     if matches!(e, Event::Trade(_) | Event::Amm(..)) {
                         pending.market.push(e);
                     }
+                    pending.feed.push(e);
                 }
                 None => {
-                    pending.flush(conn).await?;
-                    event(conn, e).await?;
+                    fed = fed.max(pending.flush(conn).await?);
+                    fed = fed.max(event(conn, e).await?);
                 }
             },
             other => {
-                pending.flush(conn).await?;
+                fed = fed.max(pending.flush(conn).await?);
                 change(conn, other).await?;
             }
         }
     }
-    pending.flush(conn).await
+    Ok(fed.max(pending.flush(conn).await?))
 }
 
 /// Rows waiting to be written together.
@@ -73,6 +77,8 @@ struct Pending<'a> {
     /// Launches whose pool, and AMM pools whose state, the batch wrote (their stats are refreshed).
     pool_mints: BTreeSet<String>,
     amm_pools: BTreeSet<String>,
+    /// Events in batch order, for the feed.
+    feed: Vec<&'a Event>,
 }
 
 impl<'a> Pending<'a> {
@@ -96,7 +102,8 @@ impl<'a> Pending<'a> {
         }
     }
 
-    async fn flush(&mut self, conn: &mut AnyConnection) -> Result<()> {
+    /// Writes what is pending; returns the highest feed `seq` written.
+    async fn flush(&mut self, conn: &mut AnyConnection) -> Result<Option<i64>> {
         let mut accounts: BTreeMap<&'static str, Vec<Row>> = BTreeMap::new();
         for w in std::mem::take(&mut self.accounts).into_values() {
             let (table, row) = account_row(w);
@@ -115,14 +122,51 @@ impl<'a> Pending<'a> {
             }
         }
         super::holders::write(conn, &std::mem::take(&mut self.tokens)).await?;
-        let highs = super::market::record(conn, &std::mem::take(&mut self.market)).await?;
+        let recorded = super::market::record(conn, &std::mem::take(&mut self.market)).await?;
         let mut mints = std::mem::take(&mut self.pool_mints);
-        mints.extend(highs.keys().cloned());
+        mints.extend(recorded.highs.keys().cloned());
         let amm_pools = std::mem::take(&mut self.amm_pools);
         mints.extend(super::listing::mints_of_amm_pools(conn, &amm_pools).await?);
-        super::listing::refresh(conn, &mints, &highs, false).await?;
-        super::listing::sweep(conn).await
+        super::listing::refresh(conn, &mints, &recorded.highs, false).await?;
+        super::listing::sweep(conn).await?;
+        let feed = feed_rows(&std::mem::take(&mut self.feed), &recorded.inserted);
+        super::feed::insert(conn, feed).await
     }
+}
+
+/// The feed's rows of `events`, in their order: a trade (and, on the curve, the curve's new state) only
+/// when its market trade was newly inserted, so a replayed trade is not announced again.
+fn feed_rows(events: &[&Event], inserted: &[crate::market::MarketTrade]) -> Vec<FeedRow> {
+    let trades: std::collections::HashMap<(&str, u32, u32), &crate::market::MarketTrade> = inserted
+        .iter()
+        .map(|t| ((t.signature.as_str(), t.ix_index, t.inner_index), t))
+        .collect();
+    let trade = |k: &EventKey| {
+        trades
+            .get(&(k.signature.as_str(), k.ix_index, k.inner_index))
+            .copied()
+    };
+    let mut rows = Vec::new();
+    for e in events {
+        match e {
+            Event::Trade(t) => {
+                if let Some(mt) = trade(&t.key) {
+                    rows.push(FeedRow::trade(&t.key, mt, Some(t.event.progress_bps)));
+                    rows.push(FeedRow::curve(&t.key, mt, &t.event));
+                }
+            }
+            Event::Amm(k, a) if matches!(a.as_ref(), AmmEvent::Swap(_)) => {
+                if let Some(mt) = trade(k) {
+                    rows.push(FeedRow::trade(k, mt, None));
+                }
+            }
+            Event::CurveComplete(k, c) => rows.push(FeedRow::complete(k, c)),
+            Event::Migrate(k, m) => rows.push(FeedRow::migrate(k, m)),
+            Event::Claim(k, c) => rows.push(FeedRow::claim(k, c)),
+            Event::Launch(_) | Event::Amm(..) => {}
+        }
+    }
+    rows
 }
 
 fn flat(rows: &[Row]) -> Vec<Val> {
@@ -267,13 +311,15 @@ pub fn account_row(w: &AccountWrite) -> (&'static str, Row) {
     (w.state.kind().table(), row)
 }
 
-async fn event(conn: &mut AnyConnection, e: &Event) -> Result<()> {
+/// Writes an event that is not batched (a launch); returns the highest feed `seq` written.
+async fn event(conn: &mut AnyConnection, e: &Event) -> Result<Option<i64>> {
     match (e, event_row(e)) {
         (_, Some((table, row))) => {
-            exec(conn, &insert_events_sql(table, &row, 1), values(row)).await
+            exec(conn, &insert_events_sql(table, &row, 1), values(row)).await?;
+            Ok(None)
         }
         (Event::Launch(l), None) => launch(conn, l).await,
-        _ => Ok(()),
+        _ => Ok(None),
     }
 }
 
@@ -463,7 +509,7 @@ fn amm_event(k: &EventKey, e: &AmmEvent) -> (&'static str, Row) {
     ("amm_liquidity", row)
 }
 
-async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<()> {
+async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<Option<i64>> {
     let row: Row = vec![
         ("mint", Val::key(&l.mint)),
         ("pool", Val::key(&l.pool)),
@@ -486,10 +532,21 @@ async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<()> {
         "INSERT INTO launches ({}) VALUES {} ON CONFLICT (mint) DO UPDATE SET \
          created_slot = excluded.created_slot, created_at = excluded.created_at, \
          signature = excluded.signature \
-         WHERE launches.signature IS NULL AND excluded.signature IS NOT NULL",
+         WHERE launches.signature IS NULL AND excluded.signature IS NOT NULL RETURNING mint",
         columns(&row),
         values_clause(row.len(), 1),
     );
-    exec(conn, &sql, values(row)).await?;
-    super::listing::created(conn, &l.mint.to_string()).await
+    let written = bind(
+        sqlx::query(AssertSqlSafe(dialect(conn, &sql))),
+        &values(row),
+    )
+    .fetch_optional(&mut *conn)
+    .await?
+    .is_some();
+    super::listing::created(conn, &l.mint.to_string()).await?;
+    // Announced once the index knows its creating transaction (the feed's key keeps it to one event).
+    match (written, FeedRow::launch(l)) {
+        (true, Some(row)) => super::feed::insert(conn, vec![row]).await,
+        _ => Ok(None),
+    }
 }

@@ -496,9 +496,13 @@ pub fn pubkey(s: &str) -> Pubkey {
 /// data (compared apart by [`indexed_accounts`]).
 const BOOKKEEPING: [&str; 3] = ["slot", "write_version", "data"];
 
+/// The feed's columns that record when a row was written (its number follows commit order, which a
+/// recovery or a cold start reaches differently), not what it says.
+const FEED_BOOKKEEPING: [&str; 2] = ["seq", "written_at"];
+
 /// Every table the stream and a gap's recovery write, as text rows (sorted), bookkeeping columns left
 /// out for the account tables: events, the market series and candles, the listing's stats, launches,
-/// holders and accounts.
+/// holders, the live feed's events and accounts.
 pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Option<String>>>> {
     const ACCOUNT_TABLES: [&str; 5] = [
         "configs",
@@ -514,6 +518,7 @@ pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Opt
         "launch_stats",
         "launches",
         "holder_counts",
+        "feed_events",
     ];
     for table in EVENT_TABLES
         .into_iter()
@@ -534,6 +539,7 @@ pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Opt
             .iter()
             .map(|r| r.get::<String, _>(0))
             .filter(|c| !(ACCOUNT_TABLES.contains(&table) && BOOKKEEPING.contains(&c.as_str())))
+            .filter(|c| !(table == "feed_events" && FEED_BOOKKEEPING.contains(&c.as_str())))
             .collect();
         assert!(!columns.is_empty(), "table {table} has columns");
         let select = columns

@@ -1,0 +1,266 @@
+//! Live-feed benchmark (`cargo bench -p api --bench feed`; results in docs/benchmarks.md): 1,000 WebSocket
+//! subscribers to every trade while wallets buy on the localnet as fast as it confirms. Reports events
+//! delivered per second, the latency from the indexer's commit to each subscriber's receipt (p50, p99) and
+//! the process's memory over the run. Loopback only; bounded in subscribers, trades and time.
+//!
+//! Everything runs in one process (localnet, indexer on SQLite, API, the clients), so the memory is the
+//! server's and the clients' together, and the commit time is taken in-process from the store's commit
+//! notification.
+
+mod common;
+
+use api::config::ApiConfig;
+use api::AppState;
+use futures::{SinkExt, StreamExt};
+use localnet::testkit::{self, SOL};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+const SUBSCRIBERS: usize = 1_000;
+const TRADERS: usize = 48;
+const MAX_TRADES: usize = 3_000;
+const MAX_TIME: Duration = Duration::from_secs(30);
+
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// The `seq` of an event message, without parsing the rest.
+fn seq_of(text: &str) -> Option<i64> {
+    let rest = text.strip_prefix("{\"seq\":")?;
+    rest[..rest.find(',')?].parse().ok()
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+#[tokio::main(flavor = "multi_thread")]
+async fn main() {
+    let common::Stack {
+        net: _net,
+        store,
+        dir,
+        stop,
+        metrics,
+        rpc,
+        log: _log,
+    } = common::start("feed-bench").await;
+    let rx = stop.subscribe();
+    while store.config_for("fair", "sol").await.unwrap().is_none() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = ApiConfig {
+        feed_max_connections: SUBSCRIBERS + 10,
+        // 1,000 handshakes from one address in a second; rate limiting is tested elsewhere.
+        rate_limit_per_second: 100_000,
+        rate_limit_burst: 1_000_000,
+        ..ApiConfig::local(addr)
+    };
+    let state = AppState::new(store.clone(), config, rpc.clone(), Some(metrics));
+    let mut stopped = rx.clone();
+    tokio::spawn(api::serve(state, listener, async move {
+        let _ = stopped.wait_for(|s| *s).await;
+    }));
+
+    // Commit times: the store announces each commit's highest feed seq in-process.
+    let commits: Arc<Mutex<Vec<(i64, Instant)>>> = Arc::default();
+    {
+        let commits = commits.clone();
+        let mut watch = store.feed_commits();
+        tokio::spawn(async move {
+            while watch.changed().await.is_ok() {
+                let seq = *watch.borrow_and_update();
+                commits.lock().unwrap().push((seq, Instant::now()));
+            }
+        });
+    }
+
+    let creator = testkit::funded(&rpc, 10 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 1, "BENCH")
+        .await
+        .unwrap();
+    let traders: Vec<_> =
+        futures::future::join_all((0..TRADERS).map(|_| testkit::funded(&rpc, 100 * SOL)))
+            .await
+            .into_iter()
+            .map(|k| Arc::new(k.unwrap()))
+            .collect();
+
+    // The subscribers.
+    let url = format!("ws://{addr}/launchpad/ws");
+    let connect_start = Instant::now();
+    let (done_tx, done_rx) = tokio::sync::watch::channel(false);
+    let mut clients = Vec::new();
+    for _ in 0..SUBSCRIBERS / 50 {
+        let mut batch = Vec::new();
+        for _ in 0..50 {
+            let url = url.clone();
+            batch.push(async move {
+                let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+                ws.send(Message::Text(
+                    r#"{"op":"subscribe","kinds":["trade"]}"#.into(),
+                ))
+                .await
+                .unwrap();
+                match ws.next().await {
+                    Some(Ok(Message::Text(t))) if t.contains("subscribed") => ws,
+                    other => panic!("no acknowledgement: {other:?}"),
+                }
+            });
+        }
+        for ws in futures::future::join_all(batch).await {
+            let mut done = done_rx.clone();
+            clients.push(tokio::spawn(async move {
+                let mut ws = ws;
+                let mut got: Vec<(i64, Instant)> = Vec::new();
+                loop {
+                    tokio::select! {
+                        msg = ws.next() => match msg {
+                            Some(Ok(Message::Text(t))) => {
+                                if let Some(seq) = seq_of(t.as_str()) {
+                                    got.push((seq, Instant::now()));
+                                }
+                            }
+                            Some(Ok(_)) => {}
+                            _ => break,
+                        },
+                        _ = done.wait_for(|d| *d) => break,
+                    }
+                }
+                got
+            }));
+        }
+    }
+    let connect_secs = connect_start.elapsed().as_secs_f64();
+
+    // Trading: each trader buys in a loop until the trade or time bound.
+    let rss_start = rss_kib();
+    let rss_samples: Arc<Mutex<Vec<u64>>> = Arc::default();
+    let sampling = {
+        let rss_samples = rss_samples.clone();
+        let done = done_rx.clone();
+        tokio::spawn(async move {
+            while !*done.borrow() {
+                rss_samples.lock().unwrap().push(rss_kib());
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        })
+    };
+    let trades = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for t in &traders {
+        let (rpc, keys, t, trades) = (rpc.clone(), keys, t.clone(), trades.clone());
+        tasks.push(tokio::spawn(async move {
+            while start.elapsed() < MAX_TIME
+                && trades.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MAX_TRADES
+            {
+                if testkit::buy(&rpc, &keys, &t, SOL / 1_000).await.is_err() {
+                    trades.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let trading_secs = start.elapsed().as_secs_f64();
+    let landed = trades
+        .load(std::sync::atomic::Ordering::Relaxed)
+        .min(MAX_TRADES);
+    // Let the index catch up with the chain and the feed deliver it, then stop the clients.
+    let tip = rpc.get_slot().await.unwrap();
+    let catch_up = Instant::now();
+    while store
+        .cursor(indexer::store::MAIN_STREAM)
+        .await
+        .unwrap()
+        .is_none_or(|c| c < tip)
+        && catch_up.elapsed() < Duration::from_secs(60)
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let indexed = store
+        .feed_after(0, 100_000)
+        .await
+        .unwrap()
+        .iter()
+        .filter(|e| e.kind == "trade")
+        .count();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let _ = done_tx.send(true);
+    let _ = sampling.await;
+    let mut received = Vec::new();
+    for c in clients {
+        received.push(c.await.unwrap());
+    }
+    let rss_end = rss_kib();
+
+    let commits = commits.lock().unwrap().clone();
+    let commit_time = |seq: i64| -> Option<Instant> {
+        let i = commits.partition_point(|(s, _)| *s < seq);
+        commits.get(i).map(|(_, t)| *t)
+    };
+    let mut latencies = Vec::new();
+    let mut delivered = 0usize;
+    let (mut first, mut last) = (None::<Instant>, None::<Instant>);
+    for got in &received {
+        delivered += got.len();
+        for (seq, at) in got {
+            if let Some(c) = commit_time(*seq) {
+                latencies.push(at.saturating_duration_since(c));
+            }
+            first = Some(first.map_or(*at, |f| f.min(*at)));
+            last = Some(last.map_or(*at, |l| l.max(*at)));
+        }
+    }
+    latencies.sort();
+    let per_client: Vec<usize> = received.iter().map(Vec::len).collect();
+    let window = match (first, last) {
+        (Some(f), Some(l)) => l.duration_since(f).as_secs_f64().max(1e-3),
+        _ => 1.0,
+    };
+    let samples = rss_samples.lock().unwrap().clone();
+    let rss_max = samples.iter().copied().max().unwrap_or(0);
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    println!("live feed benchmark ({profile} build), loopback, SQLite index, one process");
+    println!("| subscribers | trades landed | trades in the feed | trading time | trades/s | events delivered | delivered/s | latency p50 | latency p99 | events per subscriber (min..max) |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "| {SUBSCRIBERS} | {landed} | {indexed} | {trading_secs:.1} s | {:.1} | {delivered} | {:.0} | {:.1} ms | {:.1} ms | {}..{} |",
+        landed as f64 / trading_secs,
+        delivered as f64 / window,
+        percentile(&latencies, 0.50).as_secs_f64() * 1e3,
+        percentile(&latencies, 0.99).as_secs_f64() * 1e3,
+        per_client.iter().min().unwrap_or(&0),
+        per_client.iter().max().unwrap_or(&0),
+    );
+    println!(
+        "memory (VmRSS, server and clients): {} MiB after connecting {SUBSCRIBERS} subscribers in {connect_secs:.1} s, \
+         max {} MiB during trading, {} MiB at the end; samples (MiB, 1/s): {:?}",
+        rss_start / 1024,
+        rss_max / 1024,
+        rss_end / 1024,
+        samples.iter().map(|k| k / 1024).collect::<Vec<_>>()
+    );
+    let _ = stop.send(true);
+    let _ = std::fs::remove_dir_all(&dir);
+}

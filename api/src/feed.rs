@@ -1,0 +1,396 @@
+//! The live feed's fan-out in one API process (see `docs/live-feed.md`).
+//!
+//! One reader per process reads the committed feed rows after the last it has seen (`seq > last`) from the
+//! index and broadcasts them to this process's clients. It reads when woken by a commit (PostgreSQL's
+//! `NOTIFY` on one `LISTEN` connection; in-process when the indexer runs here) and at a modest interval as a
+//! safety net: a wake-up is only a hint, so a missed one loses nothing. A client follows the broadcast from
+//! where it starts, or first replays from the index after a `since`; the broadcast ring is each client's
+//! bounded queue, and a client that falls further behind than the ring holds is told so and dropped.
+
+use crate::error::ApiError;
+use axum::http::StatusCode;
+use indexer::read::FeedRecord;
+use indexer::store::feed::{CHANNEL, KINDS};
+use indexer::{Backend, Store};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// Rows read from the index per query (the reader's and a replay's page).
+const PAGE: u32 = 500;
+
+/// One committed feed event as sent: `json` is the event object, `seq` first.
+#[derive(Debug)]
+pub struct FeedEvent {
+    pub seq: i64,
+    pub kind: String,
+    pub mint: String,
+    pub wallet: Option<String>,
+    pub json: Arc<str>,
+}
+
+impl From<FeedRecord> for FeedEvent {
+    fn from(r: FeedRecord) -> Self {
+        // The stored payload is the event object without `seq`: `{"kind":...}`.
+        let rest = r.payload.strip_prefix('{').unwrap_or("}");
+        let sep = if rest.starts_with('}') { "" } else { "," };
+        FeedEvent {
+            seq: r.seq,
+            kind: r.kind,
+            mint: r.mint,
+            wallet: r.wallet,
+            json: format!("{{\"seq\":{}{sep}{rest}", r.seq).into(),
+        }
+    }
+}
+
+/// What a subscription selects: kinds, and optionally mints and wallets (an event with no wallet never
+/// matches a wallet filter).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filter {
+    pub kinds: BTreeSet<&'static str>,
+    pub mints: BTreeSet<String>,
+    pub wallets: BTreeSet<String>,
+}
+
+impl Filter {
+    /// A filter from lists as clients send them (absent: every kind, any mint, any wallet). At most
+    /// `max_values` mints and wallets together.
+    pub fn parse(
+        kinds: Option<Vec<String>>,
+        mints: Option<Vec<String>>,
+        wallets: Option<Vec<String>>,
+        max_values: usize,
+    ) -> Result<Filter, ApiError> {
+        let kinds = match kinds {
+            None => KINDS.into_iter().collect(),
+            Some(list) => {
+                let mut set = BTreeSet::new();
+                for k in list {
+                    let k = k.trim();
+                    let known = KINDS.iter().find(|n| **n == k).ok_or_else(|| {
+                        ApiError::invalid(format!(
+                            "`kinds`: unknown kind `{k}` (one of {})",
+                            KINDS.join(", ")
+                        ))
+                    })?;
+                    set.insert(*known);
+                }
+                if set.is_empty() {
+                    return Err(ApiError::invalid("`kinds` names no kind"));
+                }
+                set
+            }
+        };
+        let addresses = |field: &str, list: Option<Vec<String>>| -> Result<_, ApiError> {
+            let mut set = BTreeSet::new();
+            for a in list.unwrap_or_default() {
+                let key = crate::error::address(field, Some(a.trim()))?;
+                set.insert(key.to_string());
+            }
+            Ok(set)
+        };
+        let filter = Filter {
+            kinds,
+            mints: addresses("mints", mints)?,
+            wallets: addresses("wallets", wallets)?,
+        };
+        if filter.mints.len() + filter.wallets.len() > max_values {
+            return Err(ApiError::invalid(format!(
+                "at most {max_values} mints and wallets together per subscription"
+            )));
+        }
+        Ok(filter)
+    }
+
+    pub fn matches(&self, e: &FeedEvent) -> bool {
+        self.kinds.contains(e.kind.as_str())
+            && (self.mints.is_empty() || self.mints.contains(&e.mint))
+            && (self.wallets.is_empty()
+                || e.wallet.as_ref().is_some_and(|w| self.wallets.contains(w)))
+    }
+}
+
+/// Splits a comma-separated query value.
+pub fn list(value: Option<&str>) -> Option<Vec<String>> {
+    value.map(|v| {
+        v.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    })
+}
+
+/// The process's feed: the broadcast its reader feeds, and open feed connections per client address.
+pub struct Hub {
+    store: Store,
+    tx: broadcast::Sender<Arc<FeedEvent>>,
+    connections: Mutex<HashMap<Option<IpAddr>, usize>>,
+    max_per_client: usize,
+}
+
+/// The feed's settings, from the API's configuration.
+#[derive(Debug, Clone, Copy)]
+pub struct HubConfig {
+    /// Events a client may fall behind the newest before it is dropped (the broadcast ring's size).
+    pub buffer: usize,
+    /// The safety-net read interval.
+    pub poll: Duration,
+    /// Open feed connections (SSE and WebSocket together) per client address.
+    pub max_per_client: usize,
+}
+
+impl Hub {
+    /// Starts the process's reader at the newest committed event.
+    pub async fn start(store: Store, config: HubConfig) -> Result<Arc<Hub>, sqlx::Error> {
+        let last = store.feed_bounds().await?.map_or(0, |(_, max)| max);
+        let (tx, _) = broadcast::channel(config.buffer.max(1));
+        let hub = Arc::new(Hub {
+            store: store.clone(),
+            tx,
+            connections: Mutex::new(HashMap::new()),
+            max_per_client: config.max_per_client,
+        });
+        tokio::spawn(read_loop(Arc::downgrade(&hub), store, last, config.poll));
+        Ok(hub)
+    }
+
+    /// Counts a new connection of `client`; `None` when it has its share open already.
+    pub fn admit(self: &Arc<Hub>, client: Option<IpAddr>) -> Option<Admission> {
+        let mut open = self.connections.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(client).or_default();
+        if *n >= self.max_per_client {
+            return None;
+        }
+        *n += 1;
+        Some(Admission {
+            hub: self.clone(),
+            client,
+        })
+    }
+
+    /// Validates a resume point: `RESUME_TOO_OLD` (410) when events after it are no longer kept.
+    pub async fn check_since(&self, since: i64) -> Result<(), ApiError> {
+        if since < 0 {
+            return Err(ApiError::invalid(
+                "`since` is a sequence number (0 or more)",
+            ));
+        }
+        match self.store.feed_bounds().await? {
+            Some((min, _)) if since < min - 1 => Err(too_old(min)),
+            Some((_, max)) if since > max => Err(ApiError::invalid(format!(
+                "`since` {since} is ahead of the feed (newest {max})"
+            ))),
+            None if since > 0 => Err(ApiError::invalid(format!(
+                "`since` {since} is ahead of the feed (no event yet)"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// A follower of the feed from now, or from after `since` (replayed from the index first).
+    pub fn follow(self: &Arc<Hub>, since: Option<i64>) -> Follower {
+        Follower {
+            store: self.store.clone(),
+            rx: self.tx.subscribe(),
+            last: since.unwrap_or(0),
+            backlog: VecDeque::new(),
+            replaying: since.is_some(),
+            replayed: false,
+        }
+    }
+}
+
+pub fn too_old(oldest: i64) -> ApiError {
+    ApiError::new(
+        StatusCode::GONE,
+        "RESUME_TOO_OLD",
+        format!(
+            "events before seq {oldest} are no longer kept ({} hours); re-read the state over REST and \
+             follow the feed from now",
+            indexer::store::FEED_RETENTION_SECS / 3_600
+        ),
+    )
+}
+
+/// A connection counted against its client's share; uncounted when dropped.
+pub struct Admission {
+    hub: Arc<Hub>,
+    client: Option<IpAddr>,
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        let mut open = self
+            .hub
+            .connections
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.client) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// The process's reader: reads `seq > last` whenever woken, and broadcasts it. Ends with the hub.
+async fn read_loop(hub: Weak<Hub>, store: Store, mut last: i64, poll: Duration) {
+    let mut commits = store.feed_commits();
+    let mut listener = None;
+    loop {
+        let Some(tx) = hub.upgrade().map(|h| h.tx.clone()) else {
+            return;
+        };
+        loop {
+            match store.feed_after(last, PAGE).await {
+                Ok(rows) => {
+                    let full = rows.len() == PAGE as usize;
+                    for r in rows {
+                        last = r.seq;
+                        let _ = tx.send(Arc::new(FeedEvent::from(r)));
+                    }
+                    if !full {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!("feed: reading the index failed: {e}");
+                    break;
+                }
+            }
+        }
+        drop(tx);
+        if store.backend() == Backend::Postgres && listener.is_none() {
+            listener = listen(&store).await;
+        }
+        let notified = async {
+            match listener.as_mut() {
+                Some(l) => {
+                    if let Err(e) = l.recv().await {
+                        tracing::warn!("feed: LISTEN connection: {e}");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = notified => {}
+            _ = commits.changed() => {}
+            _ = tokio::time::sleep(poll) => {}
+        }
+    }
+}
+
+async fn listen(store: &Store) -> Option<sqlx::postgres::PgListener> {
+    let connect = async {
+        let mut l = sqlx::postgres::PgListener::connect(&store.url()).await?;
+        l.listen(CHANNEL).await?;
+        Ok::<_, sqlx::Error>(l)
+    };
+    match connect.await {
+        Ok(l) => Some(l),
+        Err(e) => {
+            tracing::warn!("feed: LISTEN {CHANNEL} failed ({e}); polling only");
+            None
+        }
+    }
+}
+
+/// What a follower yields next.
+pub enum Next {
+    Event(Arc<FeedEvent>),
+    /// The follower fell further behind than the broadcast keeps: it must be dropped.
+    Lagged,
+}
+
+/// One client's position in the feed: every event after `last`, in order, once.
+pub struct Follower {
+    store: Store,
+    rx: broadcast::Receiver<Arc<FeedEvent>>,
+    last: i64,
+    backlog: VecDeque<Arc<FeedEvent>>,
+    replaying: bool,
+    /// A replay just ended and nothing live was yielded since: a lag now comes from the replay's own time
+    /// (the index has those events), not from a slow client.
+    replayed: bool,
+}
+
+impl Follower {
+    /// The `seq` of the last event yielded (or the resume point).
+    pub fn last(&self) -> i64 {
+        self.last
+    }
+
+    /// Replays from the index every event after `since` again (the broadcast is followed afterwards).
+    pub fn rewind(&mut self, since: i64) {
+        self.last = since;
+        self.backlog.clear();
+        self.replaying = true;
+    }
+
+    /// Follows the feed from now on, unless replaying (events broadcast meanwhile are skipped).
+    pub fn skip_to_now(&mut self) {
+        if !self.replaying && self.backlog.is_empty() {
+            self.rx = self.rx.resubscribe();
+            self.replayed = false;
+        }
+    }
+
+    /// The next event. Cancel-safe: state changes only once an await has completed.
+    pub async fn next(&mut self) -> Result<Next, ApiError> {
+        loop {
+            if let Some(e) = self.backlog.pop_front() {
+                self.last = e.seq;
+                return Ok(Next::Event(e));
+            }
+            if self.replaying {
+                let rows = self.store.feed_after(self.last, PAGE).await?;
+                if rows.is_empty() {
+                    self.replaying = false;
+                    self.replayed = true;
+                } else {
+                    self.backlog = rows
+                        .into_iter()
+                        .map(|r| Arc::new(FeedEvent::from(r)))
+                        .collect();
+                }
+                continue;
+            }
+            match self.rx.recv().await {
+                Ok(e) if e.seq <= self.last => continue,
+                Ok(e) => {
+                    self.last = e.seq;
+                    self.replayed = false;
+                    return Ok(Next::Event(e));
+                }
+                Err(broadcast::error::RecvError::Lagged(_)) if self.replayed => {
+                    self.replaying = true;
+                }
+                Err(broadcast::error::RecvError::Lagged(_)) => return Ok(Next::Lagged),
+                Err(broadcast::error::RecvError::Closed) => {
+                    return Err(ApiError::unavailable("the feed stopped"))
+                }
+            }
+        }
+    }
+}
+
+/// The message a client that fell behind gets last: resume after `last_seq`.
+pub fn lagged_message(last_seq: i64) -> serde_json::Value {
+    serde_json::json!({
+        "type": "lagged",
+        "lastSeq": last_seq,
+        "error": {
+            "code": "SLOW_CONSUMER",
+            "message": format!(
+                "this client fell too far behind the feed and is disconnected; reconnect with since={last_seq}"
+            ),
+        }
+    })
+}

@@ -1,0 +1,436 @@
+//! `GET /launchpad/stream` (Server-Sent Events) and `GET /launchpad/ws` (WebSocket): the live feed of
+//! launches, trades, curve progress, graduations, migrations and claims, in commit order, resumable by
+//! sequence number (see `docs/live-feed.md`).
+
+use crate::error::ApiError;
+use crate::extract::ApiQuery;
+use crate::feed::{lagged_message, list, Admission, Filter, Follower, Hub, Next};
+use crate::AppState;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{Extensions, HeaderMap, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use utoipa::IntoParams;
+
+/// Keep-alives: an SSE comment (`: ping`) and a WebSocket ping this often.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// How long a WebSocket client that fell behind has to take the message telling it so.
+pub const SLOW_GRACE: Duration = Duration::from_secs(30);
+
+/// Largest WebSocket message a client may send.
+const MAX_CONTROL_BYTES: usize = 16 * 1024;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// Comma-separated subset of `launch,trade,curve,complete,migrate,claim`; default all.
+    pub kinds: Option<String>,
+    /// Comma-separated mints: only their events.
+    pub mints: Option<String>,
+    /// Comma-separated wallets: only trades and claims by them.
+    pub wallets: Option<String>,
+    /// Resume: events with `seq` greater than this (the `Last-Event-ID` header wins when both are sent).
+    pub since: Option<String>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct WsQuery {
+    /// Resume: the connection's subscriptions receive events with `seq` greater than this.
+    pub since: Option<String>,
+}
+
+fn parse_since(value: Option<&str>, what: &str) -> Result<Option<i64>, ApiError> {
+    value
+        .map(|v| {
+            v.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|s| *s >= 0)
+                .ok_or_else(|| ApiError::invalid(format!("`{what}` must be a sequence number")))
+        })
+        .transpose()
+}
+
+/// The client's address (the trusted-proxy rules of the rate limits).
+fn client(
+    state: &AppState,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+) -> Option<std::net::IpAddr> {
+    let peer = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    crate::layers::ClientAddress::new(&state.config.trusted_proxies)
+        .of(headers, peer)
+        .map(|ip| ip.to_canonical())
+}
+
+/// Validates the resume point and counts the connection; the follower starts here.
+async fn open(
+    state: &AppState,
+    headers: &HeaderMap,
+    extensions: &Extensions,
+    since: Option<i64>,
+) -> Result<(Arc<Hub>, Follower, Admission), ApiError> {
+    let hub = state.feed().await?;
+    if let Some(s) = since {
+        hub.check_since(s).await?;
+    }
+    let admission = hub
+        .admit(client(state, headers, extensions))
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "TOO_MANY_CONNECTIONS",
+                format!(
+                    "at most {} feed connections per client are open at once",
+                    state.config.feed_max_connections
+                ),
+            )
+        })?;
+    let follower = hub.follow(since);
+    Ok((hub, follower, admission))
+}
+
+#[utoipa::path(
+    get,
+    path = "/launchpad/stream",
+    params(
+        StreamQuery,
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume after this `seq` (browsers send it on reconnect)"),
+    ),
+    responses(
+        (status = 200, content_type = "text/event-stream", body = String,
+         description = "Events as `id: <seq>`, `event: <kind>`, `data: <event JSON>`; `: ping` every 15 s; a client \
+                        too far behind gets `event: lagged` and the stream ends"),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_PARAMS or INVALID_ADDRESS (kinds, mints, wallets, since)"),
+        (status = 410, body = crate::error::ErrorBody, description = "RESUME_TOO_OLD: re-read the state over REST"),
+        (status = 429, body = crate::error::ErrorBody, description = "TOO_MANY_CONNECTIONS or RATE_LIMITED"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn stream(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    extensions: Extensions,
+    ApiQuery(q): ApiQuery<StreamQuery>,
+) -> Result<Response, ApiError> {
+    let filter = Filter::parse(
+        list(q.kinds.as_deref()),
+        list(q.mints.as_deref()),
+        list(q.wallets.as_deref()),
+        state.config.feed_max_filter_values,
+    )?;
+    let since = match headers.get("last-event-id") {
+        Some(v) => parse_since(Some(v.to_str().unwrap_or("?")), "Last-Event-ID")?,
+        None => parse_since(q.since.as_deref(), "since")?,
+    };
+    let (_, follower, admission) = open(&state, &headers, &extensions, since).await?;
+    let events = futures::stream::unfold(Some((follower, filter, admission)), |open| async move {
+        let (mut follower, filter, admission) = open?;
+        loop {
+            let event = match follower.next().await {
+                Ok(Next::Event(e)) if filter.matches(&e) => SseEvent::default()
+                    .id(e.seq.to_string())
+                    .event(e.kind.as_str())
+                    .data(&*e.json),
+                Ok(Next::Event(_)) => continue,
+                Ok(Next::Lagged) => {
+                    let last = follower.last();
+                    return Some((
+                        Ok::<_, Infallible>(
+                            SseEvent::default()
+                                .event("lagged")
+                                .data(lagged_message(last).to_string()),
+                        ),
+                        None,
+                    ));
+                }
+                Err(e) => {
+                    return Some((
+                        Ok(SseEvent::default()
+                            .event("error")
+                            .data(error_message(None, &e).to_string())),
+                        None,
+                    ))
+                }
+            };
+            return Some((Ok(event), Some((follower, filter, admission))));
+        }
+    });
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("ping"))
+        .into_response())
+}
+
+#[utoipa::path(
+    get,
+    path = "/launchpad/ws",
+    params(WsQuery),
+    responses(
+        (status = 101, description = "Switching Protocols: a WebSocket carrying JSON control messages \
+                                      (`subscribe`, `unsubscribe`, `ping`) and event objects (see docs/live-feed.md)"),
+        (status = 400, body = crate::error::ErrorBody, description = "INVALID_PARAMS (not a WebSocket upgrade, since)"),
+        (status = 410, body = crate::error::ErrorBody, description = "RESUME_TOO_OLD: re-read the state over REST"),
+        (status = 429, body = crate::error::ErrorBody, description = "TOO_MANY_CONNECTIONS or RATE_LIMITED"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+    ),
+    tag = "launchpad"
+)]
+pub async fn ws(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    extensions: Extensions,
+    ApiQuery(q): ApiQuery<WsQuery>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let upgrade = upgrade.map_err(|r| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_PARAMS",
+            format!("not a WebSocket upgrade: {}", r.body_text()),
+        )
+    })?;
+    let since = parse_since(q.since.as_deref(), "since")?;
+    let (hub, follower, admission) = open(&state, &headers, &extensions, since).await?;
+    let limits = Limits {
+        max_subscriptions: state.config.feed_max_subscriptions,
+        max_filter_values: state.config.feed_max_filter_values,
+        send_timeout: Duration::from_millis(state.config.feed_send_timeout_ms),
+    };
+    Ok(upgrade
+        .max_message_size(MAX_CONTROL_BYTES)
+        .on_upgrade(move |socket| async move {
+            Session {
+                socket,
+                hub,
+                follower,
+                subscriptions: BTreeMap::new(),
+                named: 0,
+                limits,
+            }
+            .run()
+            .await;
+            drop(admission);
+        }))
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    max_subscriptions: usize,
+    max_filter_values: usize,
+    send_timeout: Duration,
+}
+
+/// A control message from the client.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "op", rename_all = "lowercase", deny_unknown_fields)]
+enum Control {
+    Subscribe {
+        id: Option<String>,
+        kinds: Option<Vec<String>>,
+        mints: Option<Vec<String>>,
+        wallets: Option<Vec<String>>,
+        since: Option<i64>,
+    },
+    Unsubscribe {
+        id: String,
+    },
+    Ping,
+}
+
+/// An error message: the spec's envelope, with the control message's `id` when it had one.
+fn error_message(id: Option<&str>, e: &ApiError) -> Value {
+    let mut v = json!({ "type": "error", "error": { "message": e.message, "code": e.code } });
+    if let Some(id) = id {
+        v["id"] = id.into();
+    }
+    v
+}
+
+struct Session {
+    socket: WebSocket,
+    hub: Arc<Hub>,
+    follower: Follower,
+    subscriptions: BTreeMap<String, Filter>,
+    /// Subscriptions named by the server so far (`s1`, `s2`, ...).
+    named: u64,
+    limits: Limits,
+}
+
+impl Session {
+    async fn run(mut self) {
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+        loop {
+            tokio::select! {
+                msg = self.socket.recv() => {
+                    let reply = match msg {
+                        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                        Some(Ok(Message::Text(t))) => self.control(t.as_str()).await,
+                        Some(Ok(Message::Binary(_))) => error_message(
+                            None,
+                            &ApiError::new(StatusCode::BAD_REQUEST, "INVALID_JSON", "control messages are JSON text"),
+                        ),
+                        Some(Ok(_)) => continue,
+                    };
+                    if !self.send(Message::Text(reply.to_string().into())).await {
+                        return;
+                    }
+                }
+                // Without a subscription the connection holds its place (a `since` waits for the first one).
+                next = self.follower.next(), if !self.subscriptions.is_empty() => match next {
+                    Ok(Next::Event(e)) => {
+                        if self.subscriptions.values().any(|f| f.matches(&e))
+                            && !self.send(Message::Text(e.json.as_ref().into())).await
+                        {
+                            // The event may not have gone out: resume before it.
+                            return self.drop_slow(e.seq - 1).await;
+                        }
+                    }
+                    Ok(Next::Lagged) => {
+                        let last = self.follower.last();
+                        return self.drop_slow(last).await;
+                    }
+                    Err(e) => {
+                        let _ = self.send(Message::Text(error_message(None, &e).to_string().into())).await;
+                        return;
+                    }
+                },
+                _ = ping.tick() => {
+                    if !self.send(Message::Ping(Default::default())).await {
+                        let last = self.follower.last();
+                        return self.drop_slow(last).await;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends within the send timeout; `false` when the client does not take it in time (or is gone).
+    async fn send(&mut self, msg: Message) -> bool {
+        matches!(
+            tokio::time::timeout(self.limits.send_timeout, self.socket.send(msg)).await,
+            Ok(Ok(()))
+        )
+    }
+
+    /// Tells a client that fell behind where to resume, and closes. No event is queued behind that message;
+    /// the connection waits up to [`SLOW_GRACE`] for the client to take it (its buffers are full of events).
+    async fn drop_slow(mut self, last: i64) {
+        let text = lagged_message(last).to_string();
+        self.limits.send_timeout = self.limits.send_timeout.max(SLOW_GRACE);
+        if self.send(Message::Text(text.into())).await {
+            let _ = self
+                .send(Message::Close(Some(CloseFrame {
+                    code: 1013,
+                    reason: "slow consumer".into(),
+                })))
+                .await;
+        }
+    }
+
+    async fn control(&mut self, text: &str) -> Value {
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => {
+                return error_message(
+                    None,
+                    &ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        "INVALID_JSON",
+                        format!("not JSON: {e}"),
+                    ),
+                )
+            }
+        };
+        let id = value.get("id").and_then(Value::as_str).map(String::from);
+        let control: Control = match serde_json::from_value(value) {
+            Ok(c) => c,
+            Err(e) => {
+                return error_message(
+                    id.as_deref(),
+                    &ApiError::invalid(format!(
+                        "not a control message ({e}); send {{\"op\":\"subscribe\"|\"unsubscribe\"|\"ping\", ...}}"
+                    )),
+                )
+            }
+        };
+        match self.apply(control).await {
+            Ok(v) => v,
+            Err(e) => error_message(id.as_deref(), &e),
+        }
+    }
+
+    async fn apply(&mut self, control: Control) -> Result<Value, ApiError> {
+        match control {
+            Control::Ping => Ok(json!({ "type": "pong", "lastSeq": self.follower.last() })),
+            Control::Unsubscribe { id } => match self.subscriptions.remove(&id) {
+                Some(_) => Ok(json!({ "type": "unsubscribed", "id": id })),
+                None => Err(ApiError::not_found(format!("no subscription `{id}`"))),
+            },
+            Control::Subscribe {
+                id,
+                kinds,
+                mints,
+                wallets,
+                since,
+            } => {
+                if let Some(id) = &id {
+                    if id.is_empty() || id.len() > 64 {
+                        return Err(ApiError::invalid("`id` is 1 to 64 characters"));
+                    }
+                }
+                let filter = Filter::parse(kinds, mints, wallets, self.limits.max_filter_values)?;
+                let replaces = id
+                    .as_ref()
+                    .is_some_and(|i| self.subscriptions.contains_key(i));
+                if !replaces && self.subscriptions.len() >= self.limits.max_subscriptions {
+                    return Err(ApiError::new(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "TOO_MANY_SUBSCRIPTIONS",
+                        format!(
+                            "at most {} subscriptions per connection",
+                            self.limits.max_subscriptions
+                        ),
+                    ));
+                }
+                if let Some(s) = since {
+                    self.hub.check_since(s).await?;
+                }
+                let id = id.unwrap_or_else(|| {
+                    self.named += 1;
+                    format!("s{}", self.named)
+                });
+                match since {
+                    Some(s) => self.follower.rewind(s),
+                    None if self.subscriptions.is_empty() => self.follower.skip_to_now(),
+                    None => {}
+                }
+                let ack = json!({
+                    "type": "subscribed",
+                    "id": id,
+                    "kinds": filter.kinds,
+                    "mints": filter.mints,
+                    "wallets": filter.wallets,
+                    "since": since,
+                    "lastSeq": self.follower.last(),
+                });
+                self.subscriptions.insert(id, filter);
+                Ok(ack)
+            }
+        }
+    }
+}
