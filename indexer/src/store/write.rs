@@ -32,9 +32,10 @@ pub async fn cursor(conn: &mut AnyConnection, stream: &str, slot: u64) -> Result
     .await
 }
 
-/// Writes a batch. Account writes (the newest per address) and events go out as multi-row statements per
-/// table; launches and closures are written in order between them.
-pub async fn changes(conn: &mut AnyConnection, changes: &[Change]) -> Result<()> {
+/// Writes a batch at `now` (unix seconds: where the rolling 24h window stands). Account writes (the newest
+/// per address) and events go out as multi-row statements per table; launches and closures are written in
+/// order between them.
+pub async fn changes(conn: &mut AnyConnection, changes: &[Change], now: i64) -> Result<()> {
     let mut pending = Pending::default();
     for c in changes {
         match c {
@@ -48,17 +49,17 @@ pub async fn changes(conn: &mut AnyConnection, changes: &[Change]) -> Result<()>
                     }
                 }
                 None => {
-                    pending.flush(conn).await?;
-                    event(conn, e).await?;
+                    pending.flush(conn, now).await?;
+                    event(conn, e, now).await?;
                 }
             },
             other => {
-                pending.flush(conn).await?;
+                pending.flush(conn, now).await?;
                 change(conn, other).await?;
             }
         }
     }
-    pending.flush(conn).await
+    pending.flush(conn, now).await
 }
 
 /// Rows waiting to be written together.
@@ -96,7 +97,7 @@ impl<'a> Pending<'a> {
         }
     }
 
-    async fn flush(&mut self, conn: &mut AnyConnection) -> Result<()> {
+    async fn flush(&mut self, conn: &mut AnyConnection, now: i64) -> Result<()> {
         let mut accounts: BTreeMap<&'static str, Vec<Row>> = BTreeMap::new();
         for w in std::mem::take(&mut self.accounts).into_values() {
             let (table, row) = account_row(w);
@@ -120,8 +121,8 @@ impl<'a> Pending<'a> {
         mints.extend(highs.keys().cloned());
         let amm_pools = std::mem::take(&mut self.amm_pools);
         mints.extend(super::listing::mints_of_amm_pools(conn, &amm_pools).await?);
-        super::listing::refresh(conn, &mints, &highs, false).await?;
-        super::listing::sweep(conn).await
+        super::listing::refresh(conn, &mints, &highs, false, now).await?;
+        super::listing::sweep(conn, now).await
     }
 }
 
@@ -267,12 +268,12 @@ pub fn account_row(w: &AccountWrite) -> (&'static str, Row) {
     (w.state.kind().table(), row)
 }
 
-async fn event(conn: &mut AnyConnection, e: &Event) -> Result<()> {
+async fn event(conn: &mut AnyConnection, e: &Event, now: i64) -> Result<()> {
     match (e, event_row(e)) {
         (_, Some((table, row))) => {
             exec(conn, &insert_events_sql(table, &row, 1), values(row)).await
         }
-        (Event::Launch(l), None) => launch(conn, l).await,
+        (Event::Launch(l), None) => launch(conn, l, now).await,
         _ => Ok(()),
     }
 }
@@ -463,7 +464,7 @@ fn amm_event(k: &EventKey, e: &AmmEvent) -> (&'static str, Row) {
     ("amm_liquidity", row)
 }
 
-async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<()> {
+async fn launch(conn: &mut AnyConnection, l: &Launch, now: i64) -> Result<()> {
     let row: Row = vec![
         ("mint", Val::key(&l.mint)),
         ("pool", Val::key(&l.pool)),
@@ -491,5 +492,5 @@ async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<()> {
         values_clause(row.len(), 1),
     );
     exec(conn, &sql, values(row)).await?;
-    super::listing::created(conn, &l.mint.to_string()).await
+    super::listing::created(conn, &l.mint.to_string(), now).await
 }
