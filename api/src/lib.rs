@@ -14,6 +14,7 @@ pub mod image;
 pub mod keeper;
 pub mod layers;
 pub mod routes;
+pub mod schema;
 pub mod solana;
 pub mod walkthrough;
 
@@ -187,6 +188,7 @@ impl AppState {
         routes::cross_chain::build::build,
         routes::cross_chain::status::status,
     ),
+    components(schemas(schema::SolanaAddress, schema::SolanaSignature)),
     tags(
         (name = "launchpad", description = "Bonding-curve launches"),
         (name = "swap", description = "Swaps and transaction relay"),
