@@ -61,6 +61,24 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     }
 }
 
+/// An optional `u16` field that also takes a JSON number written with a zero fraction (`50.0`): JSON Schema
+/// counts those as integers, so a client validating with the OpenAPI document may send them.
+pub fn opt_u16<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u16>, D::Error> {
+    use serde::Deserialize;
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    let integral = n.as_u64().or_else(|| {
+        n.as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= f64::from(u16::MAX))
+            .map(|f| f as u64)
+    });
+    integral
+        .and_then(|v| u16::try_from(v).ok())
+        .map(Some)
+        .ok_or_else(|| serde::de::Error::custom(format!("{n} is not an integer from 0 to 65535")))
+}
+
 const SECRET_NAMES: [&str; 7] = [
     "privatekey",
     "private_key",

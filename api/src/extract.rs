@@ -8,6 +8,9 @@ use axum::extract::{FromRequestParts, Path, Query};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::{RefOr, Required, Schema};
+use utoipa::IntoParams;
 
 /// A query string of type `T`.
 pub struct ApiQuery<T>(pub T);
@@ -90,7 +93,60 @@ pub fn pattern_schema(pattern: &str) -> utoipa::openapi::Object {
         .build()
 }
 
-/// A Solana address as the handlers take it: base58, 32 to 44 characters.
-pub fn address_schema() -> utoipa::openapi::Object {
-    pattern_schema("^[1-9A-HJ-NP-Za-km-z]{32,44}$")
+/// A Solana address as the handlers take it: base58 of 32 bytes.
+pub fn address_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    crate::schema::solana_address()
+}
+
+/// A parameter of the document. (utoipa's `#[param(schema_with = ...)]` drops `required` and the
+/// description, so parameters that need both are written with this.)
+pub fn param(
+    location: ParameterIn,
+    name: &str,
+    required: bool,
+    description: &str,
+    schema: impl Into<RefOr<Schema>>,
+) -> Parameter {
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(location)
+        .required(if required {
+            Required::True
+        } else {
+            Required::False
+        })
+        .description(Some(description))
+        .schema(Some(schema))
+        .build()
+}
+
+/// A path parameter (always required).
+pub fn path_param(name: &str, description: &str, schema: impl Into<RefOr<Schema>>) -> Parameter {
+    param(ParameterIn::Path, name, true, description, schema)
+}
+
+/// A token's mint in the path.
+pub struct MintPath;
+
+impl IntoParams for MintPath {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![path_param(
+            "mint",
+            "The token's mint address",
+            address_schema(),
+        )]
+    }
+}
+
+/// A wallet in the path.
+pub struct AddressPath;
+
+impl IntoParams for AddressPath {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![path_param(
+            "address",
+            "The wallet's address",
+            address_schema(),
+        )]
+    }
 }

@@ -16,6 +16,7 @@ pub mod keeper;
 pub mod layers;
 pub mod logging;
 pub mod routes;
+pub mod schema;
 pub mod solana;
 pub mod walkthrough;
 
@@ -217,6 +218,7 @@ impl AppState {
         routes::cross_chain::build::build,
         routes::cross_chain::status::status,
     ),
+    components(schemas(schema::SolanaAddress, schema::SolanaSignature)),
     tags(
         (name = "launchpad", description = "Bonding-curve launches"),
         (name = "swap", description = "Swaps and transaction relay"),

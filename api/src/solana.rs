@@ -217,13 +217,16 @@ async fn compile(
     };
     let bytes = bincode::serialize(&tx)
         .map_err(|e| ApiError::invalid(format!("the transaction cannot be serialized: {e}")))?;
-    if bytes.len() > 1232 {
+    if bytes.len() > PACKET_DATA_SIZE {
         return Err(ApiError::invalid(
             "the transaction exceeds Solana's 1232-byte packet limit",
         ));
     }
     Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
 }
+
+/// The most bytes a serialized transaction can have (one network packet).
+pub const PACKET_DATA_SIZE: usize = 1232;
 
 /// A signed transaction from its base64 form, checked to carry every required signature.
 pub fn signed_transaction(b64: &str) -> Result<VersionedTransaction, ApiError> {

@@ -304,3 +304,165 @@ async fn the_cross_chain_quote_links_to_its_status_with_the_real_quote_id() {
     assert_eq!(&link["operationId"], operation, "{link}");
     assert_eq!(link["parameters"]["quoteId"], "$response.body#/quoteId");
 }
+
+async fn post_json(http: &reqwest::Client, url: &str, body: &Value) -> (u16, Value) {
+    let r = http.post(url).json(body).send().await.unwrap();
+    (r.status().as_u16(), r.json().await.unwrap_or(Value::Null))
+}
+
+/// The document's request schemas carry the handlers' own rules: enums from the same lists, patterns that
+/// only admit what the handlers accept, every path parameter required.
+#[tokio::test]
+async fn request_schemas_state_what_the_handlers_enforce() {
+    let base = serve(api::router(state(|c| c).await)).await;
+    let http = reqwest::Client::new();
+    let (_, _, doc) = get_json(&http, &format!("{base}/openapi.json")).await;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                assert!(p["schema"].is_object(), "{method} {path}: {p}");
+                if p["in"] == "path" {
+                    assert_eq!(p["required"], true, "{method} {path}: {p}");
+                }
+            }
+        }
+    }
+    let schemas = &doc["components"]["schemas"];
+    let enum_of = |v: &Value| -> Vec<String> {
+        let mut names: Vec<String> = v["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{v}"))
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    // Every chain is named by exactly one family of each chain-dependent request.
+    let mut keys: Vec<String> = api::chains::CHAINS
+        .iter()
+        .map(|c| c.key.to_string())
+        .collect();
+    keys.sort();
+    for name in ["QuoteRequest", "RecordRequest"] {
+        let mut seen: Vec<String> = schemas[name]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| {
+                v["required"].as_array().unwrap().contains(&"txHash".into())
+                    || v["properties"]["amountIn"].is_object()
+            })
+            .flat_map(|v| enum_of(&v["properties"]["chainKey"]))
+            .collect();
+        seen.sort();
+        assert_eq!(seen, keys, "{name}");
+    }
+    let launch = &schemas["LaunchRequest"]["properties"];
+    assert_eq!(enum_of(&launch["curvePreset"]), {
+        let mut p: Vec<String> = curve::Preset::ALL
+            .iter()
+            .map(|p| p.name().to_string())
+            .collect();
+        p.sort();
+        p
+    });
+    assert_eq!(enum_of(&schemas["ClaimRequest"]["properties"]["kind"]), {
+        let mut k: Vec<String> = api::routes::claim::CLAIM_KINDS.map(String::from).to_vec();
+        k.sort();
+        k
+    });
+    let supply = regex::Regex::new(launch["totalSupply"]["pattern"].as_str().unwrap()).unwrap();
+    assert!(supply.is_match("1,000,000,000") && supply.is_match("1_000_000_000"));
+    assert!(!supply.is_match("100,000,000") && !supply.is_match("1000000000.0"));
+
+    // Values the document admits are accepted: each claim kind, with addresses the pattern matches, is
+    // refused only because the pool is unknown; a kind outside the enum is refused as invalid.
+    let address = regex::Regex::new(schemas["SolanaAddress"]["pattern"].as_str().unwrap()).unwrap();
+    let pool = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+    let creator = "So11111111111111111111111111111111111111112";
+    assert!(address.is_match(pool) && address.is_match(creator));
+    for kind in api::routes::claim::CLAIM_KINDS
+        .iter()
+        .copied()
+        .chain(["nope"])
+    {
+        let (status, body) = post_json(
+            &http,
+            &format!("{base}/launchpad/claim"),
+            &serde_json::json!({"creator": creator, "pool": pool, "kind": kind}),
+        )
+        .await;
+        if kind == "nope" {
+            assert_eq!(status, 400, "{body}");
+            assert_error(&body, "INVALID_KIND");
+        } else {
+            assert_eq!(status, 404, "{kind}: {body}");
+        }
+    }
+}
+
+/// What changed in the handlers to match their schemas: an integer written `50.0` is an integer (JSON
+/// Schema says so), a chain key is matched as written, and `dexId`'s limit counts characters.
+#[tokio::test]
+async fn handlers_accept_what_their_schemas_admit() {
+    let base = serve(api::router(state(|c| c).await)).await;
+    let http = reqwest::Client::new();
+    let quote = |slippage: Value| {
+        serde_json::json!({
+            "chainKey": "solana",
+            "tokenIn": "So11111111111111111111111111111111111111112",
+            "tokenOut": "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+            "amountIn": "1000",
+            "slippageBps": slippage,
+        })
+    };
+    // No launch is indexed: a valid request finds no route (404); an invalid one is refused first (400).
+    for (slippage, status) in [
+        (serde_json::json!(50), 404),
+        (serde_json::json!(50.0), 404),
+        (serde_json::json!(50.5), 400),
+        (serde_json::json!(5001.0), 400),
+    ] {
+        let (got, body) = post_json(
+            &http,
+            &format!("{base}/swap/quote"),
+            &quote(slippage.clone()),
+        )
+        .await;
+        assert_eq!(got, status, "slippageBps {slippage}: {body}");
+    }
+    let (status, _, body) =
+        get_json(&http, &format!("{base}/swap/tokens?chainKey=%20solana%20")).await;
+    assert_eq!(status, 400, "{body}");
+    assert_error(&body, "UNSUPPORTED_CHAIN");
+    let (status, _, body) = get_json(&http, &format!("{base}/swap/tokens?chainKey=")).await;
+    assert_eq!(status, 200, "{body}");
+    let record = |dex_id: String, hash: String| {
+        serde_json::json!({
+            "chainKey": "base",
+            "dexId": dex_id,
+            "tokenIn": "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+            "tokenOut": "0x4200000000000000000000000000000000000006",
+            "amountIn": "1",
+            "amountOut": "2",
+            "feeBps": 30.0,
+            "txHash": hash,
+            "address": "0x1111111111111111111111111111111111111111",
+        })
+    };
+    let (status, body) = post_json(
+        &http,
+        &format!("{base}/swap/record"),
+        &record("é".repeat(64), format!("0x{}", "ab".repeat(32))),
+    )
+    .await;
+    assert_eq!(status, 200, "64 characters (128 bytes): {body}");
+    let (status, body) = post_json(
+        &http,
+        &format!("{base}/swap/record"),
+        &record("é".repeat(65), format!("0x{}", "cd".repeat(32))),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+}

@@ -11,17 +11,47 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
+#[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AllowanceQuery {
     pub chain_key: Option<String>,
-    /// The ERC-20 token (the native token needs no approval).
     pub token: Option<String>,
-    /// The wallet.
     pub owner: Option<String>,
-    /// The address that moves the tokens (a route's `spender`).
     pub spender: Option<String>,
+}
+
+impl IntoParams for AllowanceQuery {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use crate::extract::param;
+        use crate::schema::{chain_keys, evm_address, one_of};
+        use utoipa::openapi::path::ParameterIn::Query;
+        vec![
+            param(
+                Query,
+                "chainKey",
+                true,
+                "An EVM chain",
+                one_of(chain_keys(ChainKind::Evm)),
+            ),
+            param(
+                Query,
+                "token",
+                true,
+                "The ERC-20 token (the native token needs no approval)",
+                evm_address(),
+            ),
+            param(Query, "owner", true, "The wallet", evm_address()),
+            param(
+                Query,
+                "spender",
+                true,
+                "The address that moves the tokens (a route's `spender`)",
+                evm_address(),
+            ),
+        ]
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]

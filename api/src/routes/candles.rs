@@ -107,7 +107,7 @@ fn time_param(name: &str, value: Option<&str>) -> Result<Option<i64>, ApiError> 
 #[utoipa::path(
     get,
     path = "/launchpad/candles/{mint}",
-    params(("mint" = String, Path, description = "The token's mint address"), CandlesQuery),
+    params(crate::extract::MintPath, CandlesQuery),
     responses(
         (status = 200, body = CandlesResponse),
         (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),

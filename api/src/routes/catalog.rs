@@ -114,10 +114,15 @@ pub struct Token {
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct TokensQuery {
-    /// Only this chain.
+    /// Only this chain (empty: every chain).
+    #[param(schema_with = chain_schema)]
     pub chain_key: Option<String>,
     /// Case-insensitive match on symbol, name or address.
     pub q: Option<String>,
+}
+
+fn chain_schema() -> utoipa::openapi::Object {
+    crate::schema::one_of(chains::CHAINS.iter().map(|c| c.key).chain([""])).build()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -199,12 +204,7 @@ pub async fn tokens(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<TokensQuery>,
 ) -> Result<Json<TokensResponse>, ApiError> {
-    let only = match q
-        .chain_key
-        .as_deref()
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    {
+    let only = match q.chain_key.as_deref().filter(|k| !k.is_empty()) {
         Some(key) => Some(chains::chain(key).ok_or_else(|| chains::unsupported_chain(key))?),
         None => None,
     };

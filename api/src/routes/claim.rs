@@ -14,11 +14,21 @@ use utoipa::ToSchema;
 #[serde(rename_all = "camelCase")]
 pub struct ClaimRequest {
     /// The claiming wallet: the launch's creator, or the partner.
+    #[schema(schema_with = crate::schema::solana_address)]
     pub creator: String,
     /// The launchpad pool.
+    #[schema(schema_with = crate::schema::solana_address)]
     pub pool: String,
     /// `trading`, `surplus` or `locked-lp`.
+    #[schema(schema_with = kind_schema)]
     pub kind: String,
+}
+
+/// What a claim can take.
+pub const CLAIM_KINDS: [&str; 3] = ["trading", "surplus", "locked-lp"];
+
+fn kind_schema() -> utoipa::openapi::Object {
+    crate::schema::one_of(CLAIM_KINDS).build()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -56,15 +66,12 @@ pub async fn claim(
 ) -> Result<Json<ClaimResponse>, ApiError> {
     let wallet = address("creator", Some(&req.creator))?;
     let pool = address("pool", Some(&req.pool))?;
-    let kind = match req.kind.as_str() {
-        k @ ("trading" | "surplus" | "locked-lp") => k,
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "INVALID_KIND",
-                "`kind` must be `trading`, `surplus` or `locked-lp`",
-            ))
-        }
+    let Some(kind) = CLAIM_KINDS.into_iter().find(|k| *k == req.kind) else {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "INVALID_KIND",
+            "`kind` must be `trading`, `surplus` or `locked-lp`",
+        ));
     };
     let curve = state
         .store

@@ -22,7 +22,7 @@ pub struct HoldersQuery {
 #[utoipa::path(
     get,
     path = "/launchpad/tokens/{mint}/holders",
-    params(("mint" = String, Path, description = "The token's mint address"), HoldersQuery),
+    params(crate::extract::MintPath, HoldersQuery),
     responses(
         (status = 200, body = HolderSummary),
         (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),

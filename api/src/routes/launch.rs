@@ -27,41 +27,140 @@ pub const FIRST_BUY_SLIPPAGE_BPS: u64 = 100;
 #[serde(rename_all = "camelCase")]
 pub struct LaunchRequest {
     /// `solana`.
+    #[schema(schema_with = chain_schema)]
     pub chain_key: String,
     /// `bonding-curve`.
+    #[schema(schema_with = launch_type_schema)]
     pub launch_type: String,
     /// `fair`, `shield` or `distribute`.
+    #[schema(schema_with = preset_schema)]
     pub curve_preset: String,
     /// `sol` or `usdc`.
+    #[schema(schema_with = quote_schema)]
     pub quote: String,
     /// 1 to 32 characters, no control characters.
+    #[schema(schema_with = name_schema)]
     pub name: String,
     /// 1 to 10 uppercase letters or digits.
+    #[schema(schema_with = symbol_schema)]
     pub symbol: String,
     /// Up to 1000 characters; served in the metadata JSON.
     #[serde(default)]
+    #[schema(schema_with = description_schema)]
     pub description: String,
     /// Whole tokens: `1000000000`.
+    #[schema(schema_with = supply_schema)]
     pub total_supply: String,
     /// The creator's wallet: the only signer.
+    #[schema(schema_with = crate::schema::solana_address)]
     pub creator: String,
     /// Optional first buy in whole quote tokens (`"0.5"` SOL), in the same transaction.
     #[serde(default)]
+    #[schema(schema_with = first_buy_schema)]
     pub first_buy_amount: Option<String>,
     /// Optional image at prepare: base64 (or a `data:image/...;base64,` URL) of a PNG, JPEG, GIF or WebP of
     /// at most 1 MiB and 4096x4096, checked by decoding it. Stored by the service and served at a stable
     /// URL (the metadata JSON's `image`). Ignored at record.
     #[serde(default)]
+    #[schema(schema_with = image_schema)]
     pub image: Option<String>,
     /// Optional website: an `https://` URL.
     #[serde(default)]
+    #[schema(schema_with = website_schema)]
     pub website: Option<String>,
     /// Optional X account: `https://x.com/<handle>` (or twitter.com).
     #[serde(default)]
+    #[schema(schema_with = twitter_schema)]
     pub twitter: Option<String>,
     /// Optional Telegram: `https://t.me/<name>` (or telegram.me).
     #[serde(default)]
+    #[schema(schema_with = telegram_schema)]
     pub telegram: Option<String>,
+}
+
+/// The only chain launches are on.
+pub const LAUNCH_CHAIN: &str = "solana";
+/// The only launch type.
+pub const LAUNCH_TYPE: &str = "bonding-curve";
+/// Most characters in a name, a symbol, a description and a link.
+pub const MAX_NAME_CHARS: usize = 32;
+pub const MAX_SYMBOL_CHARS: usize = 10;
+pub const MAX_DESCRIPTION_CHARS: usize = 1000;
+pub const MAX_LINK_CHARS: usize = 200;
+/// Hosts of the X and Telegram links.
+pub const TWITTER_HOSTS: [&str; 2] = ["x.com", "twitter.com"];
+pub const TELEGRAM_HOSTS: [&str; 2] = ["t.me", "telegram.me"];
+
+use crate::schema;
+use utoipa::openapi::{Object, RefOr, Schema};
+
+fn chain_schema() -> Object {
+    schema::one_of([LAUNCH_CHAIN]).build()
+}
+fn launch_type_schema() -> Object {
+    schema::one_of([LAUNCH_TYPE]).build()
+}
+fn preset_schema() -> Object {
+    schema::one_of(Preset::ALL.map(Preset::name)).build()
+}
+fn quote_schema() -> Object {
+    schema::one_of(QuoteAsset::ALL.map(QuoteAsset::name)).build()
+}
+fn name_schema() -> Object {
+    schema::text(1, MAX_NAME_CHARS)
+        .pattern(Some("^[^\\x00-\\x1f\\x7f-\\x9f]*$"))
+        .build()
+}
+fn symbol_schema() -> Object {
+    schema::text(1, MAX_SYMBOL_CHARS)
+        .pattern(Some(format!("^[A-Z0-9]{{1,{MAX_SYMBOL_CHARS}}}$")))
+        .build()
+}
+fn description_schema() -> Object {
+    schema::text(0, MAX_DESCRIPTION_CHARS).build()
+}
+/// [`TOTAL_SUPPLY`]'s digits, any of them separated by `,` or `_`.
+fn supply_schema() -> Object {
+    let digits: Vec<String> = TOTAL_SUPPLY.chars().map(String::from).collect();
+    schema::text(TOTAL_SUPPLY.len(), usize::MAX)
+        .max_length(None)
+        .pattern(Some(format!("^[,_]*{}[,_]*$", digits.join("[,_]*"))))
+        .build()
+}
+/// Positive, in whole quote tokens: at most the decimals of every quote token (the pattern takes the fewest).
+fn first_buy_schema() -> RefOr<Schema> {
+    let decimals = QuoteAsset::ALL.map(QuoteAsset::decimals);
+    schema::nullable(schema::human_amount(
+        decimals.into_iter().min().unwrap_or(0),
+        u128::from(u64::MAX),
+    ))
+}
+fn image_schema() -> RefOr<Schema> {
+    schema::nullable(schema::text(0, crate::image::PREPARE_BODY_LIMIT))
+}
+/// An `https://` URL on a dotted host, without credentials.
+fn website_schema() -> RefOr<Schema> {
+    link_schema("[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z0-9]+(?:-[a-z0-9]+)*)+(?:/[A-Za-z0-9._~%-]*)*")
+}
+fn twitter_schema() -> RefOr<Schema> {
+    profile_schema(&TWITTER_HOSTS)
+}
+fn telegram_schema() -> RefOr<Schema> {
+    profile_schema(&TELEGRAM_HOSTS)
+}
+/// A profile on one of `hosts` (`www.` allowed): one path segment naming the account.
+fn profile_schema(hosts: &[&str]) -> RefOr<Schema> {
+    let hosts: Vec<String> = hosts.iter().map(|h| h.replace('.', "\\.")).collect();
+    link_schema(&format!(
+        "(?:www\\.)?(?:{})/[A-Za-z0-9_+-]+/?",
+        hosts.join("|")
+    ))
+}
+/// `https://` and `rest`, at most [`MAX_LINK_CHARS`]; blank is no link.
+fn link_schema(rest: &str) -> RefOr<Schema> {
+    schema::nullable(
+        schema::text(0, MAX_LINK_CHARS).pattern(Some(format!("^(?:https://{rest}|\\s*)$"))),
+    )
 }
 
 /// A launch request that passed validation.
@@ -96,7 +195,7 @@ fn link(field: &str, value: Option<&str>, hosts: &[&str]) -> Result<Option<Strin
     let url = reqwest::Url::parse(v).map_err(|_| bad_link())?;
     let host = url.host_str().unwrap_or("").to_ascii_lowercase();
     let host = host.strip_prefix("www.").unwrap_or(&host);
-    let ok = v.len() <= 200
+    let ok = v.chars().count() <= MAX_LINK_CHARS
         && url.scheme() == "https"
         && url.username().is_empty()
         && url.password().is_none()
@@ -122,10 +221,10 @@ fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
 
 impl LaunchRequest {
     pub fn validate(&self) -> Result<Launch, ApiError> {
-        if self.chain_key != "solana" {
+        if self.chain_key != LAUNCH_CHAIN {
             return Err(bad("INVALID_CHAIN", "launches are on `solana` only"));
         }
-        if self.launch_type != "bonding-curve" {
+        if self.launch_type != LAUNCH_TYPE {
             return Err(bad(
                 "INVALID_LAUNCH_TYPE",
                 "`launchType` must be `bonding-curve`",
@@ -140,14 +239,14 @@ impl LaunchRequest {
         let quote = QuoteAsset::from_name(&self.quote)
             .ok_or_else(|| bad("INVALID_QUOTE", "`quote` must be `sol` or `usdc`"))?;
         let chars = self.name.chars().count();
-        if chars == 0 || chars > 32 || self.name.chars().any(char::is_control) {
+        if chars == 0 || chars > MAX_NAME_CHARS || self.name.chars().any(char::is_control) {
             return Err(bad(
                 "INVALID_NAME",
                 "`name` must be 1 to 32 characters without control characters",
             ));
         }
         if self.symbol.is_empty()
-            || self.symbol.len() > 10
+            || self.symbol.len() > MAX_SYMBOL_CHARS
             || !self
                 .symbol
                 .chars()
@@ -158,7 +257,7 @@ impl LaunchRequest {
                 "`symbol` must be 1 to 10 uppercase letters or digits",
             ));
         }
-        if self.description.chars().count() > 1000 {
+        if self.description.chars().count() > MAX_DESCRIPTION_CHARS {
             return Err(bad(
                 "INVALID_DESCRIPTION",
                 "`description` is at most 1000 characters",
@@ -194,16 +293,8 @@ impl LaunchRequest {
             creator,
             first_buy,
             website: link("website", self.website.as_deref(), &[])?,
-            twitter: link(
-                "twitter",
-                self.twitter.as_deref(),
-                &["x.com", "twitter.com"],
-            )?,
-            telegram: link(
-                "telegram",
-                self.telegram.as_deref(),
-                &["t.me", "telegram.me"],
-            )?,
+            twitter: link("twitter", self.twitter.as_deref(), &TWITTER_HOSTS)?,
+            telegram: link("telegram", self.telegram.as_deref(), &TELEGRAM_HOSTS)?,
         })
     }
 }
@@ -473,7 +564,7 @@ pub struct MetadataFile {
 #[utoipa::path(
     get,
     path = "/launchpad/metadata/{file}",
-    params(("file" = String, Path, description = "`<mint>.json`")),
+    params(MetadataPath),
     responses(
         (status = 200, body = TokenMetadata),
         (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
@@ -522,12 +613,40 @@ pub async fn metadata(
     }))
 }
 
+pub struct MetadataPath;
+
+impl utoipa::IntoParams for MetadataPath {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![crate::extract::path_param(
+            "file",
+            "`<mint>.json` (or the mint alone)",
+            crate::extract::pattern_schema(&schema::solana_address_then("(?:\\.json)?")),
+        )]
+    }
+}
+
+pub struct ImagePath;
+
+impl utoipa::IntoParams for ImagePath {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![crate::extract::path_param(
+            "hash",
+            "SHA-256 of the image, 64 lowercase hex digits",
+            crate::extract::pattern_schema("^[0-9a-f]{64}$"),
+        )]
+    }
+}
+
 /// `GET /launchpad/images/{hash}`: an uploaded image, by the SHA-256 of its bytes (so a URL never changes
 /// content: cached for a year, immutable).
 #[utoipa::path(
     get,
     path = "/launchpad/images/{hash}",
-    params(("hash" = String, Path, description = "SHA-256 of the image, 64 hex digits")),
+    params(ImagePath),
     responses(
         (status = 200, description = "The image, with its content type", content_type = "image/png"),
         (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
@@ -572,8 +691,10 @@ pub struct LaunchRecordRequest {
     #[serde(flatten)]
     pub launch: LaunchRequest,
     /// The mint (from prepare).
+    #[schema(schema_with = crate::schema::solana_address)]
     pub token_address: String,
     /// The signature of the confirmed launch transaction.
+    #[schema(schema_with = crate::schema::solana_signature)]
     pub deploy_tx_hash: String,
     /// From prepare.
     #[serde(rename = "metadataURI")]

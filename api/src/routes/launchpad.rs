@@ -59,7 +59,7 @@ pub struct CurveResponse {
 #[utoipa::path(
     get,
     path = "/launchpad/curve/{mint}",
-    params(("mint" = String, Path, description = "The token's mint address")),
+    params(crate::extract::MintPath),
     responses(
         (status = 200, body = CurveResponse),
         (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
@@ -162,6 +162,13 @@ const STATUSES: [&str; 3] = ["bonding", "complete", "migrated"];
 const PRESETS: [&str; 3] = ["fair", "shield", "distribute"];
 const QUOTES: [&str; 2] = ["sol", "usdc"];
 
+/// Most characters of a search.
+const MAX_SEARCH_CHARS: usize = 64;
+
+fn search_schema() -> utoipa::openapi::Object {
+    crate::schema::trimmed_text(MAX_SEARCH_CHARS).build()
+}
+
 fn offset_schema() -> utoipa::openapi::Object {
     crate::extract::integer_schema(0, i64::MAX as u64)
 }
@@ -210,6 +217,7 @@ pub struct LaunchesQuery {
     #[param(schema_with = crate::extract::address_schema)]
     pub creator: Option<String>,
     /// Name or symbol (case-insensitive substring, 1 to 64 characters), or an exact mint.
+    #[param(schema_with = search_schema)]
     pub q: Option<String>,
 }
 
@@ -300,7 +308,7 @@ impl LaunchesQuery {
             Some(q) if q.chars().any(char::is_control) => {
                 return Err(ApiError::invalid("`q` must not contain control characters"))
             }
-            Some(q) if (1..=64).contains(&q.chars().count()) => Some(q.to_string()),
+            Some(q) if (1..=MAX_SEARCH_CHARS).contains(&q.chars().count()) => Some(q.to_string()),
             Some(_) => return Err(ApiError::invalid("`q` must be 1 to 64 characters")),
         };
         Ok(indexer::read::ListingQuery {
@@ -362,11 +370,24 @@ pub async fn launches(
     }))
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
+#[derive(Debug, Deserialize)]
 pub struct FeesQuery {
     /// The wallet (a launch's creator, or the partner).
     pub creator: Option<String>,
+}
+
+impl IntoParams for FeesQuery {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![crate::extract::param(
+            utoipa::openapi::path::ParameterIn::Query,
+            "creator",
+            true,
+            "The wallet (a launch's creator, or the partner)",
+            crate::extract::address_schema(),
+        )]
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -18,6 +18,7 @@ pub const CONFIRM_WAIT: Duration = Duration::from_secs(30);
 #[serde(rename_all = "camelCase")]
 pub struct SubmitRequest {
     /// Base64 of the signed, serialized transaction.
+    #[schema(schema_with = signed_transaction_schema)]
     pub signed_transaction: String,
 }
 
@@ -27,6 +28,16 @@ pub struct SubmitResponse {
     pub signature: String,
     /// Confirmed within 30 s (false: still pending; poll the signature or re-build if the blockhash expired).
     pub confirmed: bool,
+}
+
+/// Base64 of at most a packet (what a transaction can be), with its padding.
+fn signed_transaction_schema() -> utoipa::openapi::Object {
+    let max = crate::solana::PACKET_DATA_SIZE.div_ceil(3) * 4;
+    crate::schema::text(4, max)
+        .pattern(Some(
+            "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+        ))
+        .build()
 }
 
 fn submit_failed(code: &'static str, message: impl Into<String>) -> ApiError {

@@ -99,7 +99,7 @@ pub fn image_url(state: &AppState, hash: &str) -> String {
 #[utoipa::path(
     get,
     path = "/launchpad/tokens/{mint}",
-    params(("mint" = String, Path, description = "The token's mint address")),
+    params(crate::extract::MintPath),
     responses(
         (status = 200, body = TokenResponse),
         (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),

@@ -63,7 +63,7 @@ pub fn limit_param(value: Option<&str>, default: u32, max: u32) -> Result<u32, A
 #[utoipa::path(
     get,
     path = "/launchpad/trades/{mint}",
-    params(("mint" = String, Path, description = "The token's mint address"), TradesQuery),
+    params(crate::extract::MintPath, TradesQuery),
     responses(
         (status = 200, body = TradesResponse),
         (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),

@@ -55,7 +55,7 @@ pub struct WalletResponse {
 #[utoipa::path(
     get,
     path = "/launchpad/wallets/{address}",
-    params(("address" = String, Path, description = "The wallet's address")),
+    params(crate::extract::AddressPath),
     responses(
         (status = 200, body = WalletResponse),
         (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),

@@ -32,14 +32,6 @@ async fn query_opt(conn: &mut AnyConnection, sql: &str, mint: &str) -> Result<Op
         .await
 }
 
-/// The rolling 24h window's start now (wall clock), as the API computes it.
-fn window_now() -> i64 {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
-    crate::read::window_start(now)
-}
-
 /// A mint's volume since `since` from its hourly candles: (base, quote).
 async fn window_volume(conn: &mut AnyConnection, mint: &str, since: i64) -> Result<(u128, u128)> {
     let rows = sqlx::query(AssertSqlSafe(dialect(
@@ -77,10 +69,10 @@ fn window_of(quote: u128, since: i64) -> i64 {
     }
 }
 
-/// Re-sums the 24h volume of launches whose stored volume is from an earlier window (never an idle one:
-/// see [`IDLE_WINDOW`]), a bounded number per call.
-pub async fn sweep(conn: &mut AnyConnection) -> Result<()> {
-    let since = window_now();
+/// Re-sums the 24h volume of launches whose stored volume is from an earlier window than the one at `now`
+/// (never an idle one: see [`IDLE_WINDOW`]), a bounded number per call.
+pub async fn sweep(conn: &mut AnyConnection, now: i64) -> Result<()> {
+    let since = crate::read::window_start(now);
     let stale: Vec<String> = sqlx::query(AssertSqlSafe(dialect(
         conn,
         "SELECT mint FROM launch_stats WHERE volume_window < $1 LIMIT $2",
@@ -128,16 +120,17 @@ pub async fn mints_of_amm_pools(
     Ok(out)
 }
 
-/// Rewrites the stats of `mints`. `highs`: the highest price among each mint's newly inserted trades;
-/// `recompute_ath`: take the all-time high from the daily candles instead of the stored one (rows a
-/// migration left stale).
+/// Rewrites the stats of `mints`, their 24h volume as of `now`. `highs`: the highest price among each mint's
+/// newly inserted trades; `recompute_ath`: take the all-time high from the daily candles instead of the
+/// stored one (rows a migration left stale).
 pub async fn refresh(
     conn: &mut AnyConnection,
     mints: &BTreeSet<String>,
     highs: &BTreeMap<String, u128>,
     recompute_ath: bool,
+    now: i64,
 ) -> Result<()> {
-    let since = window_now();
+    let since = crate::read::window_start(now);
     for mint in mints {
         let Some(state) = query_opt(
             conn,
@@ -224,7 +217,7 @@ pub async fn refresh(
 }
 
 /// A new launch's stats row (defaults until its pool is written), refreshed at once if the pool is in.
-pub async fn created(conn: &mut AnyConnection, mint: &str) -> Result<()> {
+pub async fn created(conn: &mut AnyConnection, mint: &str, now: i64) -> Result<()> {
     sqlx::query(AssertSqlSafe(dialect(
         conn,
         "INSERT INTO launch_stats (mint) VALUES ($1) ON CONFLICT (mint) DO NOTHING",
@@ -237,19 +230,20 @@ pub async fn created(conn: &mut AnyConnection, mint: &str) -> Result<()> {
         &BTreeSet::from([mint.to_string()]),
         &BTreeMap::new(),
         false,
+        now,
     )
     .await
 }
 
 /// Recomputes the rows left stale by the migration that created the table (launches indexed before it).
-pub async fn refresh_stale(conn: &mut AnyConnection) -> Result<()> {
+pub async fn refresh_stale(conn: &mut AnyConnection, now: i64) -> Result<()> {
     let mints: BTreeSet<String> = sqlx::query("SELECT mint FROM launch_stats WHERE stale = 1")
         .fetch_all(&mut *conn)
         .await?
         .iter()
         .map(|r| r.get(0))
         .collect();
-    refresh(conn, &mints, &BTreeMap::new(), true).await
+    refresh(conn, &mints, &BTreeMap::new(), true, now).await
 }
 
 /// One synthetic launch for [`Store::seed_listing`].

@@ -82,6 +82,37 @@ pub struct Store {
     feed: std::sync::Arc<tokio::sync::watch::Sender<i64>>,
     /// Unix seconds of the last feed prune.
     feed_pruned: std::sync::Arc<std::sync::atomic::AtomicI64>,
+    clock: Clock,
+}
+
+/// Unix seconds now, as the store's writes read it: where the listing's rolling 24h window stands. The wall
+/// clock unless the store was given another ([`Store::with_clock`]).
+#[derive(Clone)]
+pub struct Clock(std::sync::Arc<dyn Fn() -> i64 + Send + Sync>);
+
+impl Clock {
+    /// The system's wall clock.
+    pub fn wall() -> Clock {
+        Clock::new(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64)
+        })
+    }
+
+    pub fn new(now: impl Fn() -> i64 + Send + Sync + 'static) -> Clock {
+        Clock(std::sync::Arc::new(now))
+    }
+
+    pub fn now(&self) -> i64 {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Clock({})", self.now())
+    }
 }
 
 fn sqlite_pragmas(conn: &mut AnyConnection) -> BoxFuture<'_, Result<(), sqlx::Error>> {
@@ -159,6 +190,7 @@ impl Store {
             backend,
             feed: std::sync::Arc::new(tokio::sync::watch::channel(0).0),
             feed_pruned: Default::default(),
+            clock: Clock::wall(),
         })
     }
 
@@ -176,9 +208,19 @@ impl Store {
         }
         let mut conn = self.pool.acquire().await?;
         let mut tx = conn.begin().await?;
-        listing::refresh_stale(&mut tx).await?;
+        listing::refresh_stale(&mut tx, self.now()).await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// This store reading the time from `clock` instead of the wall clock.
+    pub fn with_clock(self, clock: Clock) -> Store {
+        Store { clock, ..self }
+    }
+
+    /// Unix seconds now, by the store's clock.
+    pub fn now(&self) -> i64 {
+        self.clock.now()
     }
 
     pub fn backend(&self) -> Backend {
@@ -206,7 +248,7 @@ impl Store {
     pub async fn apply(&self, changes: &[Change], cursor: Option<u64>) -> Result<(), sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
         let mut tx = conn.begin().await?;
-        let fed = write::changes(&mut tx, changes).await?;
+        let fed = write::changes(&mut tx, changes, self.now()).await?;
         if let Some(slot) = cursor {
             write::cursor(&mut tx, MAIN_STREAM, slot).await?;
         }

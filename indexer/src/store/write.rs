@@ -33,10 +33,15 @@ pub async fn cursor(conn: &mut AnyConnection, stream: &str, slot: u64) -> Result
     .await
 }
 
-/// Writes a batch. Account writes (the newest per address) and events go out as multi-row statements per
-/// table; launches and closures are written in order between them. The feed's rows follow the events
-/// in chain order. Returns the highest feed `seq` written.
-pub async fn changes(conn: &mut AnyConnection, changes: &[Change]) -> Result<Option<i64>> {
+/// Writes a batch at `now` (unix seconds: where the rolling 24h window stands). Account writes (the newest
+/// per address) and events go out as multi-row statements per table; launches and closures are written in
+/// order between them. The feed's rows follow the events in chain order. Returns the highest feed `seq`
+/// written.
+pub async fn changes(
+    conn: &mut AnyConnection,
+    changes: &[Change],
+    now: i64,
+) -> Result<Option<i64>> {
     let mut pending = Pending::default();
     let mut fed = None;
     for c in changes {
@@ -52,17 +57,17 @@ pub async fn changes(conn: &mut AnyConnection, changes: &[Change]) -> Result<Opt
                     pending.feed.push(e);
                 }
                 None => {
-                    fed = fed.max(pending.flush(conn).await?);
-                    fed = fed.max(event(conn, e).await?);
+                    fed = fed.max(pending.flush(conn, now).await?);
+                    fed = fed.max(event(conn, e, now).await?);
                 }
             },
             other => {
-                fed = fed.max(pending.flush(conn).await?);
+                fed = fed.max(pending.flush(conn, now).await?);
                 change(conn, other).await?;
             }
         }
     }
-    Ok(fed.max(pending.flush(conn).await?))
+    Ok(fed.max(pending.flush(conn, now).await?))
 }
 
 /// Rows waiting to be written together.
@@ -103,7 +108,7 @@ impl<'a> Pending<'a> {
     }
 
     /// Writes what is pending; returns the highest feed `seq` written.
-    async fn flush(&mut self, conn: &mut AnyConnection) -> Result<Option<i64>> {
+    async fn flush(&mut self, conn: &mut AnyConnection, now: i64) -> Result<Option<i64>> {
         let mut accounts: BTreeMap<&'static str, Vec<Row>> = BTreeMap::new();
         for w in std::mem::take(&mut self.accounts).into_values() {
             let (table, row) = account_row(w);
@@ -127,8 +132,8 @@ impl<'a> Pending<'a> {
         mints.extend(recorded.highs.keys().cloned());
         let amm_pools = std::mem::take(&mut self.amm_pools);
         mints.extend(super::listing::mints_of_amm_pools(conn, &amm_pools).await?);
-        super::listing::refresh(conn, &mints, &recorded.highs, false).await?;
-        super::listing::sweep(conn).await?;
+        super::listing::refresh(conn, &mints, &recorded.highs, false, now).await?;
+        super::listing::sweep(conn, now).await?;
         let feed = feed_rows(&std::mem::take(&mut self.feed), &recorded.inserted);
         super::feed::insert(conn, feed).await
     }
@@ -312,13 +317,13 @@ pub fn account_row(w: &AccountWrite) -> (&'static str, Row) {
 }
 
 /// Writes an event that is not batched (a launch); returns the highest feed `seq` written.
-async fn event(conn: &mut AnyConnection, e: &Event) -> Result<Option<i64>> {
+async fn event(conn: &mut AnyConnection, e: &Event, now: i64) -> Result<Option<i64>> {
     match (e, event_row(e)) {
         (_, Some((table, row))) => {
             exec(conn, &insert_events_sql(table, &row, 1), values(row)).await?;
             Ok(None)
         }
-        (Event::Launch(l), None) => launch(conn, l).await,
+        (Event::Launch(l), None) => launch(conn, l, now).await,
         _ => Ok(None),
     }
 }
@@ -509,7 +514,7 @@ fn amm_event(k: &EventKey, e: &AmmEvent) -> (&'static str, Row) {
     ("amm_liquidity", row)
 }
 
-async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<Option<i64>> {
+async fn launch(conn: &mut AnyConnection, l: &Launch, now: i64) -> Result<Option<i64>> {
     let row: Row = vec![
         ("mint", Val::key(&l.mint)),
         ("pool", Val::key(&l.pool)),
@@ -543,7 +548,7 @@ async fn launch(conn: &mut AnyConnection, l: &Launch) -> Result<Option<i64>> {
     .fetch_optional(&mut *conn)
     .await?
     .is_some();
-    super::listing::created(conn, &l.mint.to_string()).await?;
+    super::listing::created(conn, &l.mint.to_string(), now).await?;
     // Announced once the index knows its creating transaction (the feed's key keeps it to one event).
     match (written, FeedRow::launch(l)) {
         (true, Some(row)) => super::feed::insert(conn, vec![row]).await,

@@ -25,8 +25,17 @@ pub struct CrossChainBuildRequest {
     /// The quote request.
     pub request: CrossChainRequest,
     /// The quote returned (only its `quoteId` is read; the persisted quote is authoritative).
-    #[schema(value_type = Object)]
+    #[schema(schema_with = quote_schema)]
     pub quote: Value,
+}
+
+/// An object with the quote's `quoteId` (any other field is ignored).
+fn quote_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::Object)
+        .property("quoteId", super::quote::quote_id_schema())
+        .required("quoteId")
+        .build()
 }
 
 /// One thing the wallet does, in order.

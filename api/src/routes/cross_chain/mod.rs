@@ -11,10 +11,12 @@ use crate::error::ApiError;
 use crate::routes::swap;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::{OneOfBuilder, RefOr, Schema};
 use utoipa::ToSchema;
 
-/// A cross-chain quote request.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+/// A cross-chain quote request. Its schema: one shape per origin and destination family, every origin
+/// paired with each other chain.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CrossChainRequest {
     pub from_chain_key: Option<String>,
@@ -32,8 +34,62 @@ pub struct CrossChainRequest {
     /// transfer crosses between Solana and an EVM chain; defaults to `taker` otherwise.
     pub recipient: Option<String>,
     /// Default 50 (0.5%); at most 5000.
+    #[serde(default, deserialize_with = "crate::body::opt_u16")]
     pub slippage_bps: Option<u16>,
 }
+
+impl utoipa::PartialSchema for CrossChainRequest {
+    fn schema() -> RefOr<Schema> {
+        use crate::schema::{self, address_of, nullable, object, one_of};
+        let mut variants = OneOfBuilder::new();
+        // An origin family to a destination family; from EVM to EVM, each origin to the other chains.
+        let mut pairs: Vec<(Vec<&str>, ChainKind, Vec<&str>, ChainKind)> = vec![];
+        for from in [ChainKind::Solana, ChainKind::Evm] {
+            for to in [ChainKind::Solana, ChainKind::Evm] {
+                let keys = |k| schema::chain_keys(k).collect::<Vec<_>>();
+                if from != to {
+                    pairs.push((keys(from), from, keys(to), to));
+                } else {
+                    for origin in keys(from) {
+                        let others: Vec<&str> =
+                            keys(to).into_iter().filter(|k| *k != origin).collect();
+                        if !others.is_empty() {
+                            pairs.push((vec![origin], from, others, to));
+                        }
+                    }
+                }
+            }
+        }
+        for (from_keys, from, to_keys, to) in pairs {
+            variants = variants.item(object(vec![
+                ("fromChainKey", one_of(from_keys).into(), true),
+                ("toChainKey", one_of(to_keys).into(), true),
+                ("tokenIn", address_of(from), true),
+                ("tokenOut", address_of(to), true),
+                ("amountIn", schema::amount(1, u128::MAX).into(), true),
+                ("taker", address_of(from), true),
+                // Required across families: the taker cannot receive there.
+                (
+                    "recipient",
+                    if from == to {
+                        nullable(address_of(to))
+                    } else {
+                        address_of(to)
+                    },
+                    from != to,
+                ),
+                (
+                    "slippageBps",
+                    nullable(schema::integer(0, u64::from(swap::MAX_SLIPPAGE_BPS))),
+                    false,
+                ),
+            ]));
+        }
+        variants.into()
+    }
+}
+
+impl ToSchema for CrossChainRequest {}
 
 /// A checked request, addresses in their chains' canonical spelling.
 pub struct Validated {

@@ -82,6 +82,18 @@ pub struct CrossChainQuote {
     pub expires_at: i64,
 }
 
+/// A new quote's id: `xq_` and 32 hex digits.
+fn new_quote_id() -> String {
+    format!("xq_{:032x}", rand::random::<u128>())
+}
+
+/// The schema of a quote id, as [`new_quote_id`] writes them.
+pub fn quote_id_schema() -> utoipa::openapi::Object {
+    crate::schema::text(35, 35)
+        .pattern(Some("^xq_[0-9a-f]{32}$"))
+        .build()
+}
+
 fn no_cross_chain_route(why: &str) -> ApiError {
     ApiError::new(
         StatusCode::SERVICE_UNAVAILABLE,
@@ -371,7 +383,7 @@ pub async fn quote(
         return Err(no_cross_chain_route(&why.join("; ")));
     };
     let now = state.now();
-    quote.quote_id = format!("xq_{:032x}", rand::random::<u128>());
+    quote.quote_id = new_quote_id();
     quote.expires_at = now + CROSS_CHAIN_QUOTE_TTL_SECS;
     row.quote_id = quote.quote_id.clone();
     row.expires_at = quote.expires_at;

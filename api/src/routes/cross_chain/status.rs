@@ -12,16 +12,44 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+pub struct QuotePath;
+
+impl IntoParams for QuotePath {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![crate::extract::path_param(
+            "quoteId",
+            "From the cross-chain quote",
+            super::quote::quote_id_schema(),
+        )]
+    }
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct StatusQuery {
     /// Must match the quote's origin chain when given.
+    #[param(schema_with = chain_key_schema)]
     pub origin_chain_key: Option<String>,
-    /// The origin (bridge) transaction's hash; required on the first poll.
+    /// The origin (bridge) transaction's hash (a signature on Solana); required on the first poll.
+    #[param(schema_with = origin_hash_schema)]
     pub origin_tx_hash: Option<String>,
     /// Must match the quote's destination chain when given.
+    #[param(schema_with = chain_key_schema)]
     pub to_chain_key: Option<String>,
+}
+
+fn chain_key_schema() -> utoipa::openapi::Object {
+    crate::schema::one_of(chains::CHAINS.iter().map(|c| c.key)).build()
+}
+
+fn origin_hash_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    utoipa::openapi::schema::AnyOfBuilder::new()
+        .item(crate::schema::hash_of(ChainKind::Solana))
+        .item(crate::schema::hash_of(ChainKind::Evm))
+        .into()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -196,7 +224,7 @@ async fn ask_provider(
 #[utoipa::path(
     get,
     path = "/swap/cross-chain/status/{quoteId}",
-    params(("quoteId" = String, Path, description = "From the cross-chain quote"), StatusQuery),
+    params(QuotePath, StatusQuery),
     responses(
         (status = 200, body = TransferStatus),
         (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS (originTxHash on the first poll), INVALID_PARAMS"),

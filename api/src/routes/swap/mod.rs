@@ -15,6 +15,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use utoipa::openapi::{OneOfBuilder, RefOr, Schema};
 use utoipa::ToSchema;
 
 /// Slippage when the request gives none, basis points (0.5%).
@@ -66,8 +67,8 @@ pub fn reject_same_token(req: &QuoteRequest, case_insensitive: bool) -> Result<(
     Ok(())
 }
 
-/// A same-chain swap quote request.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+/// A same-chain swap quote request. Its schema is [`quote_request_schema`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRequest {
     pub chain_key: Option<String>,
@@ -80,9 +81,104 @@ pub struct QuoteRequest {
     /// `human`.
     pub amount_unit: Option<String>,
     /// Default 50 (0.5%); at most 5000.
+    #[serde(default, deserialize_with = "crate::body::opt_u16")]
     pub slippage_bps: Option<u16>,
     /// The wallet (required to build).
     pub taker: Option<String>,
+}
+
+/// The only `amountUnit`.
+pub const HUMAN: &str = "human";
+
+impl utoipa::PartialSchema for QuoteRequest {
+    fn schema() -> RefOr<Schema> {
+        quote_request_schema()
+    }
+}
+
+impl ToSchema for QuoteRequest {}
+
+/// [`QuoteRequest`]'s schema: one shape per chain family (its chain keys, address format and largest
+/// amount), with the amount in base units (`amountIn`), or in whole tokens (`amount`, `amountUnit`
+/// `human`) of a token whose decimals the service knows on its own (each EVM chain's catalog and native
+/// token, SOL; the USDC and launches it indexes are accepted too).
+pub fn quote_request_schema() -> RefOr<Schema> {
+    use crate::schema::{self, address_of, chain_keys, nullable, object, one_of, with_example};
+    let mut variants = OneOfBuilder::new();
+    for kind in [ChainKind::Solana, ChainKind::Evm] {
+        let max = max_amount(kind);
+        // Examples of two different tokens: SOL or the native token, and USDC.
+        let (native, usdc) = match kind {
+            ChainKind::Solana => (
+                sdk::ids::NATIVE_MINT.to_string(),
+                "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v".to_string(),
+            ),
+            ChainKind::Evm => (
+                chains::EVM_NATIVE.to_string().to_lowercase(),
+                "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48".to_string(),
+            ),
+        };
+        let common = |keys: Vec<&str>, token_in: RefOr<Schema>| {
+            vec![
+                ("chainKey", one_of(keys).into(), true),
+                ("tokenIn", token_in, true),
+                ("tokenOut", with_example(address_of(kind), &usdc), true),
+                (
+                    "slippageBps",
+                    nullable(schema::integer(0, u64::from(MAX_SLIPPAGE_BPS))),
+                    false,
+                ),
+                ("taker", nullable(address_of(kind)), false),
+            ]
+        };
+        let mut base_units = common(
+            chain_keys(kind).collect(),
+            with_example(address_of(kind), &native),
+        );
+        base_units.push(("amountIn", schema::amount(1, max).into(), true));
+        variants = variants.item(object(base_units));
+        for (chain, tokens) in human_tokens(kind) {
+            let decimals = tokens.iter().map(|(_, d)| *d).min().unwrap_or(0);
+            let addresses: Vec<&str> = tokens.iter().map(|(a, _)| a.as_str()).collect();
+            let mut human = common(vec![chain], one_of(addresses).into());
+            human.push(("amount", schema::human_amount(decimals, max).into(), true));
+            human.push(("amountUnit", one_of([HUMAN]).into(), true));
+            variants = variants.item(object(human));
+        }
+    }
+    variants.into()
+}
+
+/// The largest amount of a token on a chain of `kind`, base units.
+pub fn max_amount(kind: ChainKind) -> u128 {
+    match kind {
+        ChainKind::Solana => u128::from(u64::MAX),
+        ChainKind::Evm => u128::MAX,
+    }
+}
+
+/// Per chain of `kind`, the tokens whose decimals the service knows without the index: (address, decimals).
+fn human_tokens(kind: ChainKind) -> Vec<(&'static str, Vec<(String, u8)>)> {
+    chains::CHAINS
+        .iter()
+        .filter(|c| c.kind == kind)
+        .map(|c| {
+            let tokens = match kind {
+                ChainKind::Solana => vec![(sdk::ids::NATIVE_MINT.to_string(), c.native_decimals)],
+                ChainKind::Evm => [chains::EVM_NATIVE, chains::EVM_NATIVE_ZERO]
+                    .iter()
+                    .map(|a| (a.to_checksum(None), c.native_decimals))
+                    .chain(
+                        chains::EVM_TOKENS
+                            .iter()
+                            .filter(|t| t.0 == c.key)
+                            .map(|t| (t.1.to_string(), t.4)),
+                    )
+                    .collect(),
+            };
+            (c.key, tokens)
+        })
+        .collect()
 }
 
 /// The request's slippage tolerance, defaulted and bounded.
@@ -109,7 +205,7 @@ pub fn amount_in(req: &QuoteRequest, decimals: Option<u8>) -> Result<u128, ApiEr
             .ok_or_else(|| {
                 ApiError::invalid("`amountIn` must be a positive integer in base units")
             }),
-        (None, Some(a), Some("human")) => {
+        (None, Some(a), Some(HUMAN)) => {
             let decimals = decimals.ok_or_else(|| {
                 ApiError::invalid(
                     "`amount` in human units works only for catalog tokens (GET /swap/tokens); send `amountIn`",
@@ -313,10 +409,15 @@ pub struct BuildRequest {
     #[schema(value_type = Object)]
     pub route: Value,
     /// Base units.
+    #[schema(schema_with = min_amount_out_schema)]
     pub min_amount_out: String,
     /// Solana: the compute-unit price to offer, as a percentile of recent fees (`none` 0, `low` 25th,
     /// `medium` 50th, `high` 75th, `veryHigh` 95th); default the service's `--priority-fee-percentile`.
     pub priority_level: Option<crate::solana::PriorityLevel>,
+}
+
+fn min_amount_out_schema() -> utoipa::openapi::Object {
+    crate::schema::amount(0, max_amount(ChainKind::Evm)).build()
 }
 
 /// A built swap: a Solana transaction, or EVM fields at the top level (there is no `evm` key).

@@ -10,10 +10,11 @@ use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
+use utoipa::openapi::{ObjectBuilder, OneOfBuilder, RefOr, Schema, Type};
 use utoipa::ToSchema;
 
-/// A swap record.
-#[derive(Debug, Deserialize, ToSchema)]
+/// A swap record. Its schema: one shape per chain family (chain keys, address and hash formats).
+#[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecordRequest {
     pub chain_key: String,
@@ -24,7 +25,7 @@ pub struct RecordRequest {
     pub amount_out: String,
     #[serde(default)]
     pub protocol_fee: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::body::opt_u16")]
     pub fee_bps: Option<u16>,
     pub tx_hash: String,
     pub address: String,
@@ -39,8 +40,47 @@ pub struct RecordRequest {
 }
 
 fn confirmed() -> String {
-    "confirmed".into()
+    RECORD_STATUSES[0].into()
 }
+
+/// What a record's `status` can be (the first is the default).
+pub const RECORD_STATUSES: [&str; 3] = ["confirmed", "pending", "failed"];
+/// Most characters in a `dexId`.
+pub const MAX_DEX_ID_CHARS: usize = 64;
+
+impl utoipa::PartialSchema for RecordRequest {
+    fn schema() -> RefOr<Schema> {
+        use crate::schema::{self, address_of, chain_keys, hash_of, nullable, object, one_of};
+        let amount = || schema::amount(0, u128::MAX);
+        let text = || nullable(ObjectBuilder::new().schema_type(Type::String));
+        [ChainKind::Solana, ChainKind::Evm]
+            .into_iter()
+            .fold(OneOfBuilder::new(), |variants, kind| {
+                variants.item(object(vec![
+                    ("chainKey", one_of(chain_keys(kind)).into(), true),
+                    ("dexId", schema::text(1, MAX_DEX_ID_CHARS).into(), true),
+                    ("tokenIn", address_of(kind), true),
+                    ("tokenOut", address_of(kind), true),
+                    ("amountIn", amount().into(), true),
+                    ("amountOut", amount().into(), true),
+                    ("protocolFee", nullable(amount()), false),
+                    (
+                        "feeBps",
+                        nullable(schema::integer(0, u64::from(u16::MAX))),
+                        false,
+                    ),
+                    ("txHash", hash_of(kind), true),
+                    ("address", address_of(kind), true),
+                    ("status", one_of(RECORD_STATUSES).into(), false),
+                    ("source", text(), false),
+                    ("clientId", text(), false),
+                ]))
+            })
+            .into()
+    }
+}
+
+impl ToSchema for RecordRequest {}
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -93,10 +133,10 @@ pub async fn record(
         f.parse::<u128>()
             .map_err(|_| ApiError::invalid("`protocolFee` must be an integer in base units"))?;
     }
-    if req.dex_id.is_empty() || req.dex_id.len() > 64 {
+    if req.dex_id.is_empty() || req.dex_id.chars().count() > MAX_DEX_ID_CHARS {
         return Err(ApiError::invalid("`dexId` must be 1 to 64 characters"));
     }
-    if !["confirmed", "failed", "pending"].contains(&req.status.as_str()) {
+    if !RECORD_STATUSES.contains(&req.status.as_str()) {
         return Err(ApiError::invalid(
             "`status` must be `confirmed`, `pending` or `failed`",
         ));
