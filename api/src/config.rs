@@ -96,6 +96,10 @@ pub struct ApiConfig {
     /// names (the rightmost hop that is not a trusted proxy). From anyone else those headers are ignored.
     #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// The RPC node is a localnet (`api dev`): the browser UI offers its local development wallet and
+    /// `POST /ui/airdrop` funds it from the localnet's faucet. Never set by a flag.
+    #[arg(skip)]
+    pub localnet: bool,
 }
 
 fn parse_net(s: &str) -> Result<ipnet::IpNet, String> {
@@ -158,6 +162,7 @@ impl ApiConfig {
             priority_fee_cap: 1_000_000,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],
+            localnet: false,
         }
     }
 

@@ -15,6 +15,7 @@ pub mod keeper;
 pub mod layers;
 pub mod routes;
 pub mod solana;
+pub mod ui;
 pub mod walkthrough;
 
 use anchor_lang::prelude::Pubkey;
@@ -291,6 +292,10 @@ pub fn router(state: AppState) -> Router {
     let image_body =
         DefaultBodyLimit::max(image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes));
     let endpoints = Router::new()
+        .route("/", get(ui::index))
+        .route("/ui/config.json", get(ui::config))
+        .route("/ui/airdrop", post(ui::airdrop))
+        .route("/ui/{version}/{*file}", get(ui::asset))
         .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi))
         .route(
