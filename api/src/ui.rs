@@ -38,6 +38,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 static ASSETS: &[Asset] = &[
     asset!("style.css", "text/css; charset=utf-8"),
     asset!("app.js", JS),
+    asset!("errors.js", JS),
     asset!("api.js", JS),
     asset!("format.js", JS),
     asset!("wallet.js", JS),

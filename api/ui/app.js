@@ -1,6 +1,7 @@
 // The launchpad in a browser: a hash router over four pages, the wallet menu, and the server's config.
+import './errors.js';
 import { get, errorText } from './api.js';
-import { el, short } from './format.js';
+import { el, short, put } from './format.js';
 import { session, standardWallets, onWalletsChanged } from './wallet.js';
 import * as discover from './pages/discover.js';
 import * as token from './pages/token.js';
@@ -34,12 +35,12 @@ async function render() {
     if (a.dataset.nav === name) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   });
-  main.replaceChildren(el('p', { class: 'loading' }, 'Loading…'));
+  put(main, el('p', { class: 'loading' }, 'Loading…'));
   document.body.dataset.page = name;
   try {
     cleanup = (await page.render(main, ctx, arg)) || null;
   } catch (e) {
-    main.replaceChildren(el('p', { class: 'error', role: 'alert' }, errorText(e)));
+    put(main, el('p', { class: 'error', role: 'alert' }, errorText(e)));
   }
 }
 
@@ -47,7 +48,7 @@ function walletMenu() {
   const area = document.getElementById('wallet-area');
   const w = session.wallet;
   if (w) {
-    area.replaceChildren(
+    put(area, 
       w.dev ? el('span', { class: 'dev-badge', title: 'A keypair kept in this browser, localnet only' }, 'DEV WALLET') : null,
       el('a', { href: '#/wallet', id: 'wallet-address', class: 'address', title: w.address }, short(w.address)),
       el('button', { type: 'button', id: 'wallet-disconnect', class: 'ghost', onclick: () => session.disconnect() }, 'Disconnect'),
@@ -84,7 +85,7 @@ function walletMenu() {
   if (!options.length) {
     options.push(el('span', { class: 'muted' }, 'No Solana wallet found: install Phantom, Solflare or Backpack.'));
   }
-  area.replaceChildren(el('details', { class: 'wallet-menu', id: 'wallet-menu' }, el('summary', { id: 'wallet-connect' }, 'Connect wallet'), el('div', { class: 'menu' }, options)));
+  put(area, el('details', { class: 'wallet-menu', id: 'wallet-menu' }, el('summary', { id: 'wallet-connect' }, 'Connect wallet'), el('div', { class: 'menu' }, options)));
 }
 
 function alertError(e) {

@@ -3,17 +3,22 @@
 import { createChart } from './vendor/lightweight-charts-4.2.3.mjs';
 import { price } from './format.js';
 
+/** Launch prices are tiny (whole quote per whole token, about 1e-8 SOL): the chart plots them per this many
+ * tokens, where the library's scale works (its smallest step is 1e-9). */
+export const PER_TOKENS = 1_000_000;
+
 export function candleChart(container) {
   const chart = createChart(container, {
     autoSize: true,
-    layout: { background: { color: 'transparent' }, textColor: '#c9d1d9' },
+    // Attribution is the page footer's link to TradingView (the logo would need an inline style).
+    layout: { background: { color: 'transparent' }, textColor: '#c9d1d9', attributionLogo: false },
     grid: { vertLines: { color: '#1f2630' }, horzLines: { color: '#1f2630' } },
     timeScale: { timeVisible: true, secondsVisible: true },
     localization: { priceFormatter: price },
     rightPriceScale: { scaleMargins: { top: 0.1, bottom: 0.3 } },
   });
   const candles = chart.addCandlestickSeries({
-    priceFormat: { type: 'custom', formatter: price, minMove: 1e-18 },
+    priceFormat: { type: 'custom', formatter: price, minMove: 1e-9 },
     upColor: '#2ebd85',
     downColor: '#f6465d',
     wickUpColor: '#2ebd85',
@@ -24,6 +29,8 @@ export function candleChart(container) {
     priceScaleId: 'volume',
     priceFormat: { type: 'volume' },
     color: '#3b4a5e',
+    lastValueVisible: false,
+    priceLineVisible: false,
   });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.75, bottom: 0 } });
   let fitted = false;
@@ -31,7 +38,13 @@ export function candleChart(container) {
     /** Candles from /launchpad/candles, oldest first; volumes in whole quote (`quoteDecimals`). */
     set(rows, quoteDecimals) {
       candles.setData(
-        rows.map((c) => ({ time: c.time, open: +c.open, high: +c.high, low: +c.low, close: +c.close })),
+        rows.map((c) => ({
+          time: c.time,
+          open: c.open * PER_TOKENS,
+          high: c.high * PER_TOKENS,
+          low: c.low * PER_TOKENS,
+          close: c.close * PER_TOKENS,
+        })),
       );
       volume.setData(
         rows.map((c) => ({

@@ -94,3 +94,8 @@ export function el(tag, attrs = {}, ...children) {
   }
   return e;
 }
+
+/** Replaces `node`'s children, leaving out null, undefined and false (DOM's replaceChildren would print them). */
+export function put(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}

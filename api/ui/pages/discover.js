@@ -1,7 +1,7 @@
 // Discovery: the listing with sort, filters and search; new launches and moving progress bars arrive over
 // the live feed (or the 2-second poll without it).
 import { get, qs, errorText, quoteSymbol, launchImage } from '../api.js';
-import { el, price, compact, age, units, bps } from '../format.js';
+import { el, price, compact, age, units, bps, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 
 const PAGE = 24;
@@ -11,7 +11,7 @@ export function tokenAvatar(entry, image) {
   if (image) {
     const img = el('img', { src: image, alt: '', loading: 'lazy' });
     img.addEventListener('error', () => img.remove());
-    box.replaceChildren(img);
+    put(box, img);
   }
   return box;
 }
@@ -122,9 +122,9 @@ export async function render(main) {
       );
       if (mine !== seq) return;
       error.hidden = true;
-      grid.replaceChildren(...r.launches.map(card));
+      put(grid, ...r.launches.map(card));
       if (!r.launches.length) {
-        info.replaceChildren(
+        put(info, 
           state.q || state.status || state.preset || state.quote
             ? 'No launch matches these filters.'
             : el('span', {}, 'No launches yet. ', el('a', { href: '#/launch' }, 'Launch the first one'), '.'),
@@ -144,7 +144,7 @@ export async function render(main) {
     load();
   });
 
-  main.replaceChildren(
+  put(main, 
     el('h1', {}, 'Discover launches'),
     el(
       'div',

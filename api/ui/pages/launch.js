@@ -1,7 +1,7 @@
 // The launch form: prepare (the API builds the transaction), sign with the wallet, submit, record (lists the
 // token). Validation is the API's: its error codes are shown in words.
 import { post, errorText, signAndSubmit, ApiError } from '../api.js';
-import { el } from '../format.js';
+import { el, put } from '../format.js';
 
 const PRESETS = [
   ['fair', 'Fair', 'One curve segment with even liquidity and a fixed 1% fee: the simplest, most predictable price path.'],
@@ -81,7 +81,7 @@ export async function render(main, ctx) {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     error.hidden = true;
-    steps.replaceChildren();
+    put(steps, );
     if (!session.wallet) {
       error.hidden = false;
       error.textContent = 'Connect a wallet first: it signs the launch transaction.';
@@ -132,7 +132,7 @@ export async function render(main, ctx) {
     }
   });
 
-  main.replaceChildren(
+  put(main, 
     el('h1', {}, 'Launch a token'),
     session.wallet ? null : el('p', { class: 'notice' }, 'Connect a wallet (top right) to launch: it signs the transaction the API builds.'),
     form,

@@ -2,7 +2,7 @@
 // now (the shield fee as it decays), trades, top holders and links, and the trade panel. After migration the
 // same page continues on the AMM (`venue` of /launchpad/curve).
 import { get, post, qs, errorText, quoteSymbol, launchImage, signAndSubmit, TOKEN_DECIMALS, decimals } from '../api.js';
-import { el, price, compact, age, units, bps, short, share, parseUnits } from '../format.js';
+import { el, price, compact, age, units, bps, short, share, parseUnits, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { candleChart } from '../chart.js';
 import { tokenAvatar, progressBar } from './discover.js';
@@ -35,7 +35,7 @@ export async function render(main, ctx, mint) {
       break;
     } catch (e) {
       if (e.code !== 'NOT_FOUND' || attempt >= 30) throw e;
-      main.replaceChildren(el('p', { class: 'loading' }, 'Waiting for the index to show this token…'));
+      put(main, el('p', { class: 'loading' }, 'Waiting for the index to show this token…'));
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
@@ -88,7 +88,7 @@ export async function render(main, ctx, mint) {
         onclick: () => {
           interval = i;
           intervalButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.interval === i)));
-          chart.refit();
+          chart?.refit();
           loadCandles();
         },
       },
@@ -214,7 +214,7 @@ export async function render(main, ctx, mint) {
 
   function showQuote(best) {
     if (!best) {
-      quoteBox.replaceChildren();
+      put(quoteBox, );
       return;
     }
     const t = tokens();
@@ -234,7 +234,7 @@ export async function render(main, ctx, mint) {
     }
     const feeSym = feeIn ? t.inSym : t.outSym;
     const feeDec = feeIn ? t.inDec : t.outDec;
-    quoteBox.replaceChildren(
+    put(quoteBox, 
       stat('You receive', `≈ ${units(best.amountOut, t.outDec)} ${t.outSym}`, 'quote-out'),
       stat(`Minimum at ${bps(slippageBps)} slippage`, `${units(best.minAmountOut, t.outDec)} ${t.outSym}`),
       stat(`Fee (${bps(best.poolFee?.bps ?? 0)})`, `${units(best.poolFee?.amount || '0', feeDec)} ${feeSym}`),
@@ -312,7 +312,7 @@ export async function render(main, ctx, mint) {
 
   // Painting
   function paintStats() {
-    stats.replaceChildren(
+    put(stats, 
       stat('Price', `${price(view.price)} ${q}`, 'stat-price'),
       stat('Market cap', `${compact(view.marketCap)} ${q}`, 'stat-mcap'),
       stat('All-time high', view.athPrice ? `${price(view.athPrice)} ${q}` : '–'),
@@ -332,7 +332,7 @@ export async function render(main, ctx, mint) {
     const now = Date.now() / 1000;
     const decayEnd = cur.launchedAt + 600;
     const decaying = cur.preset === 'shield' && cur.currentFeeBps > cur.finalFeeBps && now < decayEnd;
-    curveBox.replaceChildren(
+    put(curveBox, 
       el('h2', { id: 'curve-h' }, amm ? 'Graduated' : 'Bonding curve'),
       progressBar(cur.progressBps, 'curve progress to graduation'),
       el('p', { class: 'big', id: 'progress-text' }, `${bps(cur.progressBps)}`),
@@ -356,7 +356,7 @@ export async function render(main, ctx, mint) {
 
   function paintTrades(list) {
     tradesEmpty.hidden = list.length > 0;
-    tradesBody.replaceChildren(
+    put(tradesBody, 
       ...list.map((t) =>
         el(
           'tr',
@@ -377,7 +377,7 @@ export async function render(main, ctx, mint) {
     const h = view.holders;
     if (!h) return;
     holdersInfo.textContent = `${h.holderCount} holder${h.holderCount === 1 ? '' : 's'} · top 10 hold ${share(h.top10Share)} · creator ${share(h.creatorShare)}`;
-    holdersList.replaceChildren(
+    put(holdersList, 
       ...h.holders.slice(0, 10).map((x) =>
         el(
           'li',
@@ -390,11 +390,11 @@ export async function render(main, ctx, mint) {
     );
   }
 
-  const chart = candleChart(chartBox);
+  let chart = null;
   async function loadCandles() {
     const r = await get(`/launchpad/candles/${mint}${qs({ interval, limit: 300 })}`);
     chartEmpty.hidden = r.candles.length > 0;
-    chart.set(r.candles, qd);
+    chart?.set(r.candles, qd);
   }
 
   async function loadHeld() {
@@ -432,7 +432,7 @@ export async function render(main, ctx, mint) {
     }
   }
 
-  main.replaceChildren(
+  put(main, 
     head,
     stats,
     el(
@@ -441,7 +441,7 @@ export async function render(main, ctx, mint) {
       el(
         'div',
         { class: 'col' },
-        el('section', { class: 'panel', 'aria-label': 'Chart' }, el('div', { class: 'chips', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons), chartBox, chartEmpty),
+        el('section', { class: 'panel', 'aria-label': 'Chart' }, el('div', { class: 'chips', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons), el('p', { class: 'muted small' }, `Price in ${q} per 1M ${view.symbol}; volume in ${q}`), chartBox, chartEmpty),
         el(
           'section',
           { class: 'panel', 'aria-labelledby': 'trades-h' },
@@ -468,6 +468,7 @@ export async function render(main, ctx, mint) {
       ),
     ),
   );
+  chart = candleChart(chartBox);
   launchImage(mint, view.metadataUri).then((image) => !view.image && image && avatar.replaceWith(tokenAvatar(view, image)));
   paintStats();
   paintCurve();
@@ -480,6 +481,6 @@ export async function render(main, ctx, mint) {
   return () => {
     stop();
     unsub();
-    chart.remove();
+    chart?.remove();
   };
 }

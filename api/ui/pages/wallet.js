@@ -1,7 +1,7 @@
 // A wallet: its holdings valued where each token trades now, the creator fees it can claim (claim buttons
 // for the connected wallet), its launches and recent trades. The development wallet gets the localnet faucet.
 import { get, post, errorText, signAndSubmit, airdrop, decimals, TOKEN_DECIMALS, NATIVE_MINT } from '../api.js';
-import { el, units, price, short, age } from '../format.js';
+import { el, units, price, short, age, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 
 const KINDS = {
@@ -15,7 +15,7 @@ export async function render(main, ctx, address) {
   const me = session.wallet?.address;
   const who = address || me;
   if (!who) {
-    main.replaceChildren(
+    put(main, 
       el('h1', {}, 'Wallet'),
       el('p', { class: 'notice' }, 'Connect a wallet (top right) to see your holdings, launches and the fees you can claim.'),
     );
@@ -74,7 +74,7 @@ export async function render(main, ctx, address) {
         );
       }),
     );
-    holdings.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 5, class: 'muted' }, 'No launched tokens held.'))]));
+    put(holdings, ...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 5, class: 'muted' }, 'No launched tokens held.'))]));
 
     const entries = await Promise.all(
       w.claimable.map(async (c) => {
@@ -93,14 +93,14 @@ export async function render(main, ctx, address) {
         );
       }),
     );
-    claimable.replaceChildren(...(entries.length ? entries : [el('p', { class: 'muted', id: 'nothing-to-claim' }, 'Nothing to claim.')]));
+    put(claimable, ...(entries.length ? entries : [el('p', { class: 'muted', id: 'nothing-to-claim' }, 'Nothing to claim.')]));
 
-    launches.replaceChildren(
+    put(launches, 
       ...(w.launches.length
         ? w.launches.map((l) => el('li', {}, el('a', { href: `#/token/${l.mint}` }, `${l.name} ($${l.symbol})`), el('span', { class: 'muted' }, ` ${l.preset} · ${age(l.createdAt)} ago`)))
         : [el('li', { class: 'muted' }, 'No launches yet.')]),
     );
-    trades.replaceChildren(
+    put(trades, 
       ...(w.trades.length
         ? w.trades.map((t) =>
             el(
@@ -134,7 +134,7 @@ export async function render(main, ctx, address) {
     }
   });
 
-  main.replaceChildren(
+  put(main, 
     el('h1', {}, own ? 'Your wallet' : 'Wallet'),
     el(
       'p',
