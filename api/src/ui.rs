@@ -112,9 +112,7 @@ pub async fn index() -> Response {
 
 /// `GET /ui/{version}/{*file}`: an embedded asset. The current version is cached immutable; another version
 /// (a page loaded before an upgrade) gets today's file, never cached.
-pub async fn asset(
-    ApiPath((version, file)): ApiPath<(String, String)>,
-) -> Response {
+pub async fn asset(ApiPath((version, file)): ApiPath<(String, String)>) -> Response {
     let Some(a) = ASSETS.iter().find(|a| a.name == file) else {
         return ApiError::not_found("no such asset").into_response();
     };
@@ -125,7 +123,10 @@ pub async fn asset(
     };
     secured(
         (
-            [(header::CONTENT_TYPE, a.mime), (header::CACHE_CONTROL, cache)],
+            [
+                (header::CONTENT_TYPE, a.mime),
+                (header::CACHE_CONTROL, cache),
+            ],
             a.body,
         )
             .into_response(),

@@ -163,7 +163,10 @@ fn screenshots_dir() -> PathBuf {
 /// Script errors, failed promises and CSP violations the page recorded (`window.__errors`): none allowed.
 async fn assert_no_page_errors(c: &Client, when: &str) {
     let errors = c
-        .execute("return window.__errors || ['the page never loaded errors.js'];", vec![])
+        .execute(
+            "return window.__errors || ['the page never loaded errors.js'];",
+            vec![],
+        )
         .await
         .unwrap();
     assert_eq!(errors, json!([]), "page errors {when}");
@@ -195,6 +198,44 @@ async fn shoot(c: &Client, name: &str, ready: &str) {
     c.set_window_size(DESKTOP.0, DESKTOP.1).await.unwrap();
 }
 
+/// A Wallet Standard wallet for the test, registered the way an extension does: its key is an Ed25519 WebCrypto
+/// key of its own, and it signs with the page's own transaction signer (the signature slot is found the same
+/// way); it records the chain each `solana:signTransaction` call names. Returns its address.
+const STANDARD_WALLET: &str = r#"
+const done = arguments[arguments.length - 1];
+(async () => {
+  const version = document.querySelector('link[rel=stylesheet]').getAttribute('href').split('/')[2];
+  const { DevWallet, base58 } = await import(`/ui/${version}/wallet.js`);
+  const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']);
+  const publicKey = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
+  const signer = new DevWallet(pair.privateKey, base58(publicKey));
+  const account = { address: signer.address, publicKey, chains: ['solana:localnet'], features: ['solana:signTransaction'] };
+  window.__testWalletCalls = [];
+  const wallet = {
+    version: '1.0.0',
+    name: 'Test Wallet',
+    icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
+    chains: ['solana:mainnet', 'solana:devnet', 'solana:localnet'],
+    accounts: [],
+    features: {
+      'standard:connect': { version: '1.0.0', connect: async () => { wallet.accounts = [account]; return { accounts: [account] }; } },
+      'standard:disconnect': { version: '1.0.0', disconnect: async () => { wallet.accounts = []; } },
+      'standard:events': { version: '1.0.0', on: () => () => {} },
+      'solana:signTransaction': {
+        version: '1.0.0',
+        supportedTransactionVersions: ['legacy', 0],
+        signTransaction: (...inputs) => Promise.all(inputs.map(async (input) => {
+          window.__testWalletCalls.push(input.chain);
+          return { signedTransaction: await signer.signTransaction(input.transaction) };
+        })),
+      },
+    },
+  };
+  window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: ({ register }) => register(wallet) }));
+  done(signer.address);
+})().catch((e) => done('ERR ' + e));
+"#;
+
 /// A small PNG for the launch form's image.
 fn token_png() -> PathBuf {
     let img = image::RgbImage::from_fn(64, 64, |x, y| {
@@ -219,11 +260,14 @@ async fn progress_bps(c: &Client) -> u64 {
 }
 
 async fn trade_rows(c: &Client) -> u64 {
-    c.execute("return document.querySelectorAll('#trades tr.trade-row').length;", vec![])
-        .await
-        .unwrap()
-        .as_u64()
-        .unwrap()
+    c.execute(
+        "return document.querySelectorAll('#trades tr.trade-row').length;",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_u64()
+    .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -242,20 +286,40 @@ async fn the_launchpad_journey_in_chromium() {
 
     // 1. `/` opens the discovery page: empty, with the feed's state shown (live, or polling without the feed).
     go(&c, &base, "").await;
-    wait_js(&c, "document.querySelector('#listing-info')?.textContent.includes('No launches yet')", 30, "the empty discovery page").await;
+    wait_js(
+        &c,
+        "document.querySelector('#listing-info')?.textContent.includes('No launches yet')",
+        30,
+        "the empty discovery page",
+    )
+    .await;
     let feed = text(&c, "#feed-status").await;
     assert!(
         feed.starts_with("Live") || feed.starts_with("Polling") || feed.starts_with("Connecting"),
         "feed state shown: {feed:?}"
     );
-    shoot(&c, "discover-empty", "document.querySelector('#listing-info')").await;
+    shoot(
+        &c,
+        "discover-empty",
+        "document.querySelector('#listing-info')",
+    )
+    .await;
 
     // 2. The local development wallet, funded by the localnet's faucet.
     click(&c, "#wallet-connect").await;
     click(&c, "#dev-wallet").await;
-    wait_js(&c, "document.querySelector('#wallet-address')", 10, "the dev wallet").await;
+    wait_js(
+        &c,
+        "document.querySelector('#wallet-address')",
+        10,
+        "the dev wallet",
+    )
+    .await;
     let address = c
-        .execute("return document.querySelector('#wallet-address').title;", vec![])
+        .execute(
+            "return document.querySelector('#wallet-address').title;",
+            vec![],
+        )
         .await
         .unwrap()
         .as_str()
@@ -263,13 +327,20 @@ async fn the_launchpad_journey_in_chromium() {
         .to_string();
     go(&c, &base, "#/wallet").await;
     click(&c, "#airdrop").await;
-    wait_js(&c, "document.querySelector('#wallet-status')?.textContent.includes('airdropped')", 30, "the airdrop").await;
+    wait_js(
+        &c,
+        "document.querySelector('#wallet-status')?.textContent.includes('airdropped')",
+        30,
+        "the airdrop",
+    )
+    .await;
     let rpc = s.rpc();
-    let balance = rpc
-        .get_balance(&address.parse().unwrap())
-        .await
-        .unwrap();
-    assert_eq!(balance, api::ui::AIRDROP_LAMPORTS, "the dev wallet is funded");
+    let balance = rpc.get_balance(&address.parse().unwrap()).await.unwrap();
+    assert_eq!(
+        balance,
+        api::ui::AIRDROP_LAMPORTS,
+        "the dev wallet is funded"
+    );
 
     // Discovery stays open in its own window: the launch must appear there without a reload.
     let launch_window = c.window().await.unwrap();
@@ -277,25 +348,56 @@ async fn the_launchpad_journey_in_chromium() {
     c.switch_to_window(discover_window.clone()).await.unwrap();
     c.set_window_size(DESKTOP.0, DESKTOP.1).await.unwrap();
     go(&c, &base, "").await;
-    wait_js(&c, "document.querySelector('#listing-info')?.textContent.includes('No launches yet')", 30, "discovery in the second window").await;
+    wait_js(
+        &c,
+        "document.querySelector('#listing-info')?.textContent.includes('No launches yet')",
+        30,
+        "discovery in the second window",
+    )
+    .await;
     c.switch_to_window(launch_window.clone()).await.unwrap();
 
     // 3. Bad input shows the API's error in words; nothing is launched.
     go(&c, &base, "#/launch").await;
-    wait_js(&c, "document.querySelector('#launch-form')", 20, "the launch form").await;
+    wait_js(
+        &c,
+        "document.querySelector('#launch-form')",
+        20,
+        "the launch form",
+    )
+    .await;
     shoot(&c, "launch", "document.querySelector('#launch-form')").await;
     fill(&c, "input[name=name]", "UI Test Token").await;
     fill(&c, "input[name=symbol]", "bad symbol!").await;
     click(&c, "#launch-submit").await;
-    wait_js(&c, "!document.querySelector('#launch-error').hidden", 20, "the launch error").await;
+    wait_js(
+        &c,
+        "!document.querySelector('#launch-error').hidden",
+        20,
+        "the launch error",
+    )
+    .await;
     let error = text(&c, "#launch-error").await;
     assert!(error.contains("INVALID_SYMBOL"), "{error}");
-    assert!(error.contains("A to Z and 0 to 9"), "the code in words: {error}");
-    shoot(&c, "launch-error", "document.querySelector('#launch-error')").await;
+    assert!(
+        error.contains("A to Z and 0 to 9"),
+        "the code in words: {error}"
+    );
+    shoot(
+        &c,
+        "launch-error",
+        "document.querySelector('#launch-error')",
+    )
+    .await;
 
     // 4. Launch through the form: prepare, sign in the browser, submit, record.
     fill(&c, "input[name=symbol]", "UITEST").await;
-    fill(&c, "textarea[name=description]", "Launched by the browser test").await;
+    fill(
+        &c,
+        "textarea[name=description]",
+        "Launched by the browser test",
+    )
+    .await;
     fill(&c, "input[name=website]", "https://example.org").await;
     fill(&c, "input[name=firstBuyAmount]", "0.5").await;
     let png = token_png();
@@ -305,11 +407,27 @@ async fn the_launchpad_journey_in_chromium() {
         .send_keys(png.to_str().unwrap())
         .await
         .unwrap();
-    wait_js(&c, "!document.querySelector('.preview').hidden", 10, "the image preview").await;
+    wait_js(
+        &c,
+        "!document.querySelector('.preview').hidden",
+        10,
+        "the image preview",
+    )
+    .await;
     click(&c, "#launch-submit").await;
-    wait_js(&c, "location.hash.startsWith('#/token/') && document.querySelector('#venue')", 60, "the token page after launch").await;
+    wait_js(
+        &c,
+        "location.hash.startsWith('#/token/') && document.querySelector('#venue')",
+        60,
+        "the token page after launch",
+    )
+    .await;
     let url = c.current_url().await.unwrap();
-    let mint = url.fragment().unwrap().trim_start_matches("/token/").to_string();
+    let mint = url
+        .fragment()
+        .unwrap()
+        .trim_start_matches("/token/")
+        .to_string();
     assert_eq!(text(&c, "#venue").await, "Bonding curve");
     let listed = reqwest::get(format!("{base}/launchpad/launches?creator={address}"))
         .await
@@ -317,18 +435,45 @@ async fn the_launchpad_journey_in_chromium() {
         .json::<Value>()
         .await
         .unwrap();
-    assert_eq!(listed["launches"][0]["mint"], mint.as_str(), "recorded: {listed}");
+    assert_eq!(
+        listed["launches"][0]["mint"],
+        mint.as_str(),
+        "recorded: {listed}"
+    );
 
     // 5. The discovery window shows it without a reload.
     c.switch_to_window(discover_window.clone()).await.unwrap();
-    wait_js(&c, &format!("document.querySelector('.card[data-mint=\"{mint}\"]')"), 30, "the new launch on discovery").await;
-    wait_js(&c, "document.querySelector('.card img')", 10, "the launch's image on its card").await;
+    wait_js(
+        &c,
+        &format!("document.querySelector('.card[data-mint=\"{mint}\"]')"),
+        30,
+        "the new launch on discovery",
+    )
+    .await;
+    wait_js(
+        &c,
+        "document.querySelector('.card img')",
+        10,
+        "the launch's image on its card",
+    )
+    .await;
     c.switch_to_window(launch_window.clone()).await.unwrap();
 
     // 6. Buy until the curve graduates: trades and progress update after each buy, the graduating buy's quote
     // shows its refund, progress reaches 100% and the page continues on the AMM.
-    wait_js(&c, "document.querySelectorAll('#trades tr.trade-row').length >= 1", 30, "the first buy in the trades").await;
-    shoot(&c, "token-bonding", "document.querySelector('#curve-panel .progress')").await;
+    wait_js(
+        &c,
+        "document.querySelectorAll('#trades tr.trade-row').length >= 1",
+        30,
+        "the first buy in the trades",
+    )
+    .await;
+    shoot(
+        &c,
+        "token-bonding",
+        "document.querySelector('#curve-panel .progress')",
+    )
+    .await;
     let mut saw_refund = false;
     let mut buys = 0;
     while text(&c, "#venue").await != "AMM" {
@@ -337,8 +482,7 @@ async fn the_launchpad_journey_in_chromium() {
         click(&c, "#side-buy").await;
         fill(&c, "#trade-amount", "4").await;
         wait_js(&c, "document.querySelector('#quote-out')", 20, "a quote").await;
-        if c
-            .execute("return !!document.querySelector('#quote-refund');", vec![])
+        if c.execute("return !!document.querySelector('#quote-refund');", vec![])
             .await
             .unwrap()
             == Value::Bool(true)
@@ -346,7 +490,13 @@ async fn the_launchpad_journey_in_chromium() {
             saw_refund = true;
         }
         click(&c, "#trade-submit").await;
-        wait_js(&c, "document.querySelector('#trade-status')?.textContent.startsWith('Bought')", 60, "the buy").await;
+        wait_js(
+            &c,
+            "document.querySelector('#trade-status')?.textContent.startsWith('Bought')",
+            60,
+            "the buy",
+        )
+        .await;
         buys += 1;
         let after = format!(
             "document.querySelectorAll('#trades tr.trade-row').length > {before_rows} && \
@@ -355,9 +505,21 @@ async fn the_launchpad_journey_in_chromium() {
         wait_js(&c, &after, 30, "trades and progress to update").await;
     }
     assert!(saw_refund, "the graduating buy's quote shows its refund");
-    wait_js(&c, "document.querySelector('#progress-text')?.textContent === '100%'", 20, "100% progress").await;
+    wait_js(
+        &c,
+        "document.querySelector('#progress-text')?.textContent === '100%'",
+        20,
+        "100% progress",
+    )
+    .await;
     assert_eq!(progress_bps(&c).await, 10_000);
-    wait_js(&c, "document.querySelector('.chart-empty')?.hidden", 20, "candles on the chart").await;
+    wait_js(
+        &c,
+        "document.querySelector('.chart-empty')?.hidden",
+        20,
+        "candles on the chart",
+    )
+    .await;
     let curve = reqwest::get(format!("{base}/launchpad/curve/{mint}"))
         .await
         .unwrap()
@@ -369,23 +531,61 @@ async fn the_launchpad_journey_in_chromium() {
     // 7. Sell on the AMM.
     click(&c, "#side-sell").await;
     fill(&c, "#trade-amount", "1000000").await;
-    wait_js(&c, "document.querySelector('#quote-out')", 20, "a sell quote").await;
-    assert!(text(&c, "#trade-quote").await.contains("AMM"), "the sell routes through the AMM");
+    wait_js(
+        &c,
+        "document.querySelector('#quote-out')",
+        20,
+        "a sell quote",
+    )
+    .await;
+    assert!(
+        text(&c, "#trade-quote").await.contains("AMM"),
+        "the sell routes through the AMM"
+    );
     let rows = trade_rows(&c).await;
     click(&c, "#trade-submit").await;
-    wait_js(&c, "document.querySelector('#trade-status')?.textContent.startsWith('Sold')", 60, "the sell").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-status')?.textContent.startsWith('Sold')",
+        60,
+        "the sell",
+    )
+    .await;
     wait_js(&c, &format!("document.querySelectorAll('#trades tr.trade-row').length > {rows} && document.querySelector('#trades tr.trade-row').classList.contains('sell')"), 30, "the sell in the trades").await;
     click(&c, "button[data-interval='1s']").await;
     tokio::time::sleep(Duration::from_millis(800)).await;
-    shoot(&c, "token-amm", "document.querySelector('#venue')?.textContent === 'AMM'").await;
+    shoot(
+        &c,
+        "token-amm",
+        "document.querySelector('#venue')?.textContent === 'AMM'",
+    )
+    .await;
 
     // 8. Claim the creator's trading fee on the wallet page.
     go(&c, &base, "#/wallet").await;
-    wait_js(&c, "document.querySelector('#claimable button[data-kind=\"trading\"]')", 30, "the claimable trading fee").await;
+    wait_js(
+        &c,
+        "document.querySelector('#claimable button[data-kind=\"trading\"]')",
+        30,
+        "the claimable trading fee",
+    )
+    .await;
     shoot(&c, "wallet", "document.querySelector('#holdings tr')").await;
     click(&c, "#claimable button[data-kind=\"trading\"]").await;
-    wait_js(&c, "document.querySelector('#wallet-status')?.textContent.startsWith('Claimed trading')", 60, "the claim").await;
-    wait_js(&c, "!document.querySelector('#claimable button[data-kind=\"trading\"]')", 30, "the trading fee gone from the claimables").await;
+    wait_js(
+        &c,
+        "document.querySelector('#wallet-status')?.textContent.startsWith('Claimed trading')",
+        60,
+        "the claim",
+    )
+    .await;
+    wait_js(
+        &c,
+        "!document.querySelector('#claimable button[data-kind=\"trading\"]')",
+        30,
+        "the trading fee gone from the claimables",
+    )
+    .await;
     let fees = reqwest::get(format!("{base}/launchpad/fees?creator={address}"))
         .await
         .unwrap()
@@ -401,9 +601,90 @@ async fn the_launchpad_journey_in_chromium() {
         "claimed: {fees}"
     );
 
+    // 9. A Wallet Standard wallet (the way Phantom, Solflare and Backpack announce themselves): a test wallet
+    // registers through the `wallet-standard:register-wallet` window event; the page lists it, connects it,
+    // and a buy is signed through its `solana:signTransaction` on the localnet chain.
+    click(&c, "#wallet-disconnect").await;
+    wait_js(
+        &c,
+        "document.querySelector('#wallet-connect')",
+        10,
+        "disconnected",
+    )
+    .await;
+    let standard = c
+        .execute_async(STANDARD_WALLET, vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!standard.starts_with("ERR"), "{standard}");
+    click(&c, "#wallet-connect").await;
+    wait_js(&c, "[...document.querySelectorAll('.wallet-option')].some(b => b.textContent.includes('Test Wallet'))", 10, "the standard wallet listed").await;
+    c.execute("[...document.querySelectorAll('.wallet-option')].find(b => b.textContent.includes('Test Wallet')).click();", vec![])
+        .await
+        .unwrap();
+    wait_js(
+        &c,
+        &format!("document.querySelector('#wallet-address')?.title === '{standard}'"),
+        10,
+        "the standard wallet connected",
+    )
+    .await;
+    assert!(
+        !text(&c, "#wallet-area").await.contains("DEV WALLET"),
+        "a standard wallet is not labelled as the dev wallet"
+    );
+    let (status, body) = common::post(
+        &reqwest::Client::new(),
+        &format!("{base}/ui/airdrop"),
+        &json!({ "address": standard }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    c.execute(&format!("location.hash = '#/token/{mint}';"), vec![])
+        .await
+        .unwrap();
+    wait_js(&c, "document.querySelector('#venue')?.textContent === 'AMM' && !document.querySelector('#trade-submit').disabled", 30, "the token page with the standard wallet").await;
+    fill(&c, "#trade-amount", "0.5").await;
+    wait_js(
+        &c,
+        "document.querySelector('#quote-out')",
+        20,
+        "a quote for the standard wallet",
+    )
+    .await;
+    click(&c, "#trade-submit").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-status')?.textContent.startsWith('Bought')",
+        60,
+        "the buy signed by the standard wallet",
+    )
+    .await;
+    let calls = c
+        .execute("return window.__testWalletCalls;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        calls,
+        json!(["solana:localnet"]),
+        "signed once through solana:signTransaction"
+    );
+    assert_no_page_errors(&c, "after the standard wallet's buy").await;
+
     // Discovery with the graduated launch, at both widths.
     c.switch_to_window(discover_window).await.unwrap();
-    wait_js(&c, &format!("document.querySelector('.card[data-mint=\"{mint}\"] .badge')?.textContent === 'AMM'"), 30, "the card moving to the AMM").await;
+    wait_js(
+        &c,
+        &format!(
+            "document.querySelector('.card[data-mint=\"{mint}\"] .badge')?.textContent === 'AMM'"
+        ),
+        30,
+        "the card moving to the AMM",
+    )
+    .await;
     shoot(&c, "discover", "document.querySelector('.card')").await;
     c.close().await.unwrap();
     let _ = std::fs::remove_file(png);
@@ -418,13 +699,25 @@ async fn the_page_is_served_with_its_csp_and_hashed_assets() {
     let http = reqwest::Client::new();
     let page = http.get(format!("{}/", s.base)).send().await.unwrap();
     assert_eq!(page.status(), 200);
-    let csp = page.headers()["content-security-policy"].to_str().unwrap().to_string();
-    assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{csp}");
-    assert!(csp.contains("default-src 'none'") && csp.contains("frame-ancestors 'none'"), "{csp}");
+    let csp = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
+    assert!(
+        csp.contains("default-src 'none'") && csp.contains("frame-ancestors 'none'"),
+        "{csp}"
+    );
     assert_eq!(page.headers()["cache-control"], "no-cache");
     let html = page.text().await.unwrap();
     assert!(!html.contains("{{VERSION}}"));
-    assert!(!html.contains("<script>") && !html.contains("onclick="), "no inline script");
+    assert!(
+        !html.contains("<script>") && !html.contains("onclick="),
+        "no inline script"
+    );
     let version = api::ui::VERSION.as_str();
     for asset in ["app.js", "style.css", "vendor/lightweight-charts-4.2.3.mjs"] {
         let path = format!("/ui/{version}/{asset}");
