@@ -246,6 +246,11 @@ fn token_png() -> PathBuf {
     path
 }
 
+/// A JSON GET against the API.
+async fn get_json(url: &str) -> Value {
+    common::get(&reqwest::Client::new(), url).await.1
+}
+
 async fn progress_bps(c: &Client) -> u64 {
     c.execute(
         "const e = document.querySelector('#curve-panel .progress'); \
@@ -429,12 +434,7 @@ async fn the_launchpad_journey_in_chromium() {
         .trim_start_matches("/token/")
         .to_string();
     assert_eq!(text(&c, "#venue").await, "Bonding curve");
-    let listed = reqwest::get(format!("{base}/launchpad/launches?creator={address}"))
-        .await
-        .unwrap()
-        .json::<Value>()
-        .await
-        .unwrap();
+    let listed = get_json(&format!("{base}/launchpad/launches?creator={address}")).await;
     assert_eq!(
         listed["launches"][0]["mint"],
         mint.as_str(),
@@ -455,6 +455,23 @@ async fn the_launchpad_journey_in_chromium() {
         "document.querySelector('.card img')",
         10,
         "the launch's image on its card",
+    )
+    .await;
+    // Search, as the listing's `q` allows: no match, then a match by name.
+    fill(&c, "input[name=q]", "zzz").await;
+    wait_js(
+        &c,
+        "document.querySelector('#listing-info')?.textContent === 'No launch matches these filters.'",
+        10,
+        "an empty search",
+    )
+    .await;
+    fill(&c, "input[name=q]", "UI Test").await;
+    wait_js(
+        &c,
+        &format!("document.querySelector('#listing-info')?.textContent === '1 launch' && document.querySelector('.card[data-mint=\"{mint}\"]')"),
+        10,
+        "the search finding the launch",
     )
     .await;
     c.switch_to_window(launch_window.clone()).await.unwrap();
@@ -520,12 +537,7 @@ async fn the_launchpad_journey_in_chromium() {
         "candles on the chart",
     )
     .await;
-    let curve = reqwest::get(format!("{base}/launchpad/curve/{mint}"))
-        .await
-        .unwrap()
-        .json::<Value>()
-        .await
-        .unwrap();
+    let curve = get_json(&format!("{base}/launchpad/curve/{mint}")).await;
     assert_eq!(curve["venue"], "amm", "{curve}");
 
     // 7. Sell on the AMM.
@@ -586,12 +598,7 @@ async fn the_launchpad_journey_in_chromium() {
         "the trading fee gone from the claimables",
     )
     .await;
-    let fees = reqwest::get(format!("{base}/launchpad/fees?creator={address}"))
-        .await
-        .unwrap()
-        .json::<Value>()
-        .await
-        .unwrap();
+    let fees = get_json(&format!("{base}/launchpad/fees?creator={address}")).await;
     assert!(
         !fees["fees"]
             .as_array()
