@@ -246,6 +246,43 @@ fn token_png() -> PathBuf {
     path
 }
 
+/// A launch over the API by a wallet of its own (prepare, sign, submit, record), as any client would.
+async fn api_launch(s: &common::Stack, name: &str, symbol: &str, preset: &str, first_buy: &str) {
+    use solana_signer::Signer;
+    let http = reqwest::Client::new();
+    let creator = localnet::testkit::funded(&s.rpc(), 20 * localnet::testkit::SOL)
+        .await
+        .unwrap();
+    let launch = json!({
+        "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": preset, "quote": "sol",
+        "name": name, "symbol": symbol, "description": format!("{name}, launched over the API"),
+        "totalSupply": "1000000000", "creator": creator.pubkey().to_string(), "firstBuyAmount": first_buy,
+    });
+    let (status, prepared) =
+        common::post(&http, &format!("{}/launchpad/prepare", s.base), &launch).await;
+    assert_eq!(status, 200, "{prepared}");
+    let signed = common::sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
+    let (status, sent) = s.submit(&http, &signed).await;
+    assert_eq!(status, 200, "{sent}");
+    let mut record = launch.clone();
+    record["tokenAddress"] = prepared["mint"].clone();
+    record["deployTxHash"] = sent["signature"].clone();
+    record["metadataURI"] = prepared["metadataURI"].clone();
+    let start = Instant::now();
+    loop {
+        let (status, body) =
+            common::post(&http, &format!("{}/launchpad/record", s.base), &record).await;
+        if status == 200 {
+            break;
+        }
+        assert!(
+            body["error"]["code"] == "NOT_CONFIRMED" && start.elapsed() < Duration::from_secs(30),
+            "{body}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 /// A JSON GET against the API.
 async fn get_json(url: &str) -> Value {
     common::get(&reqwest::Client::new(), url).await.1
@@ -692,7 +729,33 @@ async fn the_launchpad_journey_in_chromium() {
         "the card moving to the AMM",
     )
     .await;
-    shoot(&c, "discover", "document.querySelector('.card')").await;
+    // Two more launches by another wallet over the API, for a fuller discovery page; the search cleared.
+    for (name, symbol, preset, first_buy) in [
+        ("Shield Cat", "SCAT", "shield", "2"),
+        ("Distribute DAO", "DDAO", "distribute", "6"),
+    ] {
+        api_launch(&s, name, symbol, preset, first_buy).await;
+    }
+    c.execute(
+        "const q = document.querySelector('input[name=q]'); q.value = ''; \
+         q.dispatchEvent(new Event('input', { bubbles: true }));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_js(
+        &c,
+        "document.querySelectorAll('.card').length === 3",
+        30,
+        "three launches on discovery",
+    )
+    .await;
+    shoot(
+        &c,
+        "discover",
+        "document.querySelectorAll('.card').length === 3",
+    )
+    .await;
     c.close().await.unwrap();
     let _ = std::fs::remove_file(png);
     let _ = s.stop.send(true);
