@@ -135,6 +135,9 @@ export async function render(main, ctx) {
   put(main, 
     el('h1', {}, 'Launch a token'),
     session.wallet ? null : el('p', { class: 'notice' }, 'Connect a wallet (top right) to launch: it signs the transaction the API builds.'),
+    session.wallet?.dev
+      ? el('p', { class: 'notice' }, 'Development wallet: fund it from the localnet faucet on the ', el('a', { href: '#/wallet' }, 'wallet page'), ' first.')
+      : null,
     form,
   );
 }
