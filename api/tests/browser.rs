@@ -247,7 +247,13 @@ fn token_png() -> PathBuf {
 }
 
 /// A launch over the API by a wallet of its own (prepare, sign, submit, record), as any client would.
-async fn api_launch(s: &common::Stack, name: &str, symbol: &str, preset: &str, first_buy: &str) {
+async fn api_launch(
+    s: &common::Stack,
+    name: &str,
+    symbol: &str,
+    preset: &str,
+    first_buy: &str,
+) -> String {
     use solana_signer::Signer;
     let http = reqwest::Client::new();
     let creator = localnet::testkit::funded(&s.rpc(), 20 * localnet::testkit::SOL)
@@ -281,6 +287,7 @@ async fn api_launch(s: &common::Stack, name: &str, symbol: &str, preset: &str, f
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+    prepared["mint"].as_str().unwrap().to_string()
 }
 
 /// A JSON GET against the API.
@@ -730,12 +737,8 @@ async fn the_launchpad_journey_in_chromium() {
     )
     .await;
     // Two more launches by another wallet over the API, for a fuller discovery page; the search cleared.
-    for (name, symbol, preset, first_buy) in [
-        ("Shield Cat", "SCAT", "shield", "2"),
-        ("Distribute DAO", "DDAO", "distribute", "6"),
-    ] {
-        api_launch(&s, name, symbol, preset, first_buy).await;
-    }
+    let shield = api_launch(&s, "Shield Cat", "SCAT", "shield", "2").await;
+    api_launch(&s, "Distribute DAO", "DDAO", "distribute", "6").await;
     c.execute(
         "const q = document.querySelector('input[name=q]'); q.value = ''; \
          q.dispatchEvent(new Event('input', { bubbles: true }));",
@@ -756,6 +759,38 @@ async fn the_launchpad_journey_in_chromium() {
         "document.querySelectorAll('.card').length === 3",
     )
     .await;
+    // Sorted by progress ("king of the hill"): the graduated launch first.
+    c.execute(
+        "const s = document.querySelector('select[name=sort]'); s.value = 'progress'; \
+         s.dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_js(
+        &c,
+        &format!("document.querySelector('.card')?.dataset.mint === '{mint}'"),
+        10,
+        "the graduated launch first by progress",
+    )
+    .await;
+    // The shield launch's page shows its fee as it decays.
+    c.execute(&format!("location.hash = '#/token/{shield}';"), vec![])
+        .await
+        .unwrap();
+    wait_js(
+        &c,
+        "document.querySelector('#fee-decay')?.textContent.includes('decays to 1%')",
+        30,
+        "the shield fee's decay",
+    )
+    .await;
+    let fee = text(&c, "#current-fee").await;
+    assert!(
+        fee != "1%" && fee.ends_with('%'),
+        "the shield fee now: {fee}"
+    );
+    assert_no_page_errors(&c, "on the shield launch's page").await;
     c.close().await.unwrap();
     let _ = std::fs::remove_file(png);
     let _ = s.stop.send(true);
