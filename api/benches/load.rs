@@ -277,5 +277,5 @@ async fn main() {
     }
     let _ = stop.send(true);
     net.shutdown().await;
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir.as_path());
 }

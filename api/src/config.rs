@@ -117,6 +117,10 @@ pub struct ApiConfig {
     /// slow consumer, milliseconds.
     #[arg(long, env = "FEED_SEND_TIMEOUT_MS", default_value_t = 10_000)]
     pub feed_send_timeout_ms: u64,
+    /// The RPC node is a localnet (`api dev`): the browser UI offers its local development wallet and
+    /// `POST /ui/airdrop` funds it from the localnet's faucet. Never set by a flag.
+    #[arg(skip)]
+    pub localnet: bool,
 }
 
 fn parse_net(s: &str) -> Result<ipnet::IpNet, String> {
@@ -185,6 +189,7 @@ impl ApiConfig {
             feed_max_subscriptions: 16,
             feed_max_filter_values: 100,
             feed_send_timeout_ms: 10_000,
+            localnet: false,
         }
     }
 

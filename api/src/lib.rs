@@ -18,6 +18,7 @@ pub mod logging;
 pub mod routes;
 pub mod schema;
 pub mod solana;
+pub mod ui;
 pub mod walkthrough;
 
 use anchor_lang::prelude::Pubkey;
@@ -323,6 +324,10 @@ pub fn router(state: AppState) -> Router {
     let image_body =
         DefaultBodyLimit::max(image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes));
     let endpoints = Router::new()
+        .route("/", get(ui::index))
+        .route("/ui/config.json", get(ui::config))
+        .route("/ui/airdrop", post(ui::airdrop))
+        .route("/ui/{version}/{*file}", get(ui::asset))
         .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi))
         .route(

@@ -269,6 +269,8 @@ async fn dev(args: DevArgs, rx: watch::Receiver<bool>) -> anyhow::Result<()> {
     if api_config.cors_origins.is_empty() {
         api_config.cors_origins = vec![axum::http::HeaderValue::from_static("*")];
     }
+    // The browser UI offers its local development wallet (funded by the localnet's faucet).
+    api_config.localnet = true;
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
     // The API's port is checked first: it is the one most often taken by another copy of the stack.
@@ -306,11 +308,12 @@ async fn dev(args: DevArgs, rx: watch::Receiver<bool>) -> anyhow::Result<()> {
     let indexer = tokio::spawn(ix.run(rx.clone()));
     serve_metrics(&api_config, Some(metrics.clone()), rx.clone()).await?;
     println!(
-        "\nlaunchpad dev stack\n  API           {}\n  OpenAPI       {}/openapi.json\n  live feed     \
+        "\nlaunchpad dev stack\n  launchpad UI  {}/\n  API           {}\n  OpenAPI       {}/openapi.json\n  live feed     \
          {}/launchpad/stream (SSE), {}/launchpad/ws (WebSocket)\n  JSON-RPC      {}\n  \
          Yellowstone   {}\n  database      {db_url}\n  dev wallet    {} (1000 SOL; keypair in {})\n  \
          aggregators   {} (Jupiter routes, EVM swaps and cross-chain quotes need these services reachable; \
          `--<name>-base-url ''` turns one off)\n",
+        api_config.base_url(),
         api_config.base_url(),
         api_config.base_url(),
         api_config.base_url(),

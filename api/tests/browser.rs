@@ -1,0 +1,864 @@
+//! The launchpad in a real browser: Chromium (Debian's `chromium` and `chromium-driver`, installed by
+//! `.ci/run`) driven over WebDriver against a running stack on a localnet. The journey: open `/`, connect the
+//! local development wallet and fund it from the faucet, show the API's error for bad form input, launch a
+//! token through the form, see it appear on the discovery page without reloading, buy on its page until it
+//! graduates (trades and progress update, progress reaches 100%, the page switches to the AMM), sell on the
+//! AMM, and claim the creator's trading fee on the wallet page. Screenshots of every page at phone and
+//! desktop widths go to `docs/screenshots/`. Without Chromium the test fails (it never skips).
+
+mod common;
+
+use api::config::ApiConfig;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "chromedriver";
+const PHONE: (u32, u32) = (390, 844);
+const DESKTOP: (u32, u32) = (1280, 900);
+
+/// chromedriver on a free loopback port, killed on drop.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn chromedriver() -> Driver {
+    assert!(
+        std::path::Path::new(CHROMIUM).exists(),
+        "Chromium is not installed at {CHROMIUM}: the browser test needs it \
+         (apt-get install -y chromium chromium-driver; .ci/run does it)"
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot start {CHROMEDRIVER} ({e}): apt-get install -y chromium chromium-driver \
+                 (.ci/run does it)"
+            )
+        });
+    let url = format!("http://127.0.0.1:{port}");
+    let start = Instant::now();
+    while reqwest::get(format!("{url}/status")).await.is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "chromedriver never answered on {url}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Driver { child, url }
+}
+
+async fn browser(driver: &Driver) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,900", "--hide-scrollbars", "--force-device-scale-factor=1",
+            ],
+        }),
+    );
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&driver.url)
+        .await
+        .expect("connecting to chromedriver")
+}
+
+/// What the page shows as errors (for failure messages).
+async fn page_errors(c: &Client) -> String {
+    c.execute(
+        "return [...document.querySelectorAll('.error')].filter(e => !e.hidden).map(e => e.textContent).join(' | ') \
+         + ' @ ' + location.hash",
+        vec![],
+    )
+    .await
+    .map(|v| v.as_str().unwrap_or_default().to_string())
+    .unwrap_or_default()
+}
+
+/// Waits until the JavaScript expression `cond` is true on the page.
+async fn wait_js(c: &Client, cond: &str, secs: u64, what: &str) {
+    let start = Instant::now();
+    loop {
+        let ok = c
+            .execute(&format!("return !!({cond});"), vec![])
+            .await
+            .map(|v| v == Value::Bool(true))
+            .unwrap_or(false);
+        if ok {
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            panic!(
+                "timed out after {secs}s waiting for {what} ({cond}); page errors: {}",
+                page_errors(c).await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+async fn text(c: &Client, css: &str) -> String {
+    c.execute(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
+        vec![json!(css)],
+    )
+    .await
+    .unwrap()
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
+}
+
+async fn fill(c: &Client, css: &str, value: &str) {
+    let e = c
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css}: {e}"));
+    e.clear().await.unwrap();
+    e.send_keys(value).await.unwrap();
+}
+
+async fn go(c: &Client, base: &str, hash: &str) {
+    c.goto(&format!("{base}/{hash}")).await.unwrap();
+}
+
+fn screenshots_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Script errors, failed promises and CSP violations the page recorded (`window.__errors`): none allowed.
+async fn assert_no_page_errors(c: &Client, when: &str) {
+    let errors = c
+        .execute(
+            "return window.__errors || ['the page never loaded errors.js'];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(errors, json!([]), "page errors {when}");
+}
+
+/// Screenshots of the current page at phone and desktop widths: `docs/screenshots/<name>-{phone,desktop}.png`.
+async fn shoot(c: &Client, name: &str, ready: &str) {
+    for (label, (w, h)) in [("phone", PHONE), ("desktop", DESKTOP)] {
+        c.set_window_size(w, h).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        wait_js(c, ready, 20, &format!("{name} to render")).await;
+        assert_no_page_errors(c, name).await;
+        // The whole page, not just the first screen: the window as tall as the document.
+        let full = c
+            .execute(
+                "return Math.min(4000, document.documentElement.scrollHeight);",
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_u64()
+            .unwrap_or(h as u64) as u32;
+        c.set_window_size(w, full.max(h)).await.unwrap();
+        c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let png = c.screenshot().await.unwrap();
+        std::fs::write(screenshots_dir().join(format!("{name}-{label}.png")), png).unwrap();
+    }
+    c.set_window_size(DESKTOP.0, DESKTOP.1).await.unwrap();
+}
+
+/// A Wallet Standard wallet for the test, registered the way an extension does: its key is an Ed25519 WebCrypto
+/// key of its own, and it signs with the page's own transaction signer (the signature slot is found the same
+/// way); it records the chain each `solana:signTransaction` call names. Returns its address.
+const STANDARD_WALLET: &str = r#"
+const done = arguments[arguments.length - 1];
+(async () => {
+  const version = document.querySelector('link[rel=stylesheet]').getAttribute('href').split('/')[2];
+  const { DevWallet, base58 } = await import(`/ui/${version}/wallet.js`);
+  const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']);
+  const publicKey = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
+  const signer = new DevWallet(pair.privateKey, base58(publicKey));
+  const account = { address: signer.address, publicKey, chains: ['solana:localnet'], features: ['solana:signTransaction'] };
+  window.__testWalletCalls = [];
+  const wallet = {
+    version: '1.0.0',
+    name: 'Test Wallet',
+    icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
+    chains: ['solana:mainnet', 'solana:devnet', 'solana:localnet'],
+    accounts: [],
+    features: {
+      'standard:connect': { version: '1.0.0', connect: async () => { wallet.accounts = [account]; return { accounts: [account] }; } },
+      'standard:disconnect': { version: '1.0.0', disconnect: async () => { wallet.accounts = []; } },
+      'standard:events': { version: '1.0.0', on: () => () => {} },
+      'solana:signTransaction': {
+        version: '1.0.0',
+        supportedTransactionVersions: ['legacy', 0],
+        signTransaction: (...inputs) => Promise.all(inputs.map(async (input) => {
+          window.__testWalletCalls.push(input.chain);
+          return { signedTransaction: await signer.signTransaction(input.transaction) };
+        })),
+      },
+    },
+  };
+  window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: ({ register }) => register(wallet) }));
+  done(signer.address);
+})().catch((e) => done('ERR ' + e));
+"#;
+
+/// A small PNG for the launch form's image.
+fn token_png() -> PathBuf {
+    let img = image::RgbImage::from_fn(64, 64, |x, y| {
+        image::Rgb([(x * 4) as u8, (y * 4) as u8, 0x85])
+    });
+    let path = std::env::temp_dir().join(format!("ui-token-{}.png", std::process::id()));
+    img.save(&path).unwrap();
+    path
+}
+
+/// A launch over the API by a wallet of its own (prepare, sign, submit, record), as any client would.
+async fn api_launch(
+    s: &common::Stack,
+    name: &str,
+    symbol: &str,
+    preset: &str,
+    first_buy: &str,
+) -> String {
+    use solana_signer::Signer;
+    let http = reqwest::Client::new();
+    let creator = localnet::testkit::funded(&s.rpc(), 20 * localnet::testkit::SOL)
+        .await
+        .unwrap();
+    let launch = json!({
+        "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": preset, "quote": "sol",
+        "name": name, "symbol": symbol, "description": format!("{name}, launched over the API"),
+        "totalSupply": "1000000000", "creator": creator.pubkey().to_string(), "firstBuyAmount": first_buy,
+    });
+    let (status, prepared) =
+        common::post(&http, &format!("{}/launchpad/prepare", s.base), &launch).await;
+    assert_eq!(status, 200, "{prepared}");
+    let signed = common::sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
+    let (status, sent) = s.submit(&http, &signed).await;
+    assert_eq!(status, 200, "{sent}");
+    let mut record = launch.clone();
+    record["tokenAddress"] = prepared["mint"].clone();
+    record["deployTxHash"] = sent["signature"].clone();
+    record["metadataURI"] = prepared["metadataURI"].clone();
+    let start = Instant::now();
+    loop {
+        let (status, body) =
+            common::post(&http, &format!("{}/launchpad/record", s.base), &record).await;
+        if status == 200 {
+            break;
+        }
+        assert!(
+            body["error"]["code"] == "NOT_CONFIRMED" && start.elapsed() < Duration::from_secs(30),
+            "{body}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    prepared["mint"].as_str().unwrap().to_string()
+}
+
+/// A JSON GET against the API.
+async fn get_json(url: &str) -> Value {
+    common::get(&reqwest::Client::new(), url).await.1
+}
+
+async fn progress_bps(c: &Client) -> u64 {
+    c.execute(
+        "const e = document.querySelector('#curve-panel .progress'); \
+         return e ? Math.round(Number(e.getAttribute('aria-valuenow')) * 100) : -1;",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_i64()
+    .unwrap_or(-1)
+    .max(0) as u64
+}
+
+async fn trade_rows(c: &Client) -> u64 {
+    c.execute(
+        "return document.querySelectorAll('#trades tr.trade-row').length;",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_u64()
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_launchpad_journey_in_chromium() {
+    let s = common::stack_configured(false, |c| ApiConfig {
+        localnet: true,
+        rate_limit_per_second: 1_000,
+        rate_limit_burst: 2_000,
+        ..c
+    })
+    .await;
+    let base = s.base.clone();
+    let driver = chromedriver().await;
+    let c = browser(&driver).await;
+    c.set_window_size(DESKTOP.0, DESKTOP.1).await.unwrap();
+
+    // 1. `/` opens the discovery page: empty, with the feed's state shown (live, or polling without the feed).
+    go(&c, &base, "").await;
+    wait_js(
+        &c,
+        "document.querySelector('#listing-info')?.textContent.includes('No launches yet')",
+        30,
+        "the empty discovery page",
+    )
+    .await;
+    let feed = text(&c, "#feed-status").await;
+    assert!(
+        feed.starts_with("Live") || feed.starts_with("Polling") || feed.starts_with("Connecting"),
+        "feed state shown: {feed:?}"
+    );
+    shoot(
+        &c,
+        "discover-empty",
+        "document.querySelector('#listing-info')",
+    )
+    .await;
+
+    // 2. The local development wallet, funded by the localnet's faucet.
+    click(&c, "#wallet-connect").await;
+    click(&c, "#dev-wallet").await;
+    wait_js(
+        &c,
+        "document.querySelector('#wallet-address')",
+        10,
+        "the dev wallet",
+    )
+    .await;
+    let address = c
+        .execute(
+            "return document.querySelector('#wallet-address').title;",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    go(&c, &base, "#/wallet").await;
+    click(&c, "#airdrop").await;
+    wait_js(
+        &c,
+        "document.querySelector('#wallet-status')?.textContent.includes('airdropped')",
+        30,
+        "the airdrop",
+    )
+    .await;
+    let rpc = s.rpc();
+    let balance = rpc.get_balance(&address.parse().unwrap()).await.unwrap();
+    assert_eq!(
+        balance,
+        api::ui::AIRDROP_LAMPORTS,
+        "the dev wallet is funded"
+    );
+
+    // Discovery stays open in its own window: the launch must appear there without a reload.
+    let launch_window = c.window().await.unwrap();
+    let discover_window = c.new_window(false).await.unwrap().handle;
+    c.switch_to_window(discover_window.clone()).await.unwrap();
+    c.set_window_size(DESKTOP.0, DESKTOP.1).await.unwrap();
+    go(&c, &base, "").await;
+    wait_js(
+        &c,
+        "document.querySelector('#listing-info')?.textContent.includes('No launches yet')",
+        30,
+        "discovery in the second window",
+    )
+    .await;
+    c.switch_to_window(launch_window.clone()).await.unwrap();
+
+    // 3. Bad input shows the API's error in words; nothing is launched.
+    go(&c, &base, "#/launch").await;
+    wait_js(
+        &c,
+        "document.querySelector('#launch-form')",
+        20,
+        "the launch form",
+    )
+    .await;
+    shoot(&c, "launch", "document.querySelector('#launch-form')").await;
+    fill(&c, "input[name=name]", "UI Test Token").await;
+    fill(&c, "input[name=symbol]", "bad symbol!").await;
+    click(&c, "#launch-submit").await;
+    wait_js(
+        &c,
+        "!document.querySelector('#launch-error').hidden",
+        20,
+        "the launch error",
+    )
+    .await;
+    let error = text(&c, "#launch-error").await;
+    assert!(error.contains("INVALID_SYMBOL"), "{error}");
+    assert!(
+        error.contains("A to Z and 0 to 9"),
+        "the code in words: {error}"
+    );
+    shoot(
+        &c,
+        "launch-error",
+        "document.querySelector('#launch-error')",
+    )
+    .await;
+
+    // 4. Launch through the form: prepare, sign in the browser, submit, record.
+    fill(&c, "input[name=symbol]", "UITEST").await;
+    fill(
+        &c,
+        "textarea[name=description]",
+        "Launched by the browser test",
+    )
+    .await;
+    fill(&c, "input[name=website]", "https://example.org").await;
+    fill(&c, "input[name=firstBuyAmount]", "0.5").await;
+    let png = token_png();
+    c.find(Locator::Css("input[name=image]"))
+        .await
+        .unwrap()
+        .send_keys(png.to_str().unwrap())
+        .await
+        .unwrap();
+    wait_js(
+        &c,
+        "!document.querySelector('.preview').hidden",
+        10,
+        "the image preview",
+    )
+    .await;
+    click(&c, "#launch-submit").await;
+    wait_js(
+        &c,
+        "location.hash.startsWith('#/token/') && document.querySelector('#venue')",
+        60,
+        "the token page after launch",
+    )
+    .await;
+    let url = c.current_url().await.unwrap();
+    let mint = url
+        .fragment()
+        .unwrap()
+        .trim_start_matches("/token/")
+        .to_string();
+    assert_eq!(text(&c, "#venue").await, "Bonding curve");
+    let listed = get_json(&format!("{base}/launchpad/launches?creator={address}")).await;
+    assert_eq!(
+        listed["launches"][0]["mint"],
+        mint.as_str(),
+        "recorded: {listed}"
+    );
+
+    // 5. The discovery window shows it without a reload.
+    c.switch_to_window(discover_window.clone()).await.unwrap();
+    wait_js(
+        &c,
+        &format!("document.querySelector('.card[data-mint=\"{mint}\"]')"),
+        30,
+        "the new launch on discovery",
+    )
+    .await;
+    wait_js(
+        &c,
+        "document.querySelector('.card img')",
+        10,
+        "the launch's image on its card",
+    )
+    .await;
+    // Search, as the listing's `q` allows: no match, then a match by name.
+    fill(&c, "input[name=q]", "zzz").await;
+    wait_js(
+        &c,
+        "document.querySelector('#listing-info')?.textContent === 'No launch matches these filters.'",
+        10,
+        "an empty search",
+    )
+    .await;
+    fill(&c, "input[name=q]", "UI Test").await;
+    wait_js(
+        &c,
+        &format!("document.querySelector('#listing-info')?.textContent === '1 launch' && document.querySelector('.card[data-mint=\"{mint}\"]')"),
+        10,
+        "the search finding the launch",
+    )
+    .await;
+    c.switch_to_window(launch_window.clone()).await.unwrap();
+
+    // 6. Buy until the curve graduates: trades and progress update after each buy, the graduating buy's quote
+    // shows its refund, progress reaches 100% and the page continues on the AMM.
+    wait_js(
+        &c,
+        "document.querySelectorAll('#trades tr.trade-row').length >= 1",
+        30,
+        "the first buy in the trades",
+    )
+    .await;
+    shoot(
+        &c,
+        "token-bonding",
+        "document.querySelector('#curve-panel .progress')",
+    )
+    .await;
+    let mut saw_refund = false;
+    let mut buys = 0;
+    while text(&c, "#venue").await != "AMM" {
+        assert!(buys < 6, "the curve never graduated");
+        let (before_bps, before_rows) = (progress_bps(&c).await, trade_rows(&c).await);
+        click(&c, "#side-buy").await;
+        fill(&c, "#trade-amount", "4").await;
+        wait_js(&c, "document.querySelector('#quote-out')", 20, "a quote").await;
+        if c.execute("return !!document.querySelector('#quote-refund');", vec![])
+            .await
+            .unwrap()
+            == Value::Bool(true)
+        {
+            saw_refund = true;
+        }
+        click(&c, "#trade-submit").await;
+        wait_js(
+            &c,
+            "document.querySelector('#trade-status')?.textContent.startsWith('Bought')",
+            60,
+            "the buy",
+        )
+        .await;
+        buys += 1;
+        let after = format!(
+            "document.querySelectorAll('#trades tr.trade-row').length > {before_rows} && \
+             Math.round(Number(document.querySelector('#curve-panel .progress').getAttribute('aria-valuenow')) * 100) > {before_bps}"
+        );
+        wait_js(&c, &after, 30, "trades and progress to update").await;
+    }
+    assert!(saw_refund, "the graduating buy's quote shows its refund");
+    wait_js(
+        &c,
+        "document.querySelector('#progress-text')?.textContent === '100%'",
+        20,
+        "100% progress",
+    )
+    .await;
+    assert_eq!(progress_bps(&c).await, 10_000);
+    wait_js(
+        &c,
+        "document.querySelector('.chart-empty')?.hidden",
+        20,
+        "candles on the chart",
+    )
+    .await;
+    let curve = get_json(&format!("{base}/launchpad/curve/{mint}")).await;
+    assert_eq!(curve["venue"], "amm", "{curve}");
+
+    // 7. Sell on the AMM.
+    click(&c, "#side-sell").await;
+    fill(&c, "#trade-amount", "1000000").await;
+    wait_js(
+        &c,
+        "document.querySelector('#quote-out')",
+        20,
+        "a sell quote",
+    )
+    .await;
+    assert!(
+        text(&c, "#trade-quote").await.contains("AMM"),
+        "the sell routes through the AMM"
+    );
+    let rows = trade_rows(&c).await;
+    click(&c, "#trade-submit").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-status')?.textContent.startsWith('Sold')",
+        60,
+        "the sell",
+    )
+    .await;
+    wait_js(&c, &format!("document.querySelectorAll('#trades tr.trade-row').length > {rows} && document.querySelector('#trades tr.trade-row').classList.contains('sell')"), 30, "the sell in the trades").await;
+    click(&c, "button[data-interval='1s']").await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    shoot(
+        &c,
+        "token-amm",
+        "document.querySelector('#venue')?.textContent === 'AMM'",
+    )
+    .await;
+
+    // 8. Claim the creator's trading fee on the wallet page.
+    go(&c, &base, "#/wallet").await;
+    wait_js(
+        &c,
+        "document.querySelector('#claimable button[data-kind=\"trading\"]')",
+        30,
+        "the claimable trading fee",
+    )
+    .await;
+    shoot(&c, "wallet", "document.querySelector('#holdings tr')").await;
+    click(&c, "#claimable button[data-kind=\"trading\"]").await;
+    wait_js(
+        &c,
+        "document.querySelector('#wallet-status')?.textContent.startsWith('Claimed trading')",
+        60,
+        "the claim",
+    )
+    .await;
+    wait_js(
+        &c,
+        "!document.querySelector('#claimable button[data-kind=\"trading\"]')",
+        30,
+        "the trading fee gone from the claimables",
+    )
+    .await;
+    let fees = get_json(&format!("{base}/launchpad/fees?creator={address}")).await;
+    assert!(
+        !fees["fees"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["kind"] == "trading"),
+        "claimed: {fees}"
+    );
+
+    // 9. A Wallet Standard wallet (the way Phantom, Solflare and Backpack announce themselves): a test wallet
+    // registers through the `wallet-standard:register-wallet` window event; the page lists it, connects it,
+    // and a buy is signed through its `solana:signTransaction` on the localnet chain.
+    click(&c, "#wallet-disconnect").await;
+    wait_js(
+        &c,
+        "document.querySelector('#wallet-connect')",
+        10,
+        "disconnected",
+    )
+    .await;
+    let standard = c
+        .execute_async(STANDARD_WALLET, vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!standard.starts_with("ERR"), "{standard}");
+    click(&c, "#wallet-connect").await;
+    wait_js(&c, "[...document.querySelectorAll('.wallet-option')].some(b => b.textContent.includes('Test Wallet'))", 10, "the standard wallet listed").await;
+    c.execute("[...document.querySelectorAll('.wallet-option')].find(b => b.textContent.includes('Test Wallet')).click();", vec![])
+        .await
+        .unwrap();
+    wait_js(
+        &c,
+        &format!("document.querySelector('#wallet-address')?.title === '{standard}'"),
+        10,
+        "the standard wallet connected",
+    )
+    .await;
+    assert!(
+        !text(&c, "#wallet-area").await.contains("DEV WALLET"),
+        "a standard wallet is not labelled as the dev wallet"
+    );
+    let (status, body) = common::post(
+        &reqwest::Client::new(),
+        &format!("{base}/ui/airdrop"),
+        &json!({ "address": standard }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    c.execute(&format!("location.hash = '#/token/{mint}';"), vec![])
+        .await
+        .unwrap();
+    wait_js(&c, "document.querySelector('#venue')?.textContent === 'AMM' && !document.querySelector('#trade-submit').disabled", 30, "the token page with the standard wallet").await;
+    fill(&c, "#trade-amount", "0.5").await;
+    wait_js(
+        &c,
+        "document.querySelector('#quote-out')",
+        20,
+        "a quote for the standard wallet",
+    )
+    .await;
+    click(&c, "#trade-submit").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-status')?.textContent.startsWith('Bought')",
+        60,
+        "the buy signed by the standard wallet",
+    )
+    .await;
+    let calls = c
+        .execute("return window.__testWalletCalls;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        calls,
+        json!(["solana:localnet"]),
+        "signed once through solana:signTransaction"
+    );
+    assert_no_page_errors(&c, "after the standard wallet's buy").await;
+
+    // Discovery with the graduated launch, at both widths.
+    c.switch_to_window(discover_window).await.unwrap();
+    wait_js(
+        &c,
+        &format!(
+            "document.querySelector('.card[data-mint=\"{mint}\"] .badge')?.textContent === 'AMM'"
+        ),
+        30,
+        "the card moving to the AMM",
+    )
+    .await;
+    // Two more launches by another wallet over the API, for a fuller discovery page; the search cleared.
+    let shield = api_launch(&s, "Shield Cat", "SCAT", "shield", "2").await;
+    api_launch(&s, "Distribute DAO", "DDAO", "distribute", "6").await;
+    c.execute(
+        "const q = document.querySelector('input[name=q]'); q.value = ''; \
+         q.dispatchEvent(new Event('input', { bubbles: true }));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_js(
+        &c,
+        "document.querySelectorAll('.card').length === 3",
+        30,
+        "three launches on discovery",
+    )
+    .await;
+    shoot(
+        &c,
+        "discover",
+        "document.querySelectorAll('.card').length === 3",
+    )
+    .await;
+    // Sorted by progress ("king of the hill"): the graduated launch first.
+    c.execute(
+        "const s = document.querySelector('select[name=sort]'); s.value = 'progress'; \
+         s.dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_js(
+        &c,
+        &format!("document.querySelector('.card')?.dataset.mint === '{mint}'"),
+        10,
+        "the graduated launch first by progress",
+    )
+    .await;
+    // The shield launch's page shows its fee as it decays.
+    c.execute(&format!("location.hash = '#/token/{shield}';"), vec![])
+        .await
+        .unwrap();
+    wait_js(
+        &c,
+        "document.querySelector('#fee-decay')?.textContent.includes('decays to 1%')",
+        30,
+        "the shield fee's decay",
+    )
+    .await;
+    let fee = text(&c, "#current-fee").await;
+    assert!(
+        fee != "1%" && fee.ends_with('%'),
+        "the shield fee now: {fee}"
+    );
+    assert_no_page_errors(&c, "on the shield launch's page").await;
+    c.close().await.unwrap();
+    let _ = std::fs::remove_file(png);
+    let _ = s.stop.send(true);
+}
+
+/// The page and its assets over plain HTTP: a strict CSP on the page, assets under a content-hashed path
+/// cached immutable, the config saying whether the API runs on a localnet, and no faucet off a localnet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_is_served_with_its_csp_and_hashed_assets() {
+    let s = common::stack(false, 1_000).await;
+    let http = reqwest::Client::new();
+    let page = http.get(format!("{}/", s.base)).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let csp = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
+    assert!(
+        csp.contains("default-src 'none'") && csp.contains("frame-ancestors 'none'"),
+        "{csp}"
+    );
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+    let html = page.text().await.unwrap();
+    assert!(!html.contains("{{VERSION}}"));
+    assert!(
+        !html.contains("<script>") && !html.contains("onclick="),
+        "no inline script"
+    );
+    let version = api::ui::VERSION.as_str();
+    for asset in ["app.js", "style.css", "vendor/lightweight-charts-4.2.3.mjs"] {
+        let path = format!("/ui/{version}/{asset}");
+        if asset != "vendor/lightweight-charts-4.2.3.mjs" {
+            assert!(html.contains(&path), "the page names {path}");
+        }
+        let r = http.get(format!("{}{path}", s.base)).send().await.unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        assert_eq!(
+            r.headers()["cache-control"],
+            "public, max-age=31536000, immutable",
+            "{path}"
+        );
+    }
+    // Another version (a page from before an upgrade) gets today's file, never cached; unknown files 404.
+    let r = http
+        .get(format!("{}/ui/0000000000000000/app.js", s.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["cache-control"], "no-cache");
+    let (status, body) = common::get(&http, &format!("{}/ui/{version}/nope.js", s.base)).await;
+    assert_eq!(status, 404);
+    common::assert_error(&body, "NOT_FOUND");
+
+    let (status, config) = common::get(&http, &format!("{}/ui/config.json", s.base)).await;
+    assert_eq!(status, 200);
+    assert_eq!(config["localnet"], false, "{config}");
+    assert_eq!(config["version"], version);
+    let (status, body) = common::post(
+        &http,
+        &format!("{}/ui/airdrop", s.base),
+        &json!({ "address": "11111111111111111111111111111111" }),
+    )
+    .await;
+    assert_eq!(status, 404, "no faucet off a localnet: {body}");
+    common::assert_error(&body, "NOT_FOUND");
+    let _ = s.stop.send(true);
+}

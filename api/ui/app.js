@@ -1,0 +1,119 @@
+// The launchpad in a browser: a hash router over four pages, the wallet menu, and the server's config.
+import './errors.js';
+import { get, errorText } from './api.js';
+import { el, short, put } from './format.js';
+import { session, standardWallets, onWalletsChanged } from './wallet.js';
+import * as discover from './pages/discover.js';
+import * as token from './pages/token.js';
+import * as launch from './pages/launch.js';
+import * as walletPage from './pages/wallet.js';
+
+const main = document.getElementById('main');
+const ctx = { config: { localnet: false }, session };
+let cleanup = null;
+
+function route() {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const parts = hash.split('/').filter(Boolean);
+  if (parts[0] === 'token' && parts[1]) return { page: token, name: 'token', arg: parts[1] };
+  if (parts[0] === 'launch') return { page: launch, name: 'launch' };
+  if (parts[0] === 'wallet') return { page: walletPage, name: 'wallet', arg: parts[1] };
+  return { page: discover, name: 'discover' };
+}
+
+async function render() {
+  if (cleanup) {
+    try {
+      cleanup();
+    } catch (e) {
+      console.error(e);
+    }
+    cleanup = null;
+  }
+  const { page, name, arg } = route();
+  document.querySelectorAll('[data-nav]').forEach((a) => {
+    if (a.dataset.nav === name) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  });
+  put(main, el('p', { class: 'loading' }, 'Loading…'));
+  document.body.dataset.page = name;
+  try {
+    cleanup = (await page.render(main, ctx, arg)) || null;
+  } catch (e) {
+    put(main, el('p', { class: 'error', role: 'alert' }, errorText(e)));
+  }
+}
+
+function walletMenu() {
+  const area = document.getElementById('wallet-area');
+  const w = session.wallet;
+  if (w) {
+    put(area, 
+      w.dev ? el('span', { class: 'dev-badge', title: 'A keypair kept in this browser, localnet only' }, 'DEV WALLET') : null,
+      el('a', { href: '#/wallet', id: 'wallet-address', class: 'address', title: w.address }, short(w.address)),
+      el('button', { type: 'button', id: 'wallet-disconnect', class: 'ghost', onclick: () => session.disconnect() }, 'Disconnect'),
+    );
+    return;
+  }
+  const options = standardWallets().map((sw) =>
+    el(
+      'button',
+      {
+        type: 'button',
+        class: 'wallet-option',
+        onclick: () => session.connectStandard(sw).catch((e) => alertError(e)),
+      },
+      sw.icon ? el('img', { src: sw.icon, alt: '', width: 16, height: 16 }) : null,
+      sw.name,
+    ),
+  );
+  if (ctx.config.localnet) {
+    options.push(
+      el(
+        'button',
+        {
+          type: 'button',
+          id: 'dev-wallet',
+          class: 'wallet-option dev',
+          title: 'A keypair generated and kept in this browser, funded by the localnet faucet. Localnet only.',
+          onclick: () => session.connectDev().catch((e) => alertError(e)),
+        },
+        'Local development wallet (localnet only)',
+      ),
+    );
+  }
+  if (!options.length) {
+    options.push(el('span', { class: 'muted' }, 'No Solana wallet found: install Phantom, Solflare or Backpack.'));
+  }
+  put(area, el('details', { class: 'wallet-menu', id: 'wallet-menu' }, el('summary', { id: 'wallet-connect' }, 'Connect wallet'), el('div', { class: 'menu' }, options)));
+}
+
+function alertError(e) {
+  const box = el('p', { class: 'error toast', role: 'alert' }, errorText(e));
+  document.body.append(box);
+  setTimeout(() => box.remove(), 8000);
+}
+
+async function start() {
+  try {
+    ctx.config = await get('/ui/config.json');
+  } catch (e) {
+    console.error('no /ui/config.json', e);
+  }
+  session.localnet = !!ctx.config.localnet;
+  document.body.classList.toggle('localnet', session.localnet);
+  await session.restore().catch((e) => console.error(e));
+  session.onChange(() => {
+    walletMenu();
+    render();
+  });
+  onWalletsChanged(walletMenu);
+  walletMenu();
+  window.addEventListener('hashchange', () => {
+    render();
+    main.focus({ preventScroll: true });
+  });
+  render();
+}
+
+start();

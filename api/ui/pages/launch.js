@@ -1,0 +1,143 @@
+// The launch form: prepare (the API builds the transaction), sign with the wallet, submit, record (lists the
+// token). Validation is the API's: its error codes are shown in words.
+import { post, errorText, signAndSubmit, ApiError } from '../api.js';
+import { el, put } from '../format.js';
+
+const PRESETS = [
+  ['fair', 'Fair', 'One curve segment with even liquidity and a fixed 1% fee: the simplest, most predictable price path.'],
+  ['shield', 'Shield', 'An anti-sniper fee: 50% at launch, stepping down every minute to 1% after 10 minutes.'],
+  ['distribute', 'Distribute', 'Three segments weighted 1, 4, 1: most liquidity in the middle spreads the supply across more buyers; fixed 1% fee.'],
+];
+
+function field(label, input, hint) {
+  const id = input.id || `f-${input.name}`;
+  input.id = id;
+  return el('div', { class: 'field' }, el('label', { for: id }, label), input, hint ? el('p', { class: 'hint muted' }, hint) : null);
+}
+
+export async function render(main, ctx) {
+  const session = ctx.session;
+  const input = (name, attrs = {}) => el('input', { name, autocomplete: 'off', ...attrs });
+  const image = el('input', { type: 'file', name: 'image', accept: 'image/png,image/jpeg,image/gif,image/webp' });
+  const preview = el('img', { class: 'preview', alt: 'Image preview', hidden: true });
+  let imageData = null;
+  image.addEventListener('change', () => {
+    const f = image.files?.[0];
+    imageData = null;
+    preview.hidden = true;
+    if (!f) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      imageData = reader.result;
+      preview.src = imageData;
+      preview.hidden = false;
+    };
+    reader.readAsDataURL(f);
+  });
+  const presets = el(
+    'fieldset',
+    { class: 'presets' },
+    el('legend', {}, 'Preset'),
+    PRESETS.map(([v, t, d], i) =>
+      el('label', { class: 'choice' }, el('input', { type: 'radio', name: 'curvePreset', value: v, checked: i === 0 }), el('strong', {}, t), el('span', { class: 'muted' }, d)),
+    ),
+  );
+  const quotes = el(
+    'fieldset',
+    { class: 'presets' },
+    el('legend', {}, 'Quote'),
+    el('label', { class: 'choice' }, el('input', { type: 'radio', name: 'quote', value: 'sol', checked: true }), el('strong', {}, 'SOL'), el('span', { class: 'muted' }, 'graduates at 10 SOL raised')),
+    el('label', { class: 'choice' }, el('input', { type: 'radio', name: 'quote', value: 'usdc' }), el('strong', {}, 'USDC'), el('span', { class: 'muted' }, 'graduates at 750 USDC raised')),
+  );
+  const error = el('p', { class: 'error', id: 'launch-error', role: 'alert', hidden: true });
+  const steps = el('ol', { class: 'steps', id: 'launch-steps', 'aria-live': 'polite' });
+  const submit = el('button', { type: 'submit', class: 'primary', id: 'launch-submit' }, 'Launch');
+  const form = el(
+    'form',
+    { class: 'panel launch', id: 'launch-form', novalidate: true },
+    field('Name', input('name', { maxlength: 64, placeholder: 'My Token' }), 'Up to 32 characters.'),
+    field('Symbol', input('symbol', { maxlength: 16, placeholder: 'MYTKN' }), 'Up to 10 characters, A to Z and 0 to 9.'),
+    field('Description', el('textarea', { name: 'description', rows: 3 })),
+    field('Image', image, 'PNG, JPEG, GIF or WebP, at most 1 MiB.'),
+    preview,
+    field('Website', input('website', { type: 'url', placeholder: 'https://' })),
+    field('X (Twitter)', input('twitter', { type: 'url', placeholder: 'https://x.com/handle' })),
+    field('Telegram', input('telegram', { type: 'url', placeholder: 'https://t.me/name' })),
+    presets,
+    quotes,
+    field('First buy', input('firstBuyAmount', { inputmode: 'decimal', placeholder: '0' }), 'Optional: bought in the same transaction, in whole SOL or USDC.'),
+    el('p', { class: 'muted' }, 'Supply: 1,000,000,000 tokens with 6 decimals; no mint authority; metadata cannot change. At graduation the pool migrates to the AMM with its liquidity locked forever.'),
+    submit,
+    error,
+    steps,
+  );
+
+  const step = (text) => {
+    const li = el('li', {}, text);
+    steps.append(li);
+    return li;
+  };
+
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    error.hidden = true;
+    put(steps, );
+    if (!session.wallet) {
+      error.hidden = false;
+      error.textContent = 'Connect a wallet first: it signs the launch transaction.';
+      return;
+    }
+    const data = new FormData(form);
+    const body = {
+      chainKey: 'solana',
+      launchType: 'bonding-curve',
+      curvePreset: data.get('curvePreset'),
+      quote: data.get('quote'),
+      name: String(data.get('name') || ''),
+      symbol: String(data.get('symbol') || ''),
+      description: String(data.get('description') || ''),
+      totalSupply: '1000000000',
+      creator: session.wallet.address,
+    };
+    for (const k of ['website', 'twitter', 'telegram', 'firstBuyAmount']) {
+      const v = String(data.get(k) || '').trim();
+      if (v) body[k] = v;
+    }
+    submit.disabled = true;
+    try {
+      let s = step('Preparing: the API validates the launch and builds its transaction…');
+      const prepared = await post('/launchpad/prepare', imageData ? { ...body, image: imageData } : body);
+      s.textContent = `Prepared: mint ${prepared.mint}`;
+      s = step('Signing with your wallet and submitting…');
+      const signature = await signAndSubmit(session.wallet, prepared.solanaTransaction);
+      s.textContent = `Launched: transaction ${signature}`;
+      s = step('Recording: listing it on the launchpad…');
+      const record = { ...body, tokenAddress: prepared.mint, deployTxHash: signature, metadataURI: prepared.metadataURI };
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await post('/launchpad/record', record);
+          break;
+        } catch (e) {
+          if (!(e instanceof ApiError) || e.code !== 'NOT_CONFIRMED' || attempt >= 20) throw e;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
+      s.textContent = 'Listed.';
+      location.hash = `#/token/${prepared.mint}`;
+    } catch (e) {
+      error.hidden = false;
+      error.textContent = errorText(e);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+
+  put(main, 
+    el('h1', {}, 'Launch a token'),
+    session.wallet ? null : el('p', { class: 'notice' }, 'Connect a wallet (top right) to launch: it signs the transaction the API builds.'),
+    session.wallet?.dev
+      ? el('p', { class: 'notice' }, 'Development wallet: fund it from the localnet faucet on the ', el('a', { href: '#/wallet' }, 'wallet page'), ' first.')
+      : null,
+    form,
+  );
+}

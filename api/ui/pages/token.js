@@ -1,0 +1,486 @@
+// A token's page: chart (interval switch, volume), curve progress and what is left to graduation, the fee
+// now (the shield fee as it decays), trades, top holders and links, and the trade panel. After migration the
+// same page continues on the AMM (`venue` of /launchpad/curve).
+import { get, post, qs, errorText, quoteSymbol, launchImage, signAndSubmit, TOKEN_DECIMALS, decimals } from '../api.js';
+import { el, price, compact, age, units, bps, short, share, parseUnits, put } from '../format.js';
+import { watch, debounce } from '../feed.js';
+import { candleChart } from '../chart.js';
+import { tokenAvatar, progressBar } from './discover.js';
+
+const INTERVALS = ['1s', '15s', '1m', '5m', '15m', '1h', '4h', '1d'];
+const SLIPPAGES = [50, 100, 200, 500, 1000];
+
+function stat(label, value, id) {
+  return el('div', {}, el('dt', {}, label), el('dd', { id }, value));
+}
+
+function safeLink(href, text) {
+  try {
+    const u = new URL(href);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+  } catch {
+    return null;
+  }
+  return el('a', { href, target: '_blank', rel: 'noopener noreferrer nofollow' }, text);
+}
+
+export async function render(main, ctx, mint) {
+  const session = ctx.session;
+  // A launch just recorded may take a moment to reach the index.
+  let tokenView;
+  let curve;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      [tokenView, curve] = await Promise.all([get(`/launchpad/tokens/${mint}`), get(`/launchpad/curve/${mint}`)]);
+      break;
+    } catch (e) {
+      if (e.code !== 'NOT_FOUND' || attempt >= 30) throw e;
+      put(main, el('p', { class: 'loading' }, 'Waiting for the index to show this token…'));
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  const qd = await decimals(curve.quoteMint);
+  const q = quoteSymbol(curve.quote);
+  let view = tokenView;
+  let cur = curve;
+  let interval = '1m';
+
+  // Header
+  const avatar = tokenAvatar(view, view.image);
+  const links = el(
+    'p',
+    { class: 'links' },
+    safeLink(view.links?.website, 'Website'),
+    safeLink(view.links?.twitter, 'X'),
+    safeLink(view.links?.telegram, 'Telegram'),
+    el('a', { href: `#/wallet/${view.creator}` }, `Creator ${short(view.creator)}`),
+    el('span', { class: 'muted mono', title: mint }, `Mint ${short(mint)}`),
+  );
+  const venue = el('span', { id: 'venue', class: 'badge' });
+  const head = el(
+    'div',
+    { class: 'token-head' },
+    avatar,
+    el(
+      'div',
+      {},
+      el('h1', {}, view.name, ' ', el('span', { class: 'muted' }, `$${view.symbol}`), ' ', venue),
+      view.description ? el('p', { class: 'desc' }, view.description) : null,
+      links,
+    ),
+  );
+
+  // Market stats
+  const stats = el('dl', { class: 'stats wide', id: 'token-stats' });
+  // Curve panel
+  const curveBox = el('section', { class: 'panel', id: 'curve-panel', 'aria-labelledby': 'curve-h' });
+  // Chart
+  const chartBox = el('div', { class: 'chart', id: 'chart' });
+  const chartEmpty = el('p', { class: 'muted chart-empty', hidden: true }, 'No trades yet: the chart starts with the first one.');
+  const intervalButtons = INTERVALS.map((i) =>
+    el(
+      'button',
+      {
+        type: 'button',
+        class: 'chip',
+        'data-interval': i,
+        'aria-pressed': String(i === interval),
+        onclick: () => {
+          interval = i;
+          intervalButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.interval === i)));
+          chart?.refit();
+          loadCandles();
+        },
+      },
+      i,
+    ),
+  );
+  // Trades and holders
+  const tradesBody = el('tbody', { id: 'trades' });
+  const tradesEmpty = el('p', { class: 'muted', hidden: true }, 'No trades yet.');
+  const holdersList = el('ol', { class: 'holders', id: 'holders' });
+  const holdersInfo = el('p', { class: 'muted' });
+
+  // Trade panel
+  let side = 'buy';
+  let slippageBps = 100;
+  let lastQuote = null;
+  const amount = el('input', {
+    id: 'trade-amount',
+    name: 'amount',
+    inputmode: 'decimal',
+    autocomplete: 'off',
+    placeholder: '0.0',
+    'aria-describedby': 'trade-quote',
+  });
+  const amountLabel = el('label', { for: 'trade-amount' });
+  const balance = el('p', { class: 'muted', id: 'trade-balance' });
+  const quoteBox = el('dl', { class: 'quote', id: 'trade-quote', 'aria-live': 'polite' });
+  const submit = el('button', { type: 'submit', id: 'trade-submit', class: 'primary' });
+  const tradeError = el('p', { class: 'error', id: 'trade-error', role: 'alert', hidden: true });
+  const tradeStatus = el('p', { class: 'ok', id: 'trade-status', role: 'status' });
+  const sideButtons = ['buy', 'sell'].map((s) =>
+    el(
+      'button',
+      {
+        type: 'button',
+        class: `tab ${s}`,
+        id: `side-${s}`,
+        'aria-pressed': String(s === side),
+        onclick: () => {
+          side = s;
+          sideButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.id === `side-${s}`)));
+          amount.value = '';
+          lastQuote = null;
+          paintPanel();
+          showQuote(null);
+        },
+      },
+      s === 'buy' ? 'Buy' : 'Sell',
+    ),
+  );
+  const slippage = el(
+    'select',
+    {
+      id: 'slippage',
+      onchange: (e) => {
+        slippageBps = Number(e.target.value);
+        requote();
+      },
+    },
+    SLIPPAGES.map((s) => el('option', { value: s, selected: s === slippageBps }, bps(s))),
+  );
+  let held = '0';
+  const maxButton = el(
+    'button',
+    {
+      type: 'button',
+      class: 'ghost small',
+      id: 'trade-max',
+      onclick: () => {
+        amount.value = units(held, TOKEN_DECIMALS, 6).replace(/,/g, '');
+        requote();
+      },
+    },
+    'Max',
+  );
+  const form = el(
+    'form',
+    { class: 'panel trade', id: 'trade-form', 'aria-labelledby': 'trade-h', novalidate: true },
+    el('h2', { id: 'trade-h' }, 'Trade'),
+    el('div', { class: 'tabs', role: 'group', 'aria-label': 'Side' }, sideButtons),
+    amountLabel,
+    el('div', { class: 'row' }, amount, maxButton),
+    balance,
+    el('label', { for: 'slippage' }, 'Slippage tolerance'),
+    slippage,
+    quoteBox,
+    submit,
+    tradeError,
+    tradeStatus,
+  );
+
+  function tokens() {
+    return side === 'buy'
+      ? { tokenIn: cur.quoteMint, tokenOut: mint, inDec: qd, outDec: TOKEN_DECIMALS, inSym: q, outSym: view.symbol }
+      : { tokenIn: mint, tokenOut: cur.quoteMint, inDec: TOKEN_DECIMALS, outDec: qd, inSym: view.symbol, outSym: q };
+  }
+
+  function paintPanel() {
+    const t = tokens();
+    amountLabel.textContent = side === 'buy' ? `You pay (${q})` : `You sell (${view.symbol})`;
+    maxButton.hidden = side !== 'sell';
+    submit.textContent = session.wallet
+      ? `${side === 'buy' ? 'Buy' : 'Sell'} ${view.symbol}${cur.venue === 'amm' ? ' on the AMM' : ''}`
+      : 'Connect a wallet to trade';
+    submit.disabled = !session.wallet;
+    balance.textContent = side === 'sell' && session.wallet ? `You hold ${units(held, TOKEN_DECIMALS)} ${view.symbol}` : '';
+    void t;
+  }
+
+  function request() {
+    const t = tokens();
+    const amountIn = parseUnits(amount.value, t.inDec);
+    if (!amountIn || amountIn === '0') return null;
+    const r = { chainKey: 'solana', tokenIn: t.tokenIn, tokenOut: t.tokenOut, amountIn, slippageBps };
+    if (session.wallet) r.taker = session.wallet.address;
+    return r;
+  }
+
+  function showError(e) {
+    tradeError.hidden = !e;
+    tradeError.textContent = e ? errorText(e) : '';
+  }
+
+  function showQuote(best) {
+    if (!best) {
+      put(quoteBox, );
+      return;
+    }
+    const t = tokens();
+    const fee = BigInt(best.poolFee?.amount || '0');
+    const feeIn = best.poolFee?.token === t.tokenIn;
+    const refund = BigInt(best.refund || '0');
+    const netIn = BigInt(best.amountIn) - (feeIn ? fee : 0n) - refund;
+    const netOut = BigInt(best.amountOut) + (feeIn ? 0n : fee);
+    const spot = Number(cur.price);
+    let impact = null;
+    if (spot > 0 && netIn > 0n && netOut > 0n) {
+      const exec =
+        side === 'buy'
+          ? Number(netIn) / 10 ** qd / (Number(netOut) / 10 ** TOKEN_DECIMALS)
+          : Number(netOut) / 10 ** qd / (Number(netIn) / 10 ** TOKEN_DECIMALS);
+      impact = side === 'buy' ? exec / spot - 1 : 1 - exec / spot;
+    }
+    const feeSym = feeIn ? t.inSym : t.outSym;
+    const feeDec = feeIn ? t.inDec : t.outDec;
+    put(quoteBox, 
+      stat('You receive', `≈ ${units(best.amountOut, t.outDec)} ${t.outSym}`, 'quote-out'),
+      stat(`Minimum at ${bps(slippageBps)} slippage`, `${units(best.minAmountOut, t.outDec)} ${t.outSym}`),
+      stat(`Fee (${bps(best.poolFee?.bps ?? 0)})`, `${units(best.poolFee?.amount || '0', feeDec)} ${feeSym}`),
+      stat('Price impact', impact === null ? '–' : `${(Math.max(0, impact) * 100).toFixed(2)}%`, 'quote-impact'),
+      refund > 0n
+        ? stat('Refund', `${units(String(refund), qd)} ${q}: this buy completes the curve; the rest comes back and the token moves to the AMM`, 'quote-refund')
+        : null,
+      stat('Route', best.dexId === 'launchpad-solana' ? 'Bonding curve' : best.dexId === 'launchpad-amm-solana' ? 'AMM' : best.dexId),
+    );
+  }
+
+  let quoteSeq = 0;
+  async function fetchQuote() {
+    const r = request();
+    const mine = ++quoteSeq;
+    if (!r) {
+      lastQuote = null;
+      showQuote(null);
+      return null;
+    }
+    try {
+      const res = await post('/swap/quote', r);
+      if (mine !== quoteSeq) return null;
+      lastQuote = { request: r, best: res.best };
+      showError(null);
+      showQuote(res.best);
+      return lastQuote;
+    } catch (e) {
+      if (mine !== quoteSeq) return null;
+      lastQuote = null;
+      showQuote(null);
+      showError(e);
+      return null;
+    }
+  }
+  const requote = debounce(fetchQuote, 250);
+  amount.addEventListener('input', () => {
+    tradeStatus.textContent = '';
+    requote();
+  });
+
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    if (!session.wallet) return;
+    submit.disabled = true;
+    showError(null);
+    tradeStatus.textContent = 'Quoting…';
+    try {
+      const quoted = await fetchQuote();
+      if (!quoted) {
+        tradeStatus.textContent = '';
+        if (!request()) showError(new Error('Enter an amount.'));
+        return;
+      }
+      tradeStatus.textContent = 'Building the transaction…';
+      const built = await post('/swap/build', {
+        request: quoted.request,
+        route: quoted.best.route,
+        minAmountOut: quoted.best.minAmountOut,
+      });
+      tradeStatus.textContent = 'Waiting for your wallet to sign…';
+      const signature = await signAndSubmit(session.wallet, built.solanaTransaction);
+      tradeStatus.textContent = `${side === 'buy' ? 'Bought' : 'Sold'}${built.migrates ? ': the curve graduated and migrated to the AMM' : ''}. Transaction ${short(signature)}`;
+      tradeStatus.dataset.signature = signature;
+      amount.value = '';
+      showQuote(null);
+      refresh();
+    } catch (e) {
+      tradeStatus.textContent = '';
+      showError(e);
+    } finally {
+      submit.disabled = !session.wallet;
+    }
+  });
+
+  // Painting
+  function paintStats() {
+    put(stats, 
+      stat('Price', `${price(view.price)} ${q}`, 'stat-price'),
+      stat('Market cap', `${compact(view.marketCap)} ${q}`, 'stat-mcap'),
+      stat('All-time high', view.athPrice ? `${price(view.athPrice)} ${q}` : '–'),
+      stat('24h change', view.priceChange24h ? `${view.priceChange24h}%` : '–'),
+      stat('24h volume', `${units(view.volume24hQuote, qd, 2)} ${q}`),
+      stat('24h trades', String(view.trades24h ?? 0)),
+      stat('Holders', String(view.holders?.holderCount ?? 0), 'stat-holders'),
+      stat('Age', age(view.createdAt)),
+    );
+  }
+
+  function paintCurve() {
+    const amm = cur.venue === 'amm';
+    venue.textContent = amm ? 'AMM' : cur.status === 'complete' ? 'Graduated, migrating' : 'Bonding curve';
+    venue.className = `badge ${cur.status}`;
+    const left = BigInt(cur.graduationThreshold) - BigInt(cur.quoteRaised);
+    const now = Date.now() / 1000;
+    const decayEnd = cur.launchedAt + 600;
+    const decaying = cur.preset === 'shield' && cur.currentFeeBps > cur.finalFeeBps && now < decayEnd;
+    put(curveBox, 
+      el('h2', { id: 'curve-h' }, amm ? 'Graduated' : 'Bonding curve'),
+      progressBar(cur.progressBps, 'curve progress to graduation'),
+      el('p', { class: 'big', id: 'progress-text' }, `${bps(cur.progressBps)}`),
+      el(
+        'dl',
+        { class: 'stats' },
+        stat('Raised', `${units(cur.quoteRaised, qd)} of ${units(cur.graduationThreshold, qd)} ${q}`, 'curve-raised'),
+        amm
+          ? stat('Trading on', 'the AMM (liquidity locked forever)', 'curve-left')
+          : stat('Left to graduation', `${units(left > 0n ? String(left) : '0', qd)} ${q}`, 'curve-left'),
+        stat(amm ? 'AMM fee' : 'Fee now', bps(amm ? cur.currentFeeBps : cur.currentFeeBps), 'current-fee'),
+        stat('Final fee', bps(cur.finalFeeBps)),
+        stat('Preset', cur.preset),
+      ),
+      decaying
+        ? el('p', { class: 'muted', id: 'fee-decay' }, `Shield fee: decays to ${bps(cur.finalFeeBps)} in ${Math.ceil((decayEnd - now) / 60)} min (a step every minute).`)
+        : null,
+      amm && cur.ammPool ? el('p', { class: 'muted mono' }, `AMM pool ${short(cur.ammPool)}`) : null,
+    );
+  }
+
+  function paintTrades(list) {
+    tradesEmpty.hidden = list.length > 0;
+    put(tradesBody, 
+      ...list.map((t) =>
+        el(
+          'tr',
+          { class: `trade-row ${t.side}`, 'data-signature': t.signature },
+          el('td', {}, age(t.time)),
+          el('td', { class: t.side }, t.side),
+          el('td', {}, el('a', { href: `#/wallet/${t.wallet}` }, short(t.wallet))),
+          el('td', { class: 'num' }, units(t.baseAmount, TOKEN_DECIMALS, 2)),
+          el('td', { class: 'num' }, units(t.quoteAmount, qd)),
+          el('td', { class: 'num' }, price(t.priceAfter)),
+          el('td', {}, t.venue === 'amm' ? 'AMM' : 'curve'),
+        ),
+      ),
+    );
+  }
+
+  function paintHolders() {
+    const h = view.holders;
+    if (!h) return;
+    holdersInfo.textContent = `${h.holderCount} holder${h.holderCount === 1 ? '' : 's'} · top 10 hold ${share(h.top10Share)} · creator ${share(h.creatorShare)}`;
+    put(holdersList, 
+      ...h.holders.slice(0, 10).map((x) =>
+        el(
+          'li',
+          {},
+          el('a', { href: `#/wallet/${x.owner}` }, short(x.owner)),
+          x.owner === view.creator ? el('span', { class: 'badge' }, 'creator') : null,
+          el('span', { class: 'num' }, share(x.share)),
+        ),
+      ),
+    );
+  }
+
+  let chart = null;
+  async function loadCandles() {
+    const r = await get(`/launchpad/candles/${mint}${qs({ interval, limit: 300 })}`);
+    chartEmpty.hidden = r.candles.length > 0;
+    chart?.set(r.candles, qd);
+  }
+
+  async function loadHeld() {
+    if (!session.wallet) {
+      held = '0';
+      return;
+    }
+    const w = await get(`/launchpad/wallets/${session.wallet.address}`);
+    held = w.holdings.find((h) => h.mint === mint)?.amount || '0';
+  }
+
+  let busy = false;
+  async function refresh() {
+    if (busy) return;
+    busy = true;
+    try {
+      const [v, c, t] = await Promise.all([
+        get(`/launchpad/tokens/${mint}`),
+        get(`/launchpad/curve/${mint}`),
+        get(`/launchpad/trades/${mint}?limit=30`),
+        loadCandles(),
+        loadHeld(),
+      ]);
+      view = v;
+      cur = c;
+      paintStats();
+      paintCurve();
+      paintTrades(t.trades);
+      paintHolders();
+      paintPanel();
+    } catch (e) {
+      console.error('refresh failed', e);
+    } finally {
+      busy = false;
+    }
+  }
+
+  put(main, 
+    head,
+    stats,
+    el(
+      'div',
+      { class: 'token-grid' },
+      el(
+        'div',
+        { class: 'col' },
+        el('section', { class: 'panel', 'aria-label': 'Chart' }, el('div', { class: 'chips', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons), el('p', { class: 'muted small' }, `Price in ${q} per 1M ${view.symbol}; volume in ${q}`), chartBox, chartEmpty),
+        el(
+          'section',
+          { class: 'panel', 'aria-labelledby': 'trades-h' },
+          el('h2', { id: 'trades-h' }, 'Trades'),
+          el(
+            'div',
+            { class: 'table-wrap' },
+            el(
+              'table',
+              {},
+              el('thead', {}, el('tr', {}, ['Age', 'Side', 'Wallet', view.symbol, q, 'Price', 'Venue'].map((h) => el('th', { scope: 'col' }, h)))),
+              tradesBody,
+            ),
+          ),
+          tradesEmpty,
+        ),
+      ),
+      el(
+        'div',
+        { class: 'col side' },
+        form,
+        curveBox,
+        el('section', { class: 'panel', 'aria-labelledby': 'holders-h' }, el('h2', { id: 'holders-h' }, 'Top holders'), holdersInfo, holdersList),
+      ),
+    ),
+  );
+  chart = candleChart(chartBox);
+  launchImage(mint, view.metadataUri).then((image) => !view.image && image && avatar.replaceWith(tokenAvatar(view, image)));
+  paintStats();
+  paintCurve();
+  paintPanel();
+  paintHolders();
+  await refresh();
+  const refreshSoon = debounce(refresh, 200);
+  const stop = watch({ kinds: ['trade', 'curve', 'complete', 'migrate'], mints: [mint] }, { onEvent: refreshSoon, refresh });
+  const unsub = session.onChange(() => paintPanel());
+  return () => {
+    stop();
+    unsub();
+    chart?.remove();
+  };
+}
