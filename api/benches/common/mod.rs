@@ -21,12 +21,13 @@ pub struct Stack {
 
 /// Starts the stack; `name` prefixes the index's directory.
 pub async fn start(name: &str) -> Stack {
-    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
     let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    // Logged like the binary (every request, `info`), to a file beside the index.
+    // Logged like the binary (every request, `info`), to a file beside the index; installed first, as the
+    // binary does, so that the localnet's own logger setup finds it in place.
     let log = api::logging::init(std::fs::File::create(dir.join("api.log")).unwrap());
+    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
     let db = format!("sqlite://{}/index.db", dir.display());
     let store = Store::open(&db).await.unwrap();
     let (stop, rx) = tokio::sync::watch::channel(false);
