@@ -299,15 +299,20 @@ pub fn amount(min: u8, max: u128) -> ObjectBuilder {
 /// A positive amount in whole tokens with at most `decimals` decimals whose base units are at most `max`: the
 /// pattern admits those with fewer integer digits than `max / 10^decimals` has (so never too large).
 pub fn human_amount(decimals: u8, max: u128) -> ObjectBuilder {
+    string(
+        &human_amount_pattern(decimals, max),
+        &format!("A positive amount in whole tokens, at most {decimals} decimals"),
+    )
+}
+
+/// The pattern of [`human_amount`].
+pub fn human_amount_pattern(decimals: u8, max: u128) -> String {
     let whole = (max / 10u128.pow(u32::from(decimals))).to_string().len() - 1;
     let d = decimals;
-    string(
-        &format!(
-            "^(?:[1-9][0-9]{{0,{}}}(?:\\.[0-9]{{1,{d}}})?|0?\\.[0-9]{{0,{}}}[1-9])$",
-            whole.saturating_sub(1),
-            d.saturating_sub(1)
-        ),
-        &format!("A positive amount in whole tokens, at most {d} decimals"),
+    format!(
+        "^(?:[1-9][0-9]{{0,{}}}(?:\\.[0-9]{{1,{d}}})?|0?\\.[0-9]{{0,{}}}[1-9])$",
+        whole.saturating_sub(1),
+        d.saturating_sub(1)
     )
 }
 

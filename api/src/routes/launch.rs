@@ -127,13 +127,24 @@ fn supply_schema() -> Object {
         .pattern(Some(format!("^[,_]*{}[,_]*$", digits.join("[,_]*"))))
         .build()
 }
-/// Positive, in whole quote tokens: at most the decimals of every quote token (the pattern takes the fewest).
+/// Positive, in whole quote tokens, valid for every quote token: at most the fewest decimals any has, and
+/// few enough whole digits that the amount fits in base units of the one with the most decimals (SOL's 9: at
+/// most 18,446,744,073 whole).
 fn first_buy_schema() -> RefOr<Schema> {
+    let (decimals, max) = first_buy_bounds();
+    schema::nullable(schema::human_amount(decimals, max))
+}
+/// The decimals and the largest base-unit amount of [`first_buy_schema`].
+fn first_buy_bounds() -> (u8, u128) {
     let decimals = QuoteAsset::ALL.map(QuoteAsset::decimals);
-    schema::nullable(schema::human_amount(
+    let (fewest, most) = (
         decimals.into_iter().min().unwrap_or(0),
-        u128::from(u64::MAX),
-    ))
+        decimals.into_iter().max().unwrap_or(0),
+    );
+    (
+        fewest,
+        u128::from(u64::MAX) / 10u128.pow(u32::from(most - fewest)),
+    )
 }
 fn image_schema() -> RefOr<Schema> {
     schema::nullable(schema::text(0, crate::image::PREPARE_BODY_LIMIT))
@@ -857,4 +868,27 @@ pub async fn record(
         listed: true,
         recorded_at: now,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every `firstBuyAmount` the document calls valid is one the handler takes, whatever the quote.
+        #[test]
+        fn first_buys_of_the_schema_parse_in_every_quote(
+            s in proptest::string::string_regex({
+                let (decimals, max) = first_buy_bounds();
+                let p = schema::human_amount_pattern(decimals, max);
+                p.trim_start_matches('^').trim_end_matches('$').to_string()
+            }.as_str()).unwrap()
+        ) {
+            for quote in QuoteAsset::ALL {
+                let v = curve::display::parse_decimal(&s, quote.decimals());
+                prop_assert!(v.is_some_and(|v| v > 0), "{s} in {}", quote.name());
+            }
+        }
+    }
 }
