@@ -64,8 +64,10 @@ pub fn responses() -> Responses {
 
 /// The middleware: serves a GET from [`Responses`] when it can, tags a successful one and answers a matching
 /// conditional request with 304.
+/// `version` is the index's generation and the clock offset: a response is reused only within one version.
 pub async fn conditional(
-    state: crate::AppState,
+    responses: Responses,
+    version: (u64, i64),
     cache_control: &'static str,
     req: Request,
     next: Next,
@@ -78,27 +80,35 @@ pub async fn conditional(
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return next.run(req).await;
     }
-    let key = (
-        req.uri().to_string(),
-        state.generation(),
-        state
-            .clock_offset
-            .load(std::sync::atomic::Ordering::Relaxed),
-    );
-    let stored = match state.responses.get(&key).await {
-        Some(stored) => stored,
-        None => {
+    let key = (req.uri().to_string(), version.0, version.1);
+    // Concurrent misses of one key are coalesced: one request runs the handler, the others wait for its
+    // answer (a page polled by many clients costs one read per generation even as it expires).
+    let mut pending = Some((req, next));
+    let mut uncached = None;
+    let stored = responses
+        .optionally_get_with(key, async {
+            let (req, next) = pending.take()?;
             let response = next.run(req).await;
             if response.status() != StatusCode::OK {
-                return response;
+                uncached = Some(response);
+                return None;
             }
-            let Some(stored) = store(cache_control, response).await else {
-                return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-            };
-            let stored = std::sync::Arc::new(stored);
-            state.responses.insert(key, stored.clone()).await;
-            stored
-        }
+            match store(cache_control, response).await {
+                Some(stored) => Some(std::sync::Arc::new(stored)),
+                None => {
+                    uncached = Some(StatusCode::INTERNAL_SERVER_ERROR.into_response());
+                    None
+                }
+            }
+        })
+        .await;
+    let stored = match (stored, uncached, pending) {
+        (Some(stored), _, _) => stored,
+        (None, Some(response), _) => return response,
+        // The request this one waited for was answered with something not kept (an error): answer this one
+        // on its own.
+        (None, None, Some((req, next))) => return next.run(req).await,
+        (None, None, None) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     };
     let tag = stored
         .headers
@@ -160,12 +170,94 @@ pub fn layer(
 ) -> axum::middleware::FromFnLayer<impl Fn(Request, Next) -> Conditional + Clone, (), (Request,)> {
     let state = state.clone();
     axum::middleware::from_fn(move |req: Request, next: Next| {
-        Box::pin(conditional(state.clone(), cache_control, req, next)) as Conditional
+        let version = (
+            state.generation(),
+            state
+                .clock_offset
+                .load(std::sync::atomic::Ordering::Relaxed),
+        );
+        Box::pin(conditional(
+            state.responses.clone(),
+            version,
+            cache_control,
+            req,
+            next,
+        )) as Conditional
     })
 }
 
 #[cfg(test)]
 mod tests {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use tower::ServiceExt;
+
+    /// A router whose `/page` takes 50 ms and counts its calls, and whose `/missing` answers 404 (counted
+    /// too), behind [`super::conditional`] at version `(0, 0)`.
+    fn app(calls: Arc<AtomicUsize>) -> axum::Router {
+        let responses = super::responses();
+        let (page, missing) = (calls.clone(), calls);
+        axum::Router::new()
+            .route(
+                "/page",
+                axum::routing::get(move || async move {
+                    page.fetch_add(1, Ordering::SeqCst);
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    "page"
+                }),
+            )
+            .route(
+                "/missing",
+                axum::routing::get(move || async move {
+                    missing.fetch_add(1, Ordering::SeqCst);
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    StatusCode::NOT_FOUND
+                }),
+            )
+            .layer(axum::middleware::from_fn(move |req, next| {
+                super::conditional(responses.clone(), (0, 0), super::policy::LIVE, req, next)
+            }))
+    }
+
+    async fn get(app: &axum::Router, uri: &str) -> (StatusCode, String) {
+        let response = app
+            .clone()
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let status = response.status();
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        (status, String::from_utf8_lossy(&body).to_string())
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_misses_run_the_handler_once() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let app = app(calls.clone());
+        let answers = futures::future::join_all((0..32).map(|_| get(&app, "/page"))).await;
+        assert!(answers
+            .iter()
+            .all(|a| *a == (StatusCode::OK, "page".into())));
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            1,
+            "one handler run for 32 requests"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn errors_are_not_kept_and_every_waiter_gets_its_own_answer() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let app = app(calls.clone());
+        let answers = futures::future::join_all((0..8).map(|_| get(&app, "/missing"))).await;
+        assert!(answers.iter().all(|(s, _)| *s == StatusCode::NOT_FOUND));
+        assert_eq!(calls.load(Ordering::SeqCst), 8, "an error is never shared");
+    }
+
     #[test]
     fn if_none_match_lists_and_weak_tags_match() {
         assert!(super::matches("\"a\"", "\"a\""));
