@@ -144,11 +144,14 @@ fn is_image_data(v: &Value) -> bool {
 /// Whether text carries a secret anywhere in it, in any case or wrapping: a run of 12 or more BIP-39
 /// words (a seed phrase), a bracketed list of 64 numbers below 256 (a keypair file pasted as text), and,
 /// outside opaque fields, a base58 value of 64 bytes (a Solana secret key) or 64 hex digits (an EVM
-/// private key).
+/// private key). A value that is wholly a decimal integer is an amount (`amountIn` may be written with leading
+/// zeros), not a key: 64 decimal digits are a hex key's one chance in 10^13.
 fn carries_secret(s: &str, opaque: bool) -> bool {
+    let amount = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     seed_phrase(s)
         || keypair_list(s)
         || (!opaque
+            && !amount
             && tokens(s).any(|t| {
                 let hex = t.strip_prefix("0x").unwrap_or(t);
                 let hex_key = hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
@@ -257,6 +260,17 @@ mod tests {
             ),
             None
         );
+        // An amount with leading zeros to 64 digits is a number, not a hex key; within text, or after `0x`,
+        // 64 digits still read as one.
+        let padded = format!("{:0>64}", "135645910887526542648031212317796453143");
+        assert_eq!(secret_material(&json!({"amountIn": padded}), ""), None);
+        for text in [format!("0x{padded}"), format!("key {padded}")] {
+            assert_eq!(
+                secret_material(&json!({"note": text}), ""),
+                Some("note".into()),
+                "{text}"
+            );
+        }
         assert_eq!(
             secret_material(
                 &json!({"name": "My Token", "description": "a fair launch for everyone"}),

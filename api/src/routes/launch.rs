@@ -150,9 +150,13 @@ fn image_schema() -> RefOr<Schema> {
     schema::nullable(schema::text(0, crate::image::PREPARE_BODY_LIMIT))
 }
 /// An `https://` URL on a dotted host, without credentials.
+/// The last label starts with a letter: a host ending in a number (`0-0.0`) is read as an IPv4 address by
+/// URL parsers, and refused.
 fn website_schema() -> RefOr<Schema> {
-    link_schema("[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z0-9]+(?:-[a-z0-9]+)*)+(?:/[A-Za-z0-9._~%-]*)*")
+    link_schema(WEBSITE)
 }
+const WEBSITE: &str =
+    "(?:[a-z0-9]+(?:-[a-z0-9]+)*\\.)+[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:/[A-Za-z0-9._~%-]*)*";
 fn twitter_schema() -> RefOr<Schema> {
     profile_schema(&TWITTER_HOSTS)
 }
@@ -210,9 +214,16 @@ fn link(field: &str, value: Option<&str>, hosts: &[&str]) -> Result<Option<Strin
         && url.scheme() == "https"
         && url.username().is_empty()
         && url.password().is_none()
-        && host.contains('.')
+        && url.domain().is_some_and(is_dotted_name)
         && (hosts.is_empty() || (hosts.contains(&host) && is_profile(&url)));
     ok.then(|| Some(v.to_string())).ok_or_else(bad_link)
+}
+
+/// A domain name of two labels or more whose last one starts with a letter (not an address).
+fn is_dotted_name(domain: &str) -> bool {
+    domain.rsplit_once('.').is_some_and(|(rest, last)| {
+        !rest.is_empty() && last.starts_with(|c: char| c.is_ascii_alphabetic())
+    })
 }
 
 /// `https://host/<account>` (a trailing `/` allowed) and nothing more.
@@ -875,7 +886,38 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    #[test]
+    fn websites_on_addresses_or_numeric_hosts_are_refused() {
+        for bad in [
+            "https://0-0-0-0.0",
+            "https://1.2.3.4/",
+            "https://example.0x1f",
+            "https://localhost",
+            "http://example.org",
+        ] {
+            assert!(link("website", Some(bad), &[]).is_err(), "{bad}");
+        }
+        for good in ["https://0.example.org/a", "https://my-token.xyz"] {
+            assert!(link("website", Some(good), &[]).is_ok(), "{good}");
+        }
+    }
+
     proptest! {
+        /// Every `website` the document calls valid is one the handler takes.
+        #[test]
+        fn websites_of_the_schema_are_taken(s in proptest::string::string_regex(
+            // The same language with repetitions bounded, so that URLs stay within the length limit.
+            &WEBSITE
+                .replace("]+", "]{1,6}")
+                .replace("]*", "]{0,6}")
+                .replace(")+", "){1,3}")
+                .replace(")*", "){0,2}")
+        ).unwrap()) {
+            let url = format!("https://{s}");
+            prop_assume!(url.chars().count() <= MAX_LINK_CHARS);
+            prop_assert!(link("website", Some(&url), &[]).is_ok(), "{url}");
+        }
+
         /// Every `firstBuyAmount` the document calls valid is one the handler takes, whatever the quote.
         #[test]
         fn first_buys_of_the_schema_parse_in_every_quote(
