@@ -66,7 +66,7 @@ pub fn responses() -> Responses {
 /// conditional request with 304.
 /// `version` is the index's generation and the clock offset: a response is reused only within one version.
 pub async fn conditional(
-    responses: Responses,
+    responses: std::sync::Arc<Responses>,
     version: (u64, i64),
     cache_control: &'static str,
     req: Request,
@@ -197,7 +197,7 @@ mod tests {
     /// A router whose `/page` takes 50 ms and counts its calls, and whose `/missing` answers 404 (counted
     /// too), behind [`super::conditional`] at version `(0, 0)`.
     fn app(calls: Arc<AtomicUsize>) -> axum::Router {
-        let responses = super::responses();
+        let responses = Arc::new(super::responses());
         let (page, missing) = (calls.clone(), calls);
         axum::Router::new()
             .route(

@@ -1,6 +1,7 @@
 //! The launchpad's REST API: thin axum handlers per area (`routes/`) over the index (`indexer::read`), the
 //! SDK and the chain. Errors are [`error::ApiError`]; `/openapi.json` is generated from the handlers.
 
+pub mod access;
 pub mod aggregators;
 pub mod body;
 pub mod cache;
@@ -22,9 +23,7 @@ pub mod ui;
 pub mod walkthrough;
 
 use anchor_lang::prelude::Pubkey;
-use axum::extract::{DefaultBodyLimit, Request};
-use axum::middleware::Next;
-use axum::response::Response;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use config::ApiConfig;
@@ -32,12 +31,23 @@ use indexer::read::CurveState;
 use indexer::{Metrics, Store};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
 use utoipa::OpenApi;
 
-/// What every handler can reach.
+/// What every handler can reach: one shared [`Shared`] (every request clones the state a few times, and
+/// a clone is one reference count, not one per field).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// The service's state, behind [`AppState`].
+pub struct Shared {
     pub store: Store,
     pub config: Arc<ApiConfig>,
     /// The Solana RPC node transactions are built against and relayed to.
@@ -64,7 +74,7 @@ pub struct AppState {
     /// The listing's `total` per filter set, kept [`LISTING_TOTAL_TTL`] (a count over every launch).
     pub listing_totals: moka::future::Cache<String, u64>,
     /// Browse responses by URI, index generation and clock, each kept at most [`cache::RESPONSE_TTL`].
-    pub responses: cache::Responses,
+    pub responses: Arc<cache::Responses>,
     /// The live feed's fan-out, started by its first client.
     pub feed: Arc<tokio::sync::OnceCell<Arc<feed::Hub>>>,
 }
@@ -105,7 +115,7 @@ impl AppState {
         let relay = Upstream::enabled(&config.relay_base_url)
             .then(|| aggregators::relay::Relay::new(&config.relay_base_url));
         let evm = evm::EvmChains::new(&config);
-        AppState {
+        AppState(Arc::new(Shared {
             store,
             config: Arc::new(config),
             rpc,
@@ -126,9 +136,9 @@ impl AppState {
                 .max_capacity(10_000)
                 .time_to_live(LISTING_TOTAL_TTL)
                 .build(),
-            responses: cache::responses(),
+            responses: Arc::new(cache::responses()),
             feed: Arc::new(tokio::sync::OnceCell::new()),
-        }
+        }))
     }
 
     /// The in-process indexer's committed batches (0 when the indexer runs elsewhere): what was read from
@@ -263,48 +273,6 @@ pub fn openapi_document() -> serde_json::Value {
     doc
 }
 
-/// One log line per request with the caller's identification headers (never bodies).
-async fn request_log(req: Request, next: Next) -> Response {
-    let (client_id, client_name, client_source) = {
-        let header = |name: &str| {
-            req.headers()
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(|v| v.chars().take(64).collect::<String>())
-                .unwrap_or_default()
-        };
-        (
-            header("x-client-id"),
-            header("x-client-name"),
-            header("x-client-source"),
-        )
-    };
-    let (method, path) = (req.method().clone(), req.uri().path().to_string());
-    // Metrics are labelled by the matched route (`/launchpad/curve/{mint}`), never the raw path.
-    let route = req
-        .extensions()
-        .get::<axum::extract::MatchedPath>()
-        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
-    let start = Instant::now();
-    let response = next.run(req).await;
-    let elapsed = start.elapsed();
-    let status = response.status().as_u16();
-    let labels = [
-        ("method", method.to_string()),
-        ("route", route),
-        ("status", status.to_string()),
-    ];
-    metrics::counter!("http_requests_total", &labels[..]).increment(1);
-    metrics::histogram!("http_request_duration_seconds", &labels[..]).record(elapsed.as_secs_f64());
-    tracing::info!(
-        %method, %path, status,
-        ms = elapsed.as_secs_f64() * 1e3,
-        client_id, client_name, client_source,
-        "request"
-    );
-    response
-}
-
 async fn not_found() -> error::ApiError {
     error::ApiError::not_found("no such endpoint")
 }
@@ -413,7 +381,7 @@ pub fn layered(endpoints: Router<AppState>, state: AppState) -> Router {
         app = app.layer(cors);
     }
     app.layer(axum::middleware::from_fn(layers::envelope))
-        .layer(axum::middleware::from_fn(request_log))
+        .layer(axum::middleware::from_fn(access::record))
         .with_state(state)
 }
 

@@ -7,9 +7,10 @@ use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
 /// The filter when `RUST_LOG` is not set.
 pub const DEFAULT_FILTER: &str = "info,sqlx=warn,solana=warn,agave=warn";
 
-/// Installs the global subscriber writing to `out` from a background thread. Keep the guard until the
-/// process ends: dropping it flushes what is queued.
-pub fn init(out: impl std::io::Write + Send + 'static) -> WorkerGuard {
+/// Installs the global subscriber writing to `out` from a background thread, with colours when `ansi` (a
+/// terminal; never in files and pipes). Keep the guard until the process ends: dropping it flushes what is
+/// queued.
+pub fn init(out: impl std::io::Write + Send + 'static, ansi: bool) -> WorkerGuard {
     let (writer, guard) = NonBlockingBuilder::default().lossy(false).finish(out);
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -17,6 +18,7 @@ pub fn init(out: impl std::io::Write + Send + 'static) -> WorkerGuard {
                 .unwrap_or_else(|_| DEFAULT_FILTER.into()),
         )
         .with_writer(writer)
+        .with_ansi(ansi)
         .init();
     guard
 }

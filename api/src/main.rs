@@ -157,7 +157,10 @@ async fn stopped(mut rx: watch::Receiver<bool>) {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let _log = api::logging::init(std::io::stdout());
+    let _log = api::logging::init(
+        std::io::stdout(),
+        std::io::IsTerminal::is_terminal(&std::io::stdout()),
+    );
     indexer::metrics::prometheus();
     let (stop, rx) = watch::channel(false);
     let matches = <Cli as clap::CommandFactory>::command().get_matches();
