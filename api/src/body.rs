@@ -169,12 +169,19 @@ fn tokens(s: &str) -> impl Iterator<Item = &str> {
 
 fn seed_phrase(s: &str) -> bool {
     let english = bip39::Language::English;
+    // Twelve words of at least 3 letters and a separator between each.
+    if s.len() < 12 * 4 - 1 {
+        return false;
+    }
     let mut run = 0;
     for word in s
         .split(|c: char| !c.is_alphabetic())
         .filter(|w| !w.is_empty())
     {
-        if english.find_word(&word.to_lowercase()).is_some() {
+        // English BIP-39 words have 3 to 8 letters (none is found otherwise; this only saves the lookup).
+        if (3..=8).contains(&word.chars().count())
+            && english.find_word(&word.to_lowercase()).is_some()
+        {
             run += 1;
             if run >= 12 {
                 return true;

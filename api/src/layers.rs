@@ -60,16 +60,21 @@ impl ClientAddress {
         Some(client)
     }
 
-    fn key<T>(&self, req: &axum::http::Request<T>) -> String {
+    fn key<T>(&self, req: &axum::http::Request<T>) -> LimitKey {
         let peer = req
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0.ip());
-        self.of(req.headers(), peer).map_or_else(
-            || "ip:unknown".into(),
-            |ip| format!("ip:{}", ip.to_canonical()),
-        )
+        LimitKey::Address(self.of(req.headers(), peer).map(|ip| ip.to_canonical()))
     }
+}
+
+/// Whom a rate limit counts: a client by its `X-Client-Id`, or an address (`None`: a server without
+/// connection info).
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub enum LimitKey {
+    Id(String),
+    Address(Option<IpAddr>),
 }
 
 /// The `for` hops of `Forwarded` (RFC 7239) when present, else of `X-Forwarded-For`, left to right, every
@@ -122,7 +127,7 @@ fn forwarded_hops(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
 struct ClientKey(ClientAddress);
 
 impl KeyExtractor for ClientKey {
-    type Key = String;
+    type Key = LimitKey;
 
     fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
         if let Some(id) = req
@@ -131,7 +136,7 @@ impl KeyExtractor for ClientKey {
             .and_then(|v| v.to_str().ok())
             .filter(|v| !v.is_empty() && v.len() <= 128)
         {
-            return Ok(format!("id:{id}"));
+            return Ok(LimitKey::Id(id.to_string()));
         }
         Ok(self.0.key(req))
     }
@@ -143,7 +148,7 @@ impl KeyExtractor for ClientKey {
 struct AddressKey(ClientAddress);
 
 impl KeyExtractor for AddressKey {
-    type Key = String;
+    type Key = LimitKey;
 
     fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
         Ok(self.0.key(req))

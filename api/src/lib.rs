@@ -33,6 +33,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use utoipa::OpenApi;
 
+/// mimalloc: the service allocates and frees a few small buffers per request on two threads, where glibc's
+/// allocator cost a tenth of the time under load (docs/benchmarks.md). Whatever links this crate (the binary,
+/// its tests and benches) runs on it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// What every handler can reach: one shared [`Shared`] (every request clones the state a few times, and
 /// a clone is one reference count, not one per field).
 #[derive(Clone)]
