@@ -1,16 +1,15 @@
-//! Live-feed benchmark (`cargo bench -p api --bench feed`; results in docs/benchmarks.md): 1,000 WebSocket
-//! subscribers to every trade while wallets buy on the localnet as fast as it confirms. Reports events
-//! delivered per second, the latency from the indexer's commit to each subscriber's receipt (p50, p99) and
-//! the process's memory over the run. Loopback only; bounded in subscribers, trades and time.
+//! Live-feed benchmark (`scripts/bench-feed`, which starts a throwaway PostgreSQL and runs `cargo bench -p api
+//! --bench feed`; results in docs/benchmarks.md): 1,000 WebSocket subscribers to every trade while wallets
+//! buy on the localnet as fast as it confirms. Reports events delivered per second, the latency from the
+//! indexer's commit to each subscriber's receipt (p50, p99) and the API server's memory over the run.
+//! Loopback only; bounded in subscribers, trades and time.
 //!
-//! Everything runs in one process (localnet, indexer on SQLite, API, the clients), so the memory is the
-//! server's and the clients' together, and the commit time is taken in-process from the store's commit
-//! notification.
+//! The API runs as it does in production: the `api serve` binary in its own process over the PostgreSQL
+//! index, woken by the indexer's NOTIFY; so its memory is its own. This process runs the localnet, the
+//! indexer (whose in-process commit notification timestamps each commit) and the clients.
 
 mod common;
 
-use api::config::ApiConfig;
-use api::AppState;
 use futures::{SinkExt, StreamExt};
 use localnet::testkit::{self, SOL};
 use std::sync::{Arc, Mutex};
@@ -22,8 +21,9 @@ const TRADERS: usize = 48;
 const MAX_TRADES: usize = 3_000;
 const MAX_TIME: Duration = Duration::from_secs(30);
 
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
+/// The resident memory of process `pid`, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             s.lines()
@@ -48,33 +48,70 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
+    let admin = std::env::var("DATABASE_URL").expect(
+        "the feed bench runs the API in its own process over PostgreSQL: set DATABASE_URL to a server it may \
+         create a database on (scripts/bench-feed starts a throwaway one)",
+    );
+    let db = indexer::store::create_postgres_database(&admin, "feed_bench")
+        .await
+        .unwrap();
     let common::Stack {
-        net: _net,
+        net,
         store,
         dir,
         stop,
-        metrics,
+        metrics: _metrics,
         rpc,
         log: _log,
-    } = common::start("feed-bench").await;
-    let rx = stop.subscribe();
+    } = common::start_on("feed-bench", Some(db.clone())).await;
     while store.config_for("fair", "sol").await.unwrap().is_none() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let config = ApiConfig {
-        feed_max_connections: SUBSCRIBERS + 10,
-        // 1,000 handshakes from one address in a second; rate limiting is tested elsewhere.
-        rate_limit_per_second: 100_000,
-        rate_limit_burst: 1_000_000,
-        ..ApiConfig::local(addr)
+    let addr = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap()
     };
-    let state = AppState::new(store.clone(), config, rpc.clone(), Some(metrics));
-    let mut stopped = rx.clone();
-    tokio::spawn(api::serve(state, listener, async move {
-        let _ = stopped.wait_for(|s| *s).await;
-    }));
+    let server_log = std::fs::File::create(dir.join("api-serve.log")).unwrap();
+    let mut server = tokio::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .args([
+            "serve",
+            "--database-url",
+            &db,
+            "--rpc-url",
+            &net.rpc_url(),
+            "--listen",
+            &addr.to_string(),
+            "--public-base-url",
+            &format!("http://{addr}"),
+            "--feed-max-connections",
+            &(SUBSCRIBERS + 10).to_string(),
+            // 1,000 handshakes from one address in a second; rate limiting is tested elsewhere.
+            "--rate-limit-per-second",
+            "100000",
+            "--rate-limit-burst",
+            "1000000",
+        ])
+        .stdout(server_log.try_clone().unwrap())
+        .stderr(server_log)
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the api binary starts");
+    let server_pid = server.id().unwrap();
+    let http = reqwest::Client::new();
+    let started = Instant::now();
+    while http
+        .get(format!("http://{addr}/health"))
+        .send()
+        .await
+        .is_err()
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "api serve did not start (see {}/api-serve.log)",
+            dir.display()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 
     // Commit times: the store announces each commit's highest feed seq in-process.
     let commits: Arc<Mutex<Vec<(i64, Instant)>>> = Arc::default();
@@ -148,14 +185,14 @@ async fn main() {
     let connect_secs = connect_start.elapsed().as_secs_f64();
 
     // Trading: each trader buys in a loop until the trade or time bound.
-    let rss_start = rss_kib();
+    let rss_start = rss_kib(server_pid);
     let rss_samples: Arc<Mutex<Vec<u64>>> = Arc::default();
     let sampling = {
         let rss_samples = rss_samples.clone();
         let done = done_rx.clone();
         tokio::spawn(async move {
             while !*done.borrow() {
-                rss_samples.lock().unwrap().push(rss_kib());
+                rss_samples.lock().unwrap().push(rss_kib(server_pid));
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }
         })
@@ -208,7 +245,7 @@ async fn main() {
     for c in clients {
         received.push(c.await.unwrap());
     }
-    let rss_end = rss_kib();
+    let rss_end = rss_kib(server_pid);
 
     let commits = commits.lock().unwrap().clone();
     let commit_time = |seq: i64| -> Option<Instant> {
@@ -241,7 +278,9 @@ async fn main() {
     } else {
         "release"
     };
-    println!("live feed benchmark ({profile} build), loopback, SQLite index, one process");
+    println!(
+        "live feed benchmark ({profile} build), loopback, PostgreSQL index, `api serve` in its own process"
+    );
     println!("| subscribers | trades landed | trades in the feed | trading time | trades/s | events delivered | delivered/s | latency p50 | latency p99 | events per subscriber (min..max) |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     println!(
@@ -254,13 +293,15 @@ async fn main() {
         per_client.iter().max().unwrap_or(&0),
     );
     println!(
-        "memory (VmRSS, server and clients): {} MiB after connecting {SUBSCRIBERS} subscribers in {connect_secs:.1} s, \
+        "memory (VmRSS of the api serve process): {} MiB after connecting {SUBSCRIBERS} subscribers in {connect_secs:.1} s, \
          max {} MiB during trading, {} MiB at the end; samples (MiB, 1/s): {:?}",
         rss_start / 1024,
         rss_max / 1024,
         rss_end / 1024,
         samples.iter().map(|k| k / 1024).collect::<Vec<_>>()
     );
+    let _ = server.kill().await;
     let _ = stop.send(true);
+    net.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

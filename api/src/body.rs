@@ -92,22 +92,26 @@ const SECRET_NAMES: [&str; 7] = [
 /// Where in `v` something secret sits: a field named like a key or seed, a 64-number array (a Solana
 /// keypair file), or a string that carries a secret anywhere in its text (see [`carries_secret`]).
 fn secret_material(v: &Value, path: &str) -> Option<String> {
-    scan(v, path, false)
+    scan(v, &|| path.to_string(), false)
 }
 
 /// `opaque`: inside a field that legitimately holds 64-byte base58 and 32-byte hex values (signatures,
 /// hashes, transactions, and a quote's `route`, which this service produced).
-fn scan(v: &Value, path: &str, opaque: bool) -> Option<String> {
+/// `path` spells where `v` sits, and is only called on a find (bodies are scanned without allocating paths).
+fn scan(v: &Value, path: &dyn Fn() -> String, opaque: bool) -> Option<String> {
     match v {
         Value::Object(map) => map.iter().find_map(|(k, v)| {
-            let here = if path.is_empty() {
-                k.clone()
-            } else {
-                format!("{path}.{k}")
+            let here = || {
+                let path = path();
+                if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                }
             };
             let name = k.to_ascii_lowercase().replace('-', "_");
             if SECRET_NAMES.iter().any(|s| name.contains(s)) || name == "seed" || name == "secret" {
-                return Some(here);
+                return Some(here());
             }
             if name == "image" && is_image_data(v) {
                 return None;
@@ -121,14 +125,14 @@ fn scan(v: &Value, path: &str, opaque: bool) -> Option<String> {
         }),
         Value::Array(items) => {
             if items.len() == 64 && items.iter().all(|i| i.as_u64().is_some_and(|n| n < 256)) {
-                return Some(path.to_string());
+                return Some(path());
             }
             items
                 .iter()
                 .enumerate()
-                .find_map(|(i, v)| scan(v, &format!("{path}[{i}]"), opaque))
+                .find_map(|(i, v)| scan(v, &|| format!("{}[{i}]", path()), opaque))
         }
-        Value::String(s) if carries_secret(s, opaque) => Some(path.to_string()),
+        Value::String(s) if carries_secret(s, opaque) => Some(path()),
         _ => None,
     }
 }

@@ -19,16 +19,21 @@ pub struct Stack {
     pub log: tracing_appender::non_blocking::WorkerGuard,
 }
 
-/// Starts the stack; `name` prefixes the index's directory.
+/// Starts the stack on a SQLite file; `name` prefixes the index's directory.
 pub async fn start(name: &str) -> Stack {
+    start_on(name, None).await
+}
+
+/// Starts the stack, indexing into `database` (a `postgres://` URL) when given, else into a SQLite file.
+pub async fn start_on(name: &str, database: Option<String>) -> Stack {
     let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    // Logged like the binary (every request, `info`), to a file beside the index; installed first, as the
+    // Logged like the binary (`info`), to a file beside the index; installed first, as the
     // binary does, so that the localnet's own logger setup finds it in place.
     let log = api::logging::init(std::fs::File::create(dir.join("api.log")).unwrap(), false);
     let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
-    let db = format!("sqlite://{}/index.db", dir.display());
+    let db = database.unwrap_or_else(|| format!("sqlite://{}/index.db", dir.display()));
     let store = Store::open(&db).await.unwrap();
     let (stop, rx) = tokio::sync::watch::channel(false);
     let ix = Indexer::new(
