@@ -21,14 +21,15 @@ use tokio::sync::broadcast;
 /// Rows read from the index per query (the reader's and a replay's page).
 const PAGE: u32 = 500;
 
-/// One committed feed event as sent: `json` is the event object, `seq` first.
+/// One committed feed event as sent: `json` is the event object, `seq` first (shared by every connection
+/// that sends it: a clone is a reference count).
 #[derive(Debug)]
 pub struct FeedEvent {
     pub seq: i64,
     pub kind: String,
     pub mint: String,
     pub wallet: Option<String>,
-    pub json: Arc<str>,
+    pub json: axum::extract::ws::Utf8Bytes,
 }
 
 impl From<FeedRecord> for FeedEvent {
@@ -339,6 +340,34 @@ impl Follower {
         if !self.replaying && self.backlog.is_empty() {
             self.rx = self.rx.resubscribe();
             self.replayed = false;
+        }
+    }
+
+    /// The next event if one is at hand, without waiting or reading the index (`None` also when the feed
+    /// stopped: [`Follower::next`] reports that).
+    pub fn try_next(&mut self) -> Option<Next> {
+        if let Some(e) = self.backlog.pop_front() {
+            self.last = e.seq;
+            return Some(Next::Event(e));
+        }
+        if self.replaying {
+            return None;
+        }
+        loop {
+            match self.rx.try_recv() {
+                Ok(e) if e.seq <= self.last => continue,
+                Ok(e) => {
+                    self.last = e.seq;
+                    self.replayed = false;
+                    return Some(Next::Event(e));
+                }
+                Err(broadcast::error::TryRecvError::Lagged(_)) if self.replayed => {
+                    self.replaying = true;
+                    return None;
+                }
+                Err(broadcast::error::TryRecvError::Lagged(_)) => return Some(Next::Lagged),
+                Err(_) => return None,
+            }
         }
     }
 

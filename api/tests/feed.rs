@@ -553,7 +553,10 @@ async fn a_client_that_stops_reading_is_dropped_while_others_keep_receiving() {
     );
     assert!(held.len() < total, "dropped before the end");
     let last = notice["lastSeq"].as_i64().unwrap();
-    assert!(held.iter().all(|e| e["seq"].as_i64().unwrap() <= last + 1));
+    // Events after `lastSeq` may have reached it (up to one write: 256 events), never more.
+    assert!(held
+        .iter()
+        .all(|e| e["seq"].as_i64().unwrap() <= last + 256));
 
     // Resuming from there ends with the complete list (events it may hold already are dropped by seq).
     let mut again = ws(&base, &format!("?since={last}")).await;

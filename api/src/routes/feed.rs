@@ -4,7 +4,7 @@
 
 use crate::error::ApiError;
 use crate::extract::ApiQuery;
-use crate::feed::{lagged_message, list, Admission, Filter, Follower, Hub, Next};
+use crate::feed::{lagged_message, list, Admission, FeedEvent, Filter, Follower, Hub, Next};
 use crate::AppState;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -12,6 +12,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use futures::SinkExt;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -29,6 +30,9 @@ pub const SLOW_GRACE: Duration = Duration::from_secs(30);
 
 /// Largest WebSocket message a client may send.
 const MAX_CONTROL_BYTES: usize = 16 * 1024;
+
+/// Events written to a WebSocket before one flush at most (those already received when one arrives).
+const MAX_BATCH: usize = 256;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -145,7 +149,7 @@ pub async fn stream(
                 Ok(Next::Event(e)) if filter.matches(&e) => SseEvent::default()
                     .id(e.seq.to_string())
                     .event(e.kind.as_str())
-                    .data(&*e.json),
+                    .data(e.json.as_str()),
                 Ok(Next::Event(_)) => continue,
                 Ok(Next::Lagged) => {
                     let last = follower.last();
@@ -293,11 +297,26 @@ impl Session {
                 // Without a subscription the connection holds its place (a `since` waits for the first one).
                 next = self.follower.next(), if !self.subscriptions.is_empty() => match next {
                     Ok(Next::Event(e)) => {
-                        if self.subscriptions.values().any(|f| f.matches(&e))
-                            && !self.send(Message::Text(e.json.as_ref().into())).await
-                        {
-                            // The event may not have gone out: resume before it.
-                            return self.drop_slow(e.seq - 1).await;
+                        // The events already at hand go out in one write.
+                        let mut batch = vec![e];
+                        let mut lagged = false;
+                        while batch.len() < MAX_BATCH {
+                            match self.follower.try_next() {
+                                Some(Next::Event(e)) => batch.push(e),
+                                Some(Next::Lagged) => {
+                                    lagged = true;
+                                    break;
+                                }
+                                None => break,
+                            }
+                        }
+                        if !self.send_events(&batch).await {
+                            // Some events may not have gone out: resume before the first.
+                            return self.drop_slow(batch[0].seq - 1).await;
+                        }
+                        if lagged {
+                            let last = self.follower.last();
+                            return self.drop_slow(last).await;
                         }
                     }
                     Ok(Next::Lagged) => {
@@ -317,6 +336,24 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// Sends the events some subscription selects, in one flush, within the send timeout; `false` when the
+    /// client does not take them in time (or is gone).
+    async fn send_events(&mut self, events: &[Arc<FeedEvent>]) -> bool {
+        let (socket, subscriptions) = (&mut self.socket, &self.subscriptions);
+        let write = async {
+            for e in events {
+                if subscriptions.values().any(|f| f.matches(e)) {
+                    socket.feed(Message::Text(e.json.clone())).await?;
+                }
+            }
+            socket.flush().await
+        };
+        matches!(
+            tokio::time::timeout(self.limits.send_timeout, write).await,
+            Ok(Ok(()))
+        )
     }
 
     /// Sends within the send timeout; `false` when the client does not take it in time (or is gone).
