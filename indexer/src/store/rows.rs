@@ -73,42 +73,6 @@ pub fn sqlite_placeholders(sql: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod placeholder_tests {
-    use super::sqlite_placeholders;
-
-    #[test]
-    fn sequential_parameters_become_plain_and_others_keep_their_numbers() {
-        assert_eq!(
-            sqlite_placeholders("INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)"),
-            "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)"
-        );
-        assert_eq!(
-            sqlite_placeholders(&format!("SELECT {}", super::values_clause(3, 4))),
-            format!(
-                "SELECT {}",
-                super::values_clause(3, 4)
-                    .replace(|c: char| c.is_ascii_digit(), "")
-                    .replace('$', "?")
-            )
-        );
-        // Reused, out of order, or not starting at 1: numbered.
-        assert_eq!(
-            sqlite_placeholders("SELECT * FROM t WHERE a = $1 OR b = $1"),
-            "SELECT * FROM t WHERE a = ?1 OR b = ?1"
-        );
-        assert_eq!(
-            sqlite_placeholders("UPDATE t SET a = $2 WHERE b = $1"),
-            "UPDATE t SET a = ?2 WHERE b = ?1"
-        );
-        assert_eq!(sqlite_placeholders("SELECT 1"), "SELECT 1");
-        assert_eq!(
-            sqlite_placeholders("SELECT $10 FROM t"),
-            "SELECT ?10 FROM t"
-        );
-    }
-}
-
 pub fn bind<'q>(mut q: Query<'q, Any, AnyArguments>, vals: &[Val]) -> Query<'q, Any, AnyArguments> {
     for v in vals {
         q = match v {
@@ -189,4 +153,40 @@ pub fn key_cols(k: &EventKey) -> Row {
         ("inner_index", Val::int(k.inner_index)),
         ("slot", Val::int(k.slot)),
     ]
+}
+
+#[cfg(test)]
+mod placeholder_tests {
+    use super::sqlite_placeholders;
+
+    #[test]
+    fn sequential_parameters_become_plain_and_others_keep_their_numbers() {
+        assert_eq!(
+            sqlite_placeholders("INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)"),
+            "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)"
+        );
+        assert_eq!(
+            sqlite_placeholders(&format!("SELECT {}", super::values_clause(3, 4))),
+            format!(
+                "SELECT {}",
+                super::values_clause(3, 4)
+                    .replace(|c: char| c.is_ascii_digit(), "")
+                    .replace('$', "?")
+            )
+        );
+        // Reused, out of order, or not starting at 1: numbered.
+        assert_eq!(
+            sqlite_placeholders("SELECT * FROM t WHERE a = $1 OR b = $1"),
+            "SELECT * FROM t WHERE a = ?1 OR b = ?1"
+        );
+        assert_eq!(
+            sqlite_placeholders("UPDATE t SET a = $2 WHERE b = $1"),
+            "UPDATE t SET a = ?2 WHERE b = ?1"
+        );
+        assert_eq!(sqlite_placeholders("SELECT 1"), "SELECT 1");
+        assert_eq!(
+            sqlite_placeholders("SELECT $10 FROM t"),
+            "SELECT ?10 FROM t"
+        );
+    }
 }
