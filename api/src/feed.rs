@@ -346,27 +346,22 @@ impl Follower {
     /// The next event if one is at hand, without waiting or reading the index (`None` also when the feed
     /// stopped: [`Follower::next`] reports that).
     pub fn try_next(&mut self) -> Option<Next> {
-        if let Some(e) = self.backlog.pop_front() {
-            self.last = e.seq;
-            return Some(Next::Event(e));
+        if let Some(next) = self.pop_backlog() {
+            return Some(next);
         }
         if self.replaying {
             return None;
         }
         loop {
-            match self.rx.try_recv() {
-                Ok(e) if e.seq <= self.last => continue,
-                Ok(e) => {
-                    self.last = e.seq;
-                    self.replayed = false;
-                    return Some(Next::Event(e));
-                }
-                Err(broadcast::error::TryRecvError::Lagged(_)) if self.replayed => {
-                    self.replaying = true;
-                    return None;
-                }
-                Err(broadcast::error::TryRecvError::Lagged(_)) => return Some(Next::Lagged),
+            let step = match self.rx.try_recv() {
+                Ok(e) => self.received(e),
+                Err(broadcast::error::TryRecvError::Lagged(_)) => self.lagged(),
                 Err(_) => return None,
+            };
+            match step {
+                Step::Yield(next) => return Some(next),
+                Step::Skip => continue,
+                Step::Replay => return None,
             }
         }
     }
@@ -374,9 +369,8 @@ impl Follower {
     /// The next event. Cancel-safe: state changes only once an await has completed.
     pub async fn next(&mut self) -> Result<Next, ApiError> {
         loop {
-            if let Some(e) = self.backlog.pop_front() {
-                self.last = e.seq;
-                return Ok(Next::Event(e));
+            if let Some(next) = self.pop_backlog() {
+                return Ok(next);
             }
             if self.replaying {
                 let rows = self.store.feed_after(self.last, PAGE).await?;
@@ -391,23 +385,52 @@ impl Follower {
                 }
                 continue;
             }
-            match self.rx.recv().await {
-                Ok(e) if e.seq <= self.last => continue,
-                Ok(e) => {
-                    self.last = e.seq;
-                    self.replayed = false;
-                    return Ok(Next::Event(e));
-                }
-                Err(broadcast::error::RecvError::Lagged(_)) if self.replayed => {
-                    self.replaying = true;
-                }
-                Err(broadcast::error::RecvError::Lagged(_)) => return Ok(Next::Lagged),
+            let step = match self.rx.recv().await {
+                Ok(e) => self.received(e),
+                Err(broadcast::error::RecvError::Lagged(_)) => self.lagged(),
                 Err(broadcast::error::RecvError::Closed) => {
                     return Err(ApiError::unavailable("the feed stopped"))
                 }
+            };
+            if let Step::Yield(next) = step {
+                return Ok(next);
             }
         }
     }
+
+    fn pop_backlog(&mut self) -> Option<Next> {
+        let e = self.backlog.pop_front()?;
+        self.last = e.seq;
+        Some(Next::Event(e))
+    }
+
+    /// An event from the broadcast: yielded unless already passed (a replay overlapping the broadcast).
+    fn received(&mut self, e: Arc<FeedEvent>) -> Step {
+        if e.seq <= self.last {
+            return Step::Skip;
+        }
+        self.last = e.seq;
+        self.replayed = false;
+        Step::Yield(Next::Event(e))
+    }
+
+    /// The broadcast overtook this follower: right after a replay the index has what was missed (replay
+    /// again); otherwise the client is too slow.
+    fn lagged(&mut self) -> Step {
+        if self.replayed {
+            self.replaying = true;
+            Step::Replay
+        } else {
+            Step::Yield(Next::Lagged)
+        }
+    }
+}
+
+/// What a follower does with what the broadcast gave it.
+enum Step {
+    Yield(Next),
+    Skip,
+    Replay,
 }
 
 /// The message a client that fell behind gets last: resume after `last_seq`.
