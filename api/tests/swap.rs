@@ -158,6 +158,9 @@ async fn swaps(postgres: bool) {
     assert_eq!(status, 422, "{body}");
     assert_error(&body, "SIMULATION_FAILED");
 
+    // A curve route quoted now is stale once the curve migrates.
+    let (_, before_graduation) = post(&http, &format!("{base}/swap/quote"), &buy).await;
+
     // The buy that crosses the threshold also migrates, in the same transaction.
     let big = json!({
         "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amountIn": (12 * SOL).to_string(),
@@ -183,6 +186,13 @@ async fn swaps(postgres: bool) {
         "taker": trader.pubkey().to_string(),
     });
     eventually_dex(&http, &base, &amm_buy, "launchpad-amm-solana").await;
+    let stale = json!({
+        "request": buy, "route": before_graduation["best"]["route"],
+        "minAmountOut": before_graduation["best"]["minAmountOut"],
+    });
+    let (status, body) = post(&http, &format!("{base}/swap/build"), &stale).await;
+    assert_eq!(status, 409, "{body}");
+    assert_error(&body, "ROUTE_STALE");
     swap(&s, &http, amm_buy, &trader).await;
     let held = testkit::token_balance(
         &rpc,

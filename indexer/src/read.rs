@@ -97,6 +97,31 @@ pub struct CurveState {
     pub pool: Pool,
     pub config: Config,
     pub slot: u64,
+    /// The addresses above in base58, encoded once with the read (quotes answer them on every request).
+    pub names: CurveNames,
+}
+
+/// A curve's addresses in base58.
+#[derive(Debug, Clone)]
+pub struct CurveNames {
+    /// The pool's.
+    pub address: String,
+    /// The launched token's.
+    pub mint: String,
+    pub quote_mint: String,
+}
+
+impl CurveNames {
+    /// The name of `mint`, one of the curve's two tokens (else its base58, encoded now).
+    pub fn token(&self, pool: &Pool, mint: &Pubkey) -> String {
+        if *mint == pool.base_mint {
+            self.mint.clone()
+        } else if *mint == pool.quote_mint {
+            self.quote_mint.clone()
+        } else {
+            mint.to_string()
+        }
+    }
 }
 
 impl CurveState {
@@ -278,10 +303,16 @@ impl Store {
         .fetch_optional(self.pool())
         .await?;
         Ok(row.and_then(|r| {
+            let pool = sdk::accounts::decode_pool(&r.get::<Vec<u8>, _>("pool_data"))?;
             Some(CurveState {
                 address: key(&r, "address"),
                 slot: slot_col(&r, "slot"),
-                pool: sdk::accounts::decode_pool(&r.get::<Vec<u8>, _>("pool_data"))?,
+                names: CurveNames {
+                    address: r.get("address"),
+                    mint: pool.base_mint.to_string(),
+                    quote_mint: pool.quote_mint.to_string(),
+                },
+                pool,
                 config: sdk::accounts::decode_config(&r.get::<Vec<u8>, _>("config_data"))?,
             })
         }))

@@ -148,7 +148,7 @@ async fn kyberswap_entry(
         amount_out: q.amount_out.to_string(),
         min_amount_out: min_out(q.amount_out, pair.slippage_bps).to_string(),
         spender: Some(q.router),
-        route,
+        route: super::Route::Aggregator(route),
         pool_fee: None,
         platform_fee: fee_entry(state, q.amount_out, &pair.token_out),
         estimated_gas: Gas {
@@ -209,7 +209,7 @@ async fn zerox_entry(
             .unwrap_or_else(|| min_out(q.buy_amount, pair.slippage_bps))
             .to_string(),
         spender: q.spender,
-        route,
+        route: super::Route::Aggregator(route),
         pool_fee: None,
         platform_fee: fee_entry(state, q.buy_amount, &pair.token_out),
         estimated_gas: Gas {

@@ -33,6 +33,11 @@ pub fn invalid_route(message: &str) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "INVALID_ROUTE", message)
 }
 
+/// A route that was good when quoted trades on a venue the token has left (409): quote again.
+pub fn route_stale(message: &str) -> ApiError {
+    ApiError::new(StatusCode::CONFLICT, "ROUTE_STALE", message)
+}
+
 pub fn quote_expired() -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
@@ -334,6 +339,15 @@ impl Gas {
     }
 }
 
+/// What a route entry's opaque `route` holds: a trade on the launchpad's own pools, or an aggregator's
+/// quote carried through to the build.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Route {
+    Own(Box<solana::OwnRoute>),
+    Aggregator(Value),
+}
+
 /// A route entry.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -349,7 +363,7 @@ pub struct RouteEntry {
     pub spender: Option<String>,
     /// Opaque: pass it back unchanged to `/swap/build`.
     #[schema(value_type = Object)]
-    pub route: Value,
+    pub route: Route,
     /// The venue's own trading fee (Solana pools), in the input token for AMM routes and in the quote
     /// token on the curve. Absent for aggregator routes on EVM chains (their fees are in `amountOut`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -435,6 +449,7 @@ pub enum BuildResponse {
     responses(
         (status = 200, body = BuildResponse),
         (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_PARAMS, INVALID_ROUTE, QUOTE_EXPIRED"),
+        (status = 409, body = crate::error::ErrorBody, description = "ROUTE_STALE: the token left the route's venue since the quote (a curve route after graduation): quote again"),
         (status = 422, body = crate::error::ErrorBody, description = "SIMULATION_FAILED, INSUFFICIENT_BALANCE, INSUFFICIENT_ALLOWANCE: the transaction would fail"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
     ),

@@ -4,7 +4,7 @@
 
 use super::{
     invalid_route, min_out, no_route, quote_expired, same_token, slippage, BuildRequest, Fee, Gas,
-    QuoteRequest, QuoteResponse, RouteEntry, QUOTE_TTL_SECS,
+    QuoteRequest, QuoteResponse, Route, RouteEntry, QUOTE_TTL_SECS,
 };
 use crate::error::{address, ApiError};
 use crate::routes::catalog;
@@ -157,12 +157,14 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     if amount_out == 0 {
         return Err(no_route("the amount is too small to trade anything"));
     }
+    // The curve's addresses come encoded with it: base58 was the largest cost of a quote.
+    let names = &c.names;
     let route = OwnRoute {
         venue: venue.into(),
-        pool: c.address.to_string(),
+        pool: names.address.clone(),
         amm_pool,
-        mint: c.pool.base_mint.to_string(),
-        quote_mint: c.pool.quote_mint.to_string(),
+        mint: names.mint.clone(),
+        quote_mint: names.quote_mint.clone(),
         side: if side == SIDE_BUY { "buy" } else { "sell" }.into(),
         amount_in: pair.amount_in.to_string(),
         amount_out: amount_out.to_string(),
@@ -175,16 +177,16 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
         amount_out: amount_out.to_string(),
         min_amount_out: min_out(u128::from(amount_out), pair.slippage_bps).to_string(),
         spender: None,
-        route: serde_json::to_value(route).unwrap_or(Value::Null),
+        route: Route::Own(Box::new(route)),
         pool_fee: Some(Fee {
             bps: fee_bps,
             amount: fee.to_string(),
-            token: fee_token.to_string(),
+            token: names.token(&c.pool, &fee_token),
         }),
         platform_fee: Fee {
             bps: SOLANA_PLATFORM_FEE_BPS,
             amount: "0".into(),
-            token: pair.token_in.to_string(),
+            token: names.token(&c.pool, &pair.token_in),
         },
         estimated_gas: Gas::solana(ESTIMATED_COMPUTE_UNITS),
         refund: Some(refund.to_string()),
@@ -203,13 +205,13 @@ fn jupiter_entry(
         // Jupiter's own minimum at the requested slippage (its swap enforces it).
         min_amount_out: q.min_out.to_string(),
         spender: None,
-        route: serde_json::json!({
+        route: Route::Aggregator(serde_json::json!({
             "venue": "jupiter",
             "amountIn": pair.amount_in.to_string(),
             "expiresAt": state.now() + QUOTE_TTL_SECS,
             "labels": q.labels,
             "quoteResponse": q.response,
-        }),
+        })),
         pool_fee: Some(Fee {
             bps: 0,
             amount: "0".into(),
@@ -340,6 +342,20 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
     };
     if pair.token_in != expected_in {
         return Err(invalid_route("`route` does not trade the request's tokens"));
+    }
+    // The venue must still be where the token trades: a curve route quoted before graduation would only
+    // fail in simulation.
+    match (route.venue.as_str(), curve.pool.status) {
+        ("bonding-curve", PoolStatus::Bonding) | ("amm", PoolStatus::Migrated) => {}
+        ("bonding-curve", _) => return Err(super::route_stale(
+            "the curve graduated after this quote: the token now trades on its AMM pool; quote again",
+        )),
+        ("amm", _) => {
+            return Err(invalid_route(
+                "`route` trades on an AMM pool this token has not migrated to",
+            ))
+        }
+        _ => return Err(invalid_route("unknown venue in `route`")),
     }
     let sol = keys.quote_mint == sdk::ids::NATIVE_MINT;
     let mut ixs = Vec::new();
