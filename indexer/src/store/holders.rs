@@ -111,19 +111,20 @@ async fn holding(
     conn: &mut AnyConnection,
     pairs: &BTreeSet<(Pubkey, Pubkey)>,
 ) -> Result<BTreeSet<(Pubkey, Pubkey)>> {
+    let pairs: Vec<&(Pubkey, Pubkey)> = pairs.iter().collect();
     let mut out = BTreeSet::new();
-    for (mint, owner) in pairs {
-        let held = query(
-            conn,
-            "SELECT 1 FROM token_accounts WHERE mint = $1 AND owner = $2 AND amount > 0 \
-             AND vault = 0 LIMIT 1",
-            &[Val::key(mint), Val::key(owner)],
-        )
-        .fetch_optional(&mut *conn)
-        .await?
-        .is_some();
-        if held {
-            out.insert((*mint, *owner));
+    for chunk in pairs.chunks(super::rows::rows_per_statement(2)) {
+        let sql = format!(
+            "SELECT DISTINCT mint, owner FROM token_accounts WHERE amount > 0 AND vault = 0 \
+             AND (mint, owner) IN (VALUES {})",
+            super::rows::values_clause(2, chunk.len())
+        );
+        let vals: Vec<Val> = chunk
+            .iter()
+            .flat_map(|(mint, owner)| [Val::key(mint), Val::key(owner)])
+            .collect();
+        for r in query(conn, &sql, &vals).fetch_all(&mut *conn).await? {
+            out.insert((key(&r.get::<String, _>(0)), key(&r.get::<String, _>(1))));
         }
     }
     Ok(out)
@@ -197,15 +198,18 @@ pub async fn write(conn: &mut AnyConnection, writes: &[&TokenAccountWrite]) -> R
     for (mint, _) in held_before.difference(&held_after) {
         *deltas.entry(*mint).or_default() -= 1;
     }
-    for (mint, delta) in deltas.into_iter().filter(|(_, d)| *d != 0) {
-        query(
-            conn,
-            "INSERT INTO holder_counts (mint, holders) VALUES ($1, $2) ON CONFLICT (mint) \
+    let deltas: Vec<(Pubkey, i64)> = deltas.into_iter().filter(|(_, d)| *d != 0).collect();
+    for chunk in deltas.chunks(super::rows::rows_per_statement(2)) {
+        let sql = format!(
+            "INSERT INTO holder_counts (mint, holders) VALUES {} ON CONFLICT (mint) \
              DO UPDATE SET holders = holder_counts.holders + excluded.holders",
-            &[Val::key(&mint), Val::Int(delta)],
-        )
-        .execute(&mut *conn)
-        .await?;
+            super::rows::values_clause(2, chunk.len())
+        );
+        let vals: Vec<Val> = chunk
+            .iter()
+            .flat_map(|(mint, delta)| [Val::key(mint), Val::Int(*delta)])
+            .collect();
+        query(conn, &sql, &vals).execute(&mut *conn).await?;
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use super::rows::{bind, dialect, Val};
 use crate::market;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
@@ -25,31 +25,57 @@ fn num(r: &AnyRow, col: &str) -> u128 {
     r.get::<String, _>(col).parse().unwrap_or_default()
 }
 
-async fn query_opt(conn: &mut AnyConnection, sql: &str, mint: &str) -> Result<Option<AnyRow>> {
-    sqlx::query(AssertSqlSafe(dialect(conn, sql)))
-        .bind(mint.to_string())
-        .fetch_optional(&mut *conn)
-        .await
+/// Most mints one statement names.
+const MINTS_PER_STATEMENT: usize = 500;
+
+/// The rows `sql` gives for `mints`, in one statement per [`MINTS_PER_STATEMENT`]: `{mints}` in `sql`
+/// stands for the list of mints, bound after `fixed` (whose `$1, $2, …` come first in the text).
+async fn rows_for_mints<S: AsRef<str>>(
+    conn: &mut AnyConnection,
+    sql: &str,
+    fixed: &[Val],
+    mints: &[S],
+) -> Result<Vec<AnyRow>> {
+    let mut out = Vec::new();
+    for chunk in mints.chunks(MINTS_PER_STATEMENT) {
+        let list = (fixed.len() + 1..=fixed.len() + chunk.len())
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = sql.replace("{mints}", &list);
+        let mut vals = fixed.to_vec();
+        vals.extend(chunk.iter().map(|m| Val::Text(m.as_ref().to_string())));
+        out.extend(
+            bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
+                .fetch_all(&mut *conn)
+                .await?,
+        );
+    }
+    Ok(out)
 }
 
-/// A mint's volume since `since` from its hourly candles: (base, quote).
-async fn window_volume(conn: &mut AnyConnection, mint: &str, since: i64) -> Result<(u128, u128)> {
-    let rows = sqlx::query(AssertSqlSafe(dialect(
+/// Each of `mints`' volume since `since` from its hourly candles: (base, quote); a mint without candles in
+/// the window is absent.
+async fn window_volumes<S: AsRef<str>>(
+    conn: &mut AnyConnection,
+    mints: &[S],
+    since: i64,
+) -> Result<HashMap<String, (u128, u128)>> {
+    let rows = rows_for_mints(
         conn,
-        "SELECT volume_base, volume_quote FROM candles WHERE mint = $1 AND interval_secs = $2 \
-         AND start_time >= $3",
-    )))
-    .bind(mint.to_string())
-    .bind(crate::read::WINDOW_INTERVAL_SECS)
-    .bind(since)
-    .fetch_all(&mut *conn)
+        "SELECT mint, volume_base, volume_quote FROM candles WHERE interval_secs = $1 \
+         AND start_time >= $2 AND mint IN ({mints})",
+        &[Val::Int(crate::read::WINDOW_INTERVAL_SECS), Val::Int(since)],
+        mints,
+    )
     .await?;
-    Ok(rows.iter().fold((0u128, 0u128), |(b, q), r| {
-        (
-            b.saturating_add(num(r, "volume_base")),
-            q.saturating_add(num(r, "volume_quote")),
-        )
-    }))
+    let mut out: HashMap<String, (u128, u128)> = HashMap::new();
+    for r in &rows {
+        let (b, q) = out.entry(r.get(0)).or_default();
+        *b = b.saturating_add(num(r, "volume_base"));
+        *q = q.saturating_add(num(r, "volume_quote"));
+    }
+    Ok(out)
 }
 
 /// Most launches one batch re-sums when the window has moved past their volume (the rest follow in the
@@ -84,8 +110,9 @@ pub async fn sweep(conn: &mut AnyConnection, now: i64) -> Result<()> {
     .iter()
     .map(|r| r.get(0))
     .collect();
+    let volumes = window_volumes(conn, &stale, since).await?;
     for mint in stale {
-        let (base, quote) = window_volume(conn, &mint, since).await?;
+        let (base, quote) = volumes.get(&mint).copied().unwrap_or_default();
         let vals = vec![
             Val::Text(padded(quote)),
             Val::num(base),
@@ -111,13 +138,15 @@ pub async fn mints_of_amm_pools(
     conn: &mut AnyConnection,
     amm_pools: &BTreeSet<String>,
 ) -> Result<BTreeSet<String>> {
-    let mut out = BTreeSet::new();
-    for a in amm_pools {
-        if let Some(r) = query_opt(conn, "SELECT mint FROM pools WHERE amm_pool = $1", a).await? {
-            out.insert(r.get(0));
-        }
-    }
-    Ok(out)
+    let pools: Vec<&String> = amm_pools.iter().collect();
+    let rows = rows_for_mints(
+        conn,
+        "SELECT mint FROM pools WHERE amm_pool IN ({mints})",
+        &[],
+        &pools,
+    )
+    .await?;
+    Ok(rows.iter().map(|r| r.get(0)).collect())
 }
 
 /// Rewrites the stats of `mints`, their 24h volume as of `now`. `highs`: the highest price among each mint's
@@ -130,19 +159,46 @@ pub async fn refresh(
     recompute_ath: bool,
     now: i64,
 ) -> Result<()> {
+    if mints.is_empty() {
+        return Ok(());
+    }
+    // Each input is read for all the batch's mints at once (a statement per kind, not per mint).
+    let mints: Vec<&String> = mints.iter().collect();
     let since = crate::read::window_start(now);
-    for mint in mints {
-        let Some(state) = query_opt(
-            conn,
-            "SELECT p.status, p.progress_bps, p.data AS pool_data, c.data AS config_data, \
-             a.data AS amm_data FROM pools p JOIN configs c ON c.address = p.config \
-             LEFT JOIN amm_pools a ON a.address = p.amm_pool WHERE p.mint = $1",
-            mint,
-        )
-        .await?
-        else {
-            continue;
-        };
+    let states = rows_for_mints(
+        conn,
+        "SELECT p.mint, p.status, p.progress_bps, p.data AS pool_data, c.data AS config_data, \
+         a.data AS amm_data FROM pools p JOIN configs c ON c.address = p.config \
+         LEFT JOIN amm_pools a ON a.address = p.amm_pool WHERE p.mint IN ({mints})",
+        &[],
+        &mints,
+    )
+    .await?;
+    let last: HashMap<String, (String, i64)> = rows_for_mints(
+        conn,
+        "SELECT t.mint, t.seq, t.time FROM market_trades t WHERE t.mint IN ({mints}) \
+         AND t.seq = (SELECT MAX(l.seq) FROM market_trades l WHERE l.mint = t.mint)",
+        &[],
+        &mints,
+    )
+    .await?
+    .iter()
+    .map(|r| (r.get(0), (r.get(1), r.get(2))))
+    .collect();
+    let ath_sql = if recompute_ath {
+        "SELECT mint, high FROM candles WHERE interval_secs = 86400 AND mint IN ({mints})"
+    } else {
+        "SELECT mint, ath_price AS high FROM launch_stats WHERE mint IN ({mints})"
+    };
+    let mut ath: HashMap<String, u128> = HashMap::new();
+    for r in rows_for_mints(conn, ath_sql, &[], &mints).await? {
+        let high = ath.entry(r.get(0)).or_default();
+        *high = (*high).max(num(&r, "high"));
+    }
+    let volumes = window_volumes(conn, &mints, since).await?;
+    let mut rows = Vec::with_capacity(states.len());
+    for state in &states {
+        let mint: String = state.get("mint");
         let (Some(pool), Some(config)) = (
             sdk::accounts::decode_pool(&state.get::<Vec<u8>, _>("pool_data")),
             sdk::accounts::decode_config(&state.get::<Vec<u8>, _>("config_data")),
@@ -154,49 +210,15 @@ pub async fn refresh(
             .and_then(|d| sdk::accounts::decode_amm_pool(&d));
         let (_, price) = market::spot_price(&pool, &config, amm.as_ref());
         let supply = market::supply(&pool);
-        let last = query_opt(
-            conn,
-            "SELECT seq, time FROM market_trades WHERE mint = $1 ORDER BY seq DESC LIMIT 1",
-            mint,
-        )
-        .await?;
-        let (last_seq, last_time) = last
-            .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1)))
-            .unwrap_or_default();
-        let ath = if recompute_ath {
-            sqlx::query(AssertSqlSafe(dialect(
-                conn,
-                "SELECT high FROM candles WHERE mint = $1 AND interval_secs = 86400",
-            )))
-            .bind(mint.clone())
-            .fetch_all(&mut *conn)
-            .await?
-            .iter()
-            .map(|r| num(r, "high"))
-            .max()
+        let (last_seq, last_time) = last.get(&mint).cloned().unwrap_or_default();
+        let ath = ath
+            .get(&mint)
+            .copied()
             .unwrap_or(0)
-        } else {
-            query_opt(
-                conn,
-                "SELECT ath_price FROM launch_stats WHERE mint = $1",
-                mint,
-            )
-            .await?
-            .map_or(0, |r| num(&r, "ath_price"))
-        }
-        .max(highs.get(mint).copied().unwrap_or(0));
-        let (volume_base, volume_quote) = window_volume(conn, mint, since).await?;
-        let sql = "INSERT INTO launch_stats (mint, status, progress_bps, supply, price, market_cap, \
-                   ath_price, last_trade_time, last_trade_seq, volume_24h, volume_24h_base, volume_window, \
-                   stale) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0) \
-                   ON CONFLICT (mint) DO UPDATE SET \
-                   status = excluded.status, progress_bps = excluded.progress_bps, supply = excluded.supply, \
-                   price = excluded.price, market_cap = excluded.market_cap, ath_price = excluded.ath_price, \
-                   last_trade_time = excluded.last_trade_time, last_trade_seq = excluded.last_trade_seq, \
-                   volume_24h = excluded.volume_24h, volume_24h_base = excluded.volume_24h_base, \
-                   volume_window = excluded.volume_window, stale = 0";
-        let vals = vec![
-            Val::Text(mint.clone()),
+            .max(highs.get(&mint).copied().unwrap_or(0));
+        let (volume_base, volume_quote) = volumes.get(&mint).copied().unwrap_or_default();
+        rows.push([
+            Val::Text(mint),
             Val::Text(state.get::<String, _>("status")),
             Val::Int(state.get::<Option<i64>, _>("progress_bps").unwrap_or(0)),
             Val::num(supply),
@@ -208,8 +230,23 @@ pub async fn refresh(
             Val::Text(padded(volume_quote)),
             Val::num(volume_base),
             Val::Int(window_of(volume_quote, since)),
-        ];
-        bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), &vals)
+        ]);
+    }
+    const COLS: usize = 12;
+    for chunk in rows.chunks(super::rows::rows_per_statement(COLS)) {
+        let sql = format!(
+            "INSERT INTO launch_stats (mint, status, progress_bps, supply, price, market_cap, \
+             ath_price, last_trade_time, last_trade_seq, volume_24h, volume_24h_base, volume_window) \
+             VALUES {} ON CONFLICT (mint) DO UPDATE SET \
+             status = excluded.status, progress_bps = excluded.progress_bps, supply = excluded.supply, \
+             price = excluded.price, market_cap = excluded.market_cap, ath_price = excluded.ath_price, \
+             last_trade_time = excluded.last_trade_time, last_trade_seq = excluded.last_trade_seq, \
+             volume_24h = excluded.volume_24h, volume_24h_base = excluded.volume_24h_base, \
+             volume_window = excluded.volume_window, stale = 0",
+            super::rows::values_clause(COLS, chunk.len())
+        );
+        let vals: Vec<Val> = chunk.iter().flatten().cloned().collect();
+        bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
             .execute(&mut *conn)
             .await?;
     }

@@ -262,16 +262,23 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<Recor
             }
         }
     }
-    for ((mint, secs, start), delta) in deltas {
-        let candle = match stored_candle(conn, &mint, secs, start).await? {
-            Some(mut stored) => {
-                stored.merge(&delta);
-                stored
-            }
-            None => delta,
-        };
-        put_candle(conn, &mint, secs, &candle).await?;
-    }
+    // Each touched candle is read once and written once per batch, whatever number of trades it took.
+    let keys: Vec<&(String, i64, i64)> = deltas.keys().collect();
+    let mut stored = stored_candles(conn, &keys).await?;
+    let merged: Vec<(String, i64, Candle)> = deltas
+        .into_iter()
+        .map(|(key, delta)| {
+            let candle = match stored.remove(&key) {
+                Some(mut stored) => {
+                    stored.merge(&delta);
+                    stored
+                }
+                None => delta,
+            };
+            (key.0, key.1, candle)
+        })
+        .collect();
+    put_candles(conn, &merged).await?;
     Ok(Recorded {
         highs,
         inserted: trades,
@@ -301,47 +308,69 @@ pub fn candle_row(r: &AnyRow) -> Candle {
     }
 }
 
-async fn stored_candle(
+/// The stored candles among `keys` (mint, interval seconds, start), in one statement per chunk.
+async fn stored_candles(
     conn: &mut AnyConnection,
-    mint: &str,
-    secs: i64,
-    start: i64,
-) -> Result<Option<Candle>> {
-    let sql = format!(
-        "SELECT {CANDLE_COLS} FROM candles WHERE mint = $1 AND interval_secs = $2 AND start_time = $3"
-    );
-    let row = sqlx::query(AssertSqlSafe(dialect(conn, &sql)))
-        .bind(mint.to_string())
-        .bind(secs)
-        .bind(start)
-        .fetch_optional(&mut *conn)
-        .await?;
-    Ok(row.as_ref().map(candle_row))
+    keys: &[&(String, i64, i64)],
+) -> Result<HashMap<(String, i64, i64), Candle>> {
+    let mut found = HashMap::with_capacity(keys.len());
+    for chunk in keys.chunks(super::rows::rows_per_statement(3)) {
+        let sql = format!(
+            "SELECT mint, interval_secs, {CANDLE_COLS} FROM candles \
+             WHERE (mint, interval_secs, start_time) IN (VALUES {})",
+            values_clause(3, chunk.len())
+        );
+        let vals: Vec<Val> = chunk
+            .iter()
+            .flat_map(|(mint, secs, start)| {
+                [Val::Text(mint.clone()), Val::Int(*secs), Val::Int(*start)]
+            })
+            .collect();
+        for r in bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
+            .fetch_all(&mut *conn)
+            .await?
+        {
+            let c = candle_row(&r);
+            found.insert((r.get::<String, _>(0), r.get::<i64, _>(1), c.start), c);
+        }
+    }
+    Ok(found)
 }
 
-async fn put_candle(conn: &mut AnyConnection, mint: &str, secs: i64, c: &Candle) -> Result<()> {
-    let sql = "INSERT INTO candles (mint, interval_secs, start_time, open, high, low, close, volume_base, \
-               volume_quote, trades, open_seq, close_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
-               ON CONFLICT (mint, interval_secs, start_time) DO UPDATE SET open = excluded.open, \
-               high = excluded.high, low = excluded.low, close = excluded.close, \
-               volume_base = excluded.volume_base, volume_quote = excluded.volume_quote, \
-               trades = excluded.trades, open_seq = excluded.open_seq, close_seq = excluded.close_seq";
-    let vals = vec![
-        Val::Text(mint.to_string()),
-        Val::Int(secs),
-        Val::Int(c.start),
-        Val::num(c.open),
-        Val::num(c.high),
-        Val::num(c.low),
-        Val::num(c.close),
-        Val::num(c.volume_base),
-        Val::num(c.volume_quote),
-        Val::int(c.trades),
-        Val::Text(c.open_seq.clone()),
-        Val::Text(c.close_seq.clone()),
-    ];
-    bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), &vals)
-        .execute(&mut *conn)
-        .await?;
+/// Writes whole candles (mint, interval seconds, candle) over the stored ones, one statement per chunk.
+async fn put_candles(conn: &mut AnyConnection, candles: &[(String, i64, Candle)]) -> Result<()> {
+    const COLS: usize = 12;
+    for chunk in candles.chunks(super::rows::rows_per_statement(COLS)) {
+        let sql = format!(
+            "INSERT INTO candles (mint, interval_secs, {CANDLE_COLS}) VALUES {} \
+             ON CONFLICT (mint, interval_secs, start_time) DO UPDATE SET open = excluded.open, \
+             high = excluded.high, low = excluded.low, close = excluded.close, \
+             volume_base = excluded.volume_base, volume_quote = excluded.volume_quote, \
+             trades = excluded.trades, open_seq = excluded.open_seq, close_seq = excluded.close_seq",
+            values_clause(COLS, chunk.len())
+        );
+        let vals: Vec<Val> = chunk
+            .iter()
+            .flat_map(|(mint, secs, c)| {
+                [
+                    Val::Text(mint.clone()),
+                    Val::Int(*secs),
+                    Val::Int(c.start),
+                    Val::num(c.open),
+                    Val::num(c.high),
+                    Val::num(c.low),
+                    Val::num(c.close),
+                    Val::num(c.volume_base),
+                    Val::num(c.volume_quote),
+                    Val::int(c.trades),
+                    Val::Text(c.open_seq.clone()),
+                    Val::Text(c.close_seq.clone()),
+                ]
+            })
+            .collect();
+        bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
+            .execute(&mut *conn)
+            .await?;
+    }
     Ok(())
 }
