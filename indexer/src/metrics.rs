@@ -132,6 +132,9 @@ impl Metrics {
     }
 }
 
+/// How often recorded histogram samples are folded into their buckets.
+pub const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The process's Prometheus recorder, installed as the `metrics` facade's global recorder on first use
 /// (call it at start, before anything records). Durations are histograms in seconds.
 pub fn prometheus() -> &'static metrics_exporter_prometheus::PrometheusHandle {
@@ -147,6 +150,18 @@ pub fn prometheus() -> &'static metrics_exporter_prometheus::PrometheusHandle {
         let handle = recorder.handle();
         if metrics::set_global_recorder(recorder).is_err() {
             tracing::warn!("another metrics recorder is installed: /metrics will be empty");
+        }
+        // Histograms keep every sample until upkeep folds them into their buckets: without a scraper, a
+        // busy API would grow by every request's duration. Fold them on a timer, scraped or not.
+        let upkeep = handle.clone();
+        let spawned = std::thread::Builder::new()
+            .name("metrics-upkeep".into())
+            .spawn(move || loop {
+                std::thread::sleep(UPKEEP_EVERY);
+                upkeep.run_upkeep();
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("metrics upkeep thread: {e}: histograms are folded only when scraped");
         }
         handle
     })
