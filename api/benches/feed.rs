@@ -304,4 +304,13 @@ async fn main() {
     let _ = stop.send(true);
     net.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
+    // The numbers above mean nothing if the index fell behind the chain or a subscriber missed events.
+    assert_eq!(
+        indexed, landed,
+        "the index did not catch up with the trades within 60 s"
+    );
+    assert!(
+        per_client.iter().all(|n| *n == indexed),
+        "a subscriber did not receive every trade"
+    );
 }

@@ -54,6 +54,29 @@ async fn rows_for_mints<S: AsRef<str>>(
     Ok(out)
 }
 
+/// The rows `sql` gives for `mints` as a `VALUES` list (one row each): `{mints}` in `sql` stands for
+/// `($1), ($2), …`, one statement per [`MINTS_PER_STATEMENT`].
+async fn rows_for_values<S: AsRef<str>>(
+    conn: &mut AnyConnection,
+    sql: &str,
+    mints: &[S],
+) -> Result<Vec<AnyRow>> {
+    let mut out = Vec::new();
+    for chunk in mints.chunks(MINTS_PER_STATEMENT) {
+        let sql = sql.replace("{mints}", &super::rows::values_clause(1, chunk.len()));
+        let vals: Vec<Val> = chunk
+            .iter()
+            .map(|m| Val::Text(m.as_ref().to_string()))
+            .collect();
+        out.extend(
+            bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
+                .fetch_all(&mut *conn)
+                .await?,
+        );
+    }
+    Ok(out)
+}
+
 /// Each of `mints`' volume since `since` from its hourly candles: (base, quote); a mint without candles in
 /// the window is absent.
 async fn window_volumes<S: AsRef<str>>(
@@ -174,16 +197,23 @@ pub async fn refresh(
         &mints,
     )
     .await?;
-    let last: HashMap<String, (String, i64)> = rows_for_mints(
+    // Each mint's newest trade by one backward probe of the (mint, seq) index (a form that compares every
+    // trade of the mint with its maximum grows with the mint's trades).
+    let last: HashMap<String, (String, i64)> = rows_for_values(
         conn,
-        "SELECT t.mint, t.seq, t.time FROM market_trades t WHERE t.mint IN ({mints}) \
-         AND t.seq = (SELECT MAX(l.seq) FROM market_trades l WHERE l.mint = t.mint)",
-        &[],
+        "SELECT m.column1, \
+         (SELECT t.seq FROM market_trades t WHERE t.mint = m.column1 ORDER BY t.seq DESC LIMIT 1), \
+         (SELECT t.time FROM market_trades t WHERE t.mint = m.column1 ORDER BY t.seq DESC LIMIT 1) \
+         FROM (VALUES {mints}) m",
         &mints,
     )
     .await?
     .iter()
-    .map(|r| (r.get(0), (r.get(1), r.get(2))))
+    .filter_map(|r| {
+        let seq: Option<String> = r.get(1);
+        let time: Option<i64> = r.get(2);
+        Some((r.get(0), (seq?, time?)))
+    })
     .collect();
     let ath_sql = if recompute_ath {
         "SELECT mint, high FROM candles WHERE interval_secs = 86400 AND mint IN ({mints})"
