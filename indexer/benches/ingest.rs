@@ -135,6 +135,8 @@ fn generate(
             SubscribeUpdateTransaction {
                 transaction: Some(SubscribeUpdateTransactionInfo {
                     signature: signature.to_vec(),
+                    // Its position in the slot: a trade's key within the launch's series.
+                    index: (i % args.per_slot) as u64,
                     transaction: Some(Transaction {
                         signatures: vec![signature.to_vec()],
                         message: Some(Message {
