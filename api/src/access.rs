@@ -6,7 +6,7 @@
 //! logged.
 
 use axum::extract::Request;
-use axum::http::Method;
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use dashmap::DashMap;
@@ -131,6 +131,51 @@ impl Usage {
 
 static USAGE: LazyLock<Usage> = LazyLock::new(Usage::default);
 
+/// The request metrics of one method and status on a route.
+struct Series {
+    method: &'static str,
+    status: StatusCode,
+    requests: metrics::Counter,
+    duration: metrics::Histogram,
+}
+
+/// Each route's metric handles, registered on the first request of each method and status (routes and
+/// statuses are few), so that a request records without building label sets.
+#[derive(Default)]
+struct Registry(DashMap<String, Vec<Series>>);
+
+impl Registry {
+    fn record(&self, route: &str, method: &'static str, status: StatusCode, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
+        if let Some(series) = self.0.get(route) {
+            if let Some(s) = series
+                .iter()
+                .find(|s| s.status == status && s.method == method)
+            {
+                s.requests.increment(1);
+                s.duration.record(seconds);
+                return;
+            }
+        }
+        let labels = [
+            ("method", method.to_string()),
+            ("route", route.to_string()),
+            ("status", status.as_str().to_string()),
+        ];
+        let s = Series {
+            method,
+            status,
+            requests: metrics::counter!("http_requests_total", &labels[..]),
+            duration: metrics::histogram!("http_request_duration_seconds", &labels[..]),
+        };
+        s.requests.increment(1);
+        s.duration.record(seconds);
+        self.0.entry(route.to_string()).or_default().push(s);
+    }
+}
+
+static SERIES: LazyLock<Registry> = LazyLock::new(Registry::default);
+
 /// The method as a static label (any other method is `other`).
 fn method_label(method: &Method) -> &'static str {
     match *method {
@@ -154,18 +199,13 @@ pub async fn record(req: Request, next: Next) -> Response {
     let route = req
         .extensions()
         .get::<axum::extract::MatchedPath>()
-        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
+        .cloned();
+    let route = route.as_ref().map_or("unmatched", |p| p.as_str());
     let start = Instant::now();
     let response = next.run(req).await;
     let elapsed = start.elapsed();
     let status = response.status();
-    let labels = [
-        ("method", method.to_string()),
-        ("route", route),
-        ("status", status.as_str().to_string()),
-    ];
-    metrics::counter!("http_requests_total", &labels[..]).increment(1);
-    metrics::histogram!("http_request_duration_seconds", &labels[..]).record(elapsed.as_secs_f64());
+    SERIES.record(route, method, status, elapsed);
     let (id, name, source) = client
         .as_ref()
         .map_or(("", "", ""), |c| (&*c.id, &*c.name, &*c.source));
