@@ -3,7 +3,8 @@
 //! day of trading) and `GET /launchpad/launches?sort=volume24h` (100,000 launches) on a running stack, next to
 //! a trivial axum handler measured the same way in the same run. The load comes from `wrk`, a separate process
 //! (`apt-get install wrk`), so it never shares the server's runtime; the API logs every request as the binary
-//! does. Loopback only; each phase is bounded in time.
+//! does. The candles and the listing are measured again with `Accept-Encoding: gzip`, as browsers send.
+//! Loopback only; each phase is bounded in time.
 
 mod common;
 
@@ -37,6 +38,8 @@ struct Target {
     name: &'static str,
     url: String,
     post: Option<serde_json::Value>,
+    /// Sends `Accept-Encoding: gzip`, as browsers and most HTTP clients do.
+    gzip: bool,
 }
 
 /// Runs `wrk` (a separate process, so the load client never shares the server's runtime) against `target`.
@@ -51,6 +54,9 @@ fn wrk(target: &Target, dir: &std::path::Path) -> Outcome {
         &format!("{PHASE_SECS}s"),
         "--latency",
     ]);
+    if target.gzip {
+        cmd.args(["-H", "Accept-Encoding: gzip"]);
+    }
     if let Some(body) = &target.post {
         let script = dir.join("post.lua");
         std::fs::write(
@@ -212,6 +218,7 @@ async fn main() {
             name: "`GET /launchpad/curve/{mint}`",
             url: format!("{base}/launchpad/curve/{mint}"),
             post: None,
+            gzip: false,
         },
         Target {
             name: "`POST /swap/quote` (own pool)",
@@ -220,35 +227,69 @@ async fn main() {
                 "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(),
                 "tokenOut": mint.to_string(), "amountIn": "100000000",
             })),
+            gzip: false,
         },
         Target {
             name: "`GET /launchpad/candles/{mint}?interval=1m` (a day of trades; the latest 300 candles)",
             url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}"),
             post: None,
+            gzip: false,
         },
         Target {
             name: "`GET /launchpad/candles/{mint}?interval=1m&limit=1000` (1,000 candles)",
             url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}&limit=1000"),
             post: None,
+            gzip: false,
         },
         Target {
             name: "`GET /launchpad/launches?sort=volume24h` (100,000 launches)",
             url: format!("{base}/launchpad/launches?sort=volume24h"),
             post: None,
+            gzip: false,
+        },
+        Target {
+            name: "`GET /launchpad/candles/{mint}?interval=1m` (the latest 300 candles), gzip",
+            url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}"),
+            post: None,
+            gzip: true,
+        },
+        Target {
+            name: "`GET /launchpad/candles/{mint}?interval=1m&limit=1000` (1,000 candles), gzip",
+            url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}&limit=1000"),
+            post: None,
+            gzip: true,
+        },
+        Target {
+            name: "`GET /launchpad/launches?sort=volume24h` (100,000 launches), gzip",
+            url: format!("{base}/launchpad/launches?sort=volume24h"),
+            post: None,
+            gzip: true,
         },
     ];
     let trivial = Target {
         name: "trivial axum handler",
         url: format!("http://{trivial_addr}/"),
         post: None,
+        gzip: false,
     };
     let dir = Arc::new(dir);
     let run = |t: &Target| {
-        let (url, post, name, dir) = (t.url.clone(), t.post.clone(), t.name, dir.clone());
+        let (url, post, name, gzip, dir) =
+            (t.url.clone(), t.post.clone(), t.name, t.gzip, dir.clone());
         async move {
-            tokio::task::spawn_blocking(move || wrk(&Target { name, url, post }, &dir))
-                .await
-                .unwrap()
+            tokio::task::spawn_blocking(move || {
+                wrk(
+                    &Target {
+                        name,
+                        url,
+                        post,
+                        gzip,
+                    },
+                    &dir,
+                )
+            })
+            .await
+            .unwrap()
         }
     };
     println!(

@@ -2,7 +2,8 @@
 //! or the one the handler set) and the route's `Cache-Control`; a request whose `If-None-Match` names the
 //! current tag gets `304 Not Modified` with no body. The server keeps each successful response for
 //! [`RESPONSE_TTL`] within one generation of the index, so a page many clients poll costs one read of the
-//! index per generation, not one per request.
+//! index per generation, not one per request. A body of at least [`MIN_COMPRESSED_BYTES`] is also served
+//! gzip-compressed to clients that accept it (compressed once per kept response, with its own tag).
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -41,11 +42,80 @@ pub const RESPONSE_TTL: std::time::Duration = std::time::Duration::from_millis(1
 /// Bytes of responses kept at most.
 const RESPONSES_BYTES: u64 = 64 << 20;
 
+/// Bodies at least this long are also served gzip-compressed (candles, listings, trades: JSON that
+/// shrinks several times); shorter ones gain less than the header costs.
+pub const MIN_COMPRESSED_BYTES: usize = 1024;
+
 /// A successful browse response as served: its headers (type, tag, `Cache-Control`) and body.
 #[derive(Debug)]
 pub struct Stored {
     headers: axum::http::HeaderMap,
     body: axum::body::Bytes,
+    /// The gzip variant (headers with `Content-Encoding` and its own tag, body), made by the first request
+    /// that accepts it; `None` when the body is short or does not shrink.
+    gzip: std::sync::OnceLock<Option<(axum::http::HeaderMap, axum::body::Bytes)>>,
+}
+
+impl Stored {
+    fn gzipped(&self) -> Option<&(axum::http::HeaderMap, axum::body::Bytes)> {
+        self.gzip
+            .get_or_init(|| {
+                use std::io::Write;
+                if self.body.len() < MIN_COMPRESSED_BYTES {
+                    return None;
+                }
+                let mut encoder = flate2::write::GzEncoder::new(
+                    Vec::with_capacity(self.body.len() / 4),
+                    flate2::Compression::default(),
+                );
+                encoder.write_all(&self.body).ok()?;
+                let compressed = encoder.finish().ok()?;
+                if compressed.len() >= self.body.len() {
+                    return None;
+                }
+                let mut headers = self.headers.clone();
+                headers.remove(header::CONTENT_LENGTH);
+                headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+                if let Some(tag) = headers.get(header::ETAG).and_then(|v| v.to_str().ok()) {
+                    let tag = HeaderValue::from_str(&gzip_tag(tag)).ok()?;
+                    headers.insert(header::ETAG, tag);
+                }
+                Some((headers, compressed.into()))
+            })
+            .as_ref()
+    }
+}
+
+/// The tag of a representation's gzip variant: `"x"` becomes `"x-gzip"` (a strong tag names one encoding).
+fn gzip_tag(tag: &str) -> String {
+    match tag.strip_suffix('"') {
+        Some(open) => format!("{open}-gzip\""),
+        None => tag.to_string(),
+    }
+}
+
+/// Whether an `Accept-Encoding` value admits gzip: a `gzip` (or `x-gzip`) entry, else a `*` entry, whose
+/// quality is not 0.
+fn accepts_gzip(accept_encoding: &str) -> bool {
+    let (mut gzip, mut any) = (None, None);
+    for entry in accept_encoding.split(',') {
+        let mut params = entry.split(';');
+        let coding = params.next().unwrap_or("").trim();
+        let quality = params
+            .find_map(|p| {
+                let (name, value) = p.split_once('=')?;
+                name.trim()
+                    .eq_ignore_ascii_case("q")
+                    .then(|| value.trim().parse::<f32>().unwrap_or(0.0))
+            })
+            .unwrap_or(1.0);
+        if coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip") {
+            gzip = Some(quality > 0.0);
+        } else if coding == "*" {
+            any = Some(quality > 0.0);
+        }
+    }
+    gzip.or(any).unwrap_or(false)
 }
 
 /// Browse responses by (URI, the index's generation, the clock offset), so that many clients asking for the
@@ -80,6 +150,11 @@ pub async fn conditional(
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return next.run(req).await;
     }
+    let gzip = req
+        .headers()
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(accepts_gzip);
     let key = (req.uri().to_string(), version.0, version.1);
     // Concurrent misses of one key are coalesced: one request runs the handler, the others wait for its
     // answer (a page polled by many clients costs one read per generation even as it expires).
@@ -110,8 +185,11 @@ pub async fn conditional(
         (None, None, Some((req, next))) => return next.run(req).await,
         (None, None, None) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     };
-    let tag = stored
-        .headers
+    let (headers, body) = match gzip.then(|| stored.gzipped()).flatten() {
+        Some((headers, body)) => (headers, body),
+        None => (&stored.headers, &stored.body),
+    };
+    let tag = headers
         .get(header::ETAG)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
@@ -120,15 +198,15 @@ pub async fn conditional(
         .is_some_and(|inm| matches(inm, tag))
     {
         let mut not_modified = StatusCode::NOT_MODIFIED.into_response();
-        for name in [header::ETAG, header::CACHE_CONTROL] {
-            if let Some(v) = stored.headers.get(&name) {
+        for name in [header::ETAG, header::CACHE_CONTROL, header::VARY] {
+            if let Some(v) = headers.get(&name) {
                 not_modified.headers_mut().insert(name, v.clone());
             }
         }
         return not_modified;
     }
-    let mut response = Response::new(Body::from(stored.body.clone()));
-    *response.headers_mut() = stored.headers.clone();
+    let mut response = Response::new(Body::from(body.clone()));
+    *response.headers_mut() = headers.clone();
     response
 }
 
@@ -154,9 +232,17 @@ async fn store(cache_control: &'static str, response: Response) -> Option<Stored
             HeaderValue::from_static(cache_control),
         );
     }
+    if body.len() >= MIN_COMPRESSED_BYTES {
+        // Caches between us and the client keep the two encodings apart.
+        parts
+            .headers
+            .entry(header::VARY)
+            .or_insert(HeaderValue::from_static("accept-encoding"));
+    }
     Some(Stored {
         headers: parts.headers,
         body,
+        gzip: std::sync::OnceLock::new(),
     })
 }
 
@@ -209,6 +295,10 @@ mod tests {
                 }),
             )
             .route(
+                "/big",
+                axum::routing::get(|| async { "candle ".repeat(1_000) }),
+            )
+            .route(
                 "/missing",
                 axum::routing::get(move || async move {
                     missing.fetch_add(1, Ordering::SeqCst);
@@ -256,6 +346,90 @@ mod tests {
         let answers = futures::future::join_all((0..8).map(|_| get(&app, "/missing"))).await;
         assert!(answers.iter().all(|(s, _)| *s == StatusCode::NOT_FOUND));
         assert_eq!(calls.load(Ordering::SeqCst), 8, "an error is never shared");
+    }
+
+    async fn get_with(
+        app: &axum::Router,
+        uri: &str,
+        headers: &[(&str, &str)],
+    ) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+        let mut req = Request::get(uri);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let response = app
+            .clone()
+            .oneshot(req.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let (parts, body) = response.into_parts();
+        let body = axum::body::to_bytes(body, 1 << 20).await.unwrap().to_vec();
+        (parts.status, parts.headers, body)
+    }
+
+    #[tokio::test]
+    async fn large_bodies_are_gzipped_for_clients_that_accept_it_with_their_own_tag() {
+        use std::io::Read;
+        let app = app(Arc::new(AtomicUsize::new(0)));
+        let (status, plain_headers, plain) = get_with(&app, "/big", &[]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(plain_headers.get("content-encoding").is_none());
+        assert_eq!(plain_headers["vary"], "accept-encoding");
+        let plain_tag = plain_headers["etag"].to_str().unwrap().to_string();
+
+        let accept = [("accept-encoding", "gzip, deflate, br")];
+        let (status, headers, zipped) = get_with(&app, "/big", &accept).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers["content-encoding"], "gzip");
+        assert_eq!(headers["vary"], "accept-encoding");
+        let tag = headers["etag"].to_str().unwrap().to_string();
+        assert_eq!(tag, super::gzip_tag(&plain_tag));
+        assert!(
+            zipped.len() * 10 < plain.len(),
+            "{} of {}",
+            zipped.len(),
+            plain.len()
+        );
+        let mut unzipped = Vec::new();
+        flate2::read::GzDecoder::new(&zipped[..])
+            .read_to_end(&mut unzipped)
+            .unwrap();
+        assert_eq!(unzipped, plain);
+
+        // Each tag names its own encoding.
+        let (status, headers, body) =
+            get_with(&app, "/big", &[accept[0], ("if-none-match", &tag)]).await;
+        assert_eq!(status, StatusCode::NOT_MODIFIED);
+        assert_eq!(headers["etag"], tag.as_str());
+        assert!(body.is_empty());
+        let (status, _, _) =
+            get_with(&app, "/big", &[accept[0], ("if-none-match", &plain_tag)]).await;
+        assert_eq!(status, StatusCode::OK);
+
+        // Refused gzip, or a body too short to gain: as it is.
+        let (_, headers, _) = get_with(&app, "/big", &[("accept-encoding", "gzip;q=0, br")]).await;
+        assert!(headers.get("content-encoding").is_none());
+        let (_, headers, body) = get_with(&app, "/page", &accept).await;
+        assert!(headers.get("content-encoding").is_none());
+        assert!(headers.get("vary").is_none());
+        assert_eq!(body, b"page");
+    }
+
+    #[test]
+    fn accept_encoding_is_read_with_its_qualities() {
+        use super::accepts_gzip;
+        assert!(accepts_gzip("gzip"));
+        assert!(accepts_gzip("br, GZIP;q=0.5"));
+        assert!(accepts_gzip("*"));
+        assert!(accepts_gzip("x-gzip"));
+        assert!(!accepts_gzip("identity"));
+        assert!(!accepts_gzip("gzip;q=0"));
+        assert!(!accepts_gzip("gzip; q=0.000, br"));
+        assert!(!accepts_gzip("*;q=0"));
+        assert!(!accepts_gzip("*, gzip;q=0"), "the gzip entry wins over `*`");
+        assert!(!accepts_gzip(""));
+        assert_eq!(super::gzip_tag("\"abc\""), "\"abc-gzip\"");
+        assert_eq!(super::gzip_tag("W/\"abc\""), "W/\"abc-gzip\"");
     }
 
     #[test]
