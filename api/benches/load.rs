@@ -34,12 +34,33 @@ struct Outcome {
 }
 
 /// A request for `wrk`: its URL, and a JSON body to POST (else a GET).
+#[derive(Clone)]
 struct Target {
-    name: &'static str,
+    name: String,
     url: String,
     post: Option<serde_json::Value>,
     /// Sends `Accept-Encoding: gzip`, as browsers and most HTTP clients do.
     gzip: bool,
+}
+
+impl Target {
+    fn get(name: &str, url: String) -> Target {
+        Target {
+            name: name.to_string(),
+            url,
+            post: None,
+            gzip: false,
+        }
+    }
+
+    /// The same request accepting gzip.
+    fn gzipped(&self) -> Target {
+        Target {
+            name: format!("{}, gzip", self.name),
+            gzip: true,
+            ..self.clone()
+        }
+    }
 }
 
 /// Runs `wrk` (a separate process, so the load client never shares the server's runtime) against `target`.
@@ -213,83 +234,49 @@ async fn main() {
 
     let base = format!("http://{addr}");
     let mint = keys.mint;
-    let targets = [
-        Target {
-            name: "`GET /launchpad/curve/{mint}`",
-            url: format!("{base}/launchpad/curve/{mint}"),
-            post: None,
-            gzip: false,
-        },
-        Target {
-            name: "`POST /swap/quote` (own pool)",
-            url: format!("{base}/swap/quote"),
-            post: Some(serde_json::json!({
-                "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(),
-                "tokenOut": mint.to_string(), "amountIn": "100000000",
-            })),
-            gzip: false,
-        },
-        Target {
-            name: "`GET /launchpad/candles/{mint}?interval=1m` (a day of trades; the latest 300 candles)",
-            url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}"),
-            post: None,
-            gzip: false,
-        },
-        Target {
-            name: "`GET /launchpad/candles/{mint}?interval=1m&limit=1000` (1,000 candles)",
-            url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}&limit=1000"),
-            post: None,
-            gzip: false,
-        },
-        Target {
-            name: "`GET /launchpad/launches?sort=volume24h` (100,000 launches)",
-            url: format!("{base}/launchpad/launches?sort=volume24h"),
-            post: None,
-            gzip: false,
-        },
-        Target {
-            name: "`GET /launchpad/candles/{mint}?interval=1m` (the latest 300 candles), gzip",
-            url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}"),
-            post: None,
-            gzip: true,
-        },
-        Target {
-            name: "`GET /launchpad/candles/{mint}?interval=1m&limit=1000` (1,000 candles), gzip",
-            url: format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}&limit=1000"),
-            post: None,
-            gzip: true,
-        },
-        Target {
-            name: "`GET /launchpad/launches?sort=volume24h` (100,000 launches), gzip",
-            url: format!("{base}/launchpad/launches?sort=volume24h"),
-            post: None,
-            gzip: true,
-        },
+    let browse = [
+        Target::get(
+            "`GET /launchpad/candles/{mint}?interval=1m` (a day of trades; the latest 300 candles)",
+            format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}"),
+        ),
+        Target::get(
+            "`GET /launchpad/candles/{mint}?interval=1m&limit=1000` (1,000 candles)",
+            format!("{base}/launchpad/candles/{mint}?interval=1m&from={day_start}&limit=1000"),
+        ),
+        Target::get(
+            "`GET /launchpad/launches?sort=volume24h` (100,000 launches)",
+            format!("{base}/launchpad/launches?sort=volume24h"),
+        ),
     ];
-    let trivial = Target {
-        name: "trivial axum handler",
-        url: format!("http://{trivial_addr}/"),
-        post: None,
-        gzip: false,
+    let quote = Target {
+        post: Some(serde_json::json!({
+            "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(),
+            "tokenOut": mint.to_string(), "amountIn": "100000000",
+        })),
+        ..Target::get(
+            "`POST /swap/quote` (own pool)",
+            format!("{base}/swap/quote"),
+        )
     };
+    let targets: Vec<Target> = [
+        Target::get(
+            "`GET /launchpad/curve/{mint}`",
+            format!("{base}/launchpad/curve/{mint}"),
+        ),
+        quote,
+    ]
+    .into_iter()
+    .chain(browse.iter().cloned())
+    .chain(browse.iter().map(Target::gzipped))
+    .collect();
+    let trivial = Target::get("trivial axum handler", format!("http://{trivial_addr}/"));
     let dir = Arc::new(dir);
     let run = |t: &Target| {
-        let (url, post, name, gzip, dir) =
-            (t.url.clone(), t.post.clone(), t.name, t.gzip, dir.clone());
+        let (target, dir) = (t.clone(), dir.clone());
         async move {
-            tokio::task::spawn_blocking(move || {
-                wrk(
-                    &Target {
-                        name,
-                        url,
-                        post,
-                        gzip,
-                    },
-                    &dir,
-                )
-            })
-            .await
-            .unwrap()
+            tokio::task::spawn_blocking(move || wrk(&target, &dir))
+                .await
+                .unwrap()
         }
     };
     println!(

@@ -29,45 +29,42 @@ fn num(r: &AnyRow, col: &str) -> u128 {
 const MINTS_PER_STATEMENT: usize = 500;
 
 /// The rows `sql` gives for `mints`, in one statement per [`MINTS_PER_STATEMENT`]: `{mints}` in `sql`
-/// stands for the list of mints, bound after `fixed` (whose `$1, $2, …` come first in the text).
+/// stands for the mints' placeholders (`$1, $2, …` for an `IN` list), bound after `fixed` (whose
+/// placeholders come first in the text).
 async fn rows_for_mints<S: AsRef<str>>(
     conn: &mut AnyConnection,
     sql: &str,
     fixed: &[Val],
     mints: &[S],
 ) -> Result<Vec<AnyRow>> {
-    let mut out = Vec::new();
-    for chunk in mints.chunks(MINTS_PER_STATEMENT) {
-        let list = (fixed.len() + 1..=fixed.len() + chunk.len())
-            .map(|i| format!("${i}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let sql = sql.replace("{mints}", &list);
-        let mut vals = fixed.to_vec();
-        vals.extend(chunk.iter().map(|m| Val::Text(m.as_ref().to_string())));
-        out.extend(
-            bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
-                .fetch_all(&mut *conn)
-                .await?,
-        );
-    }
-    Ok(out)
+    rows_for(conn, sql, fixed, mints, |i| format!("${i}")).await
 }
 
-/// The rows `sql` gives for `mints` as a `VALUES` list (one row each): `{mints}` in `sql` stands for
-/// `($1), ($2), …`, one statement per [`MINTS_PER_STATEMENT`].
+/// [`rows_for_mints`] with the mints as a `VALUES` list, one row each: `{mints}` stands for `($1), ($2), …`.
 async fn rows_for_values<S: AsRef<str>>(
     conn: &mut AnyConnection,
     sql: &str,
     mints: &[S],
 ) -> Result<Vec<AnyRow>> {
+    rows_for(conn, sql, &[], mints, |i| format!("(${i})")).await
+}
+
+async fn rows_for<S: AsRef<str>>(
+    conn: &mut AnyConnection,
+    sql: &str,
+    fixed: &[Val],
+    mints: &[S],
+    placeholder: fn(usize) -> String,
+) -> Result<Vec<AnyRow>> {
     let mut out = Vec::new();
     for chunk in mints.chunks(MINTS_PER_STATEMENT) {
-        let sql = sql.replace("{mints}", &super::rows::values_clause(1, chunk.len()));
-        let vals: Vec<Val> = chunk
-            .iter()
-            .map(|m| Val::Text(m.as_ref().to_string()))
-            .collect();
+        let list = (fixed.len() + 1..=fixed.len() + chunk.len())
+            .map(placeholder)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = sql.replace("{mints}", &list);
+        let mut vals = fixed.to_vec();
+        vals.extend(chunk.iter().map(|m| Val::Text(m.as_ref().to_string())));
         out.extend(
             bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
                 .fetch_all(&mut *conn)
