@@ -397,6 +397,14 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    use axum::serve::ListenerExt;
+    // No Nagle delay: a small write (a feed event, a response's last bytes) goes out at once instead of
+    // waiting for the peer's (possibly delayed) acknowledgement of the previous one.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(
         listener,
         router(state).into_make_service_with_connect_info::<SocketAddr>(),
