@@ -2,8 +2,9 @@
 //! or the one the handler set) and the route's `Cache-Control`; a request whose `If-None-Match` names the
 //! current tag gets `304 Not Modified` with no body. The server keeps each successful response for
 //! [`RESPONSE_TTL`] within one generation of the index, so a page many clients poll costs one read of the
-//! index per generation, not one per request. A body of at least [`MIN_COMPRESSED_BYTES`] is also served
-//! gzip-compressed to clients that accept it (compressed once per kept response, with its own tag).
+//! index per generation, not one per request. A JSON or text body of at least [`MIN_COMPRESSED_BYTES`] is
+//! also served gzip-compressed to clients that accept it (compressed once per kept response, with its own
+//! tag); images are already compressed and go as they are.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -61,7 +62,7 @@ impl Stored {
         self.gzip
             .get_or_init(|| {
                 use std::io::Write;
-                if self.body.len() < MIN_COMPRESSED_BYTES {
+                if !compressible(&self.headers, self.body.len()) {
                     return None;
                 }
                 let mut encoder = flate2::write::GzEncoder::new(
@@ -84,6 +85,23 @@ impl Stored {
             })
             .as_ref()
     }
+}
+
+/// Whether a body with these headers is worth compressing: JSON or text of at least
+/// [`MIN_COMPRESSED_BYTES`] (images and other binary bodies are compressed already).
+fn compressible(headers: &axum::http::HeaderMap, len: usize) -> bool {
+    let textual = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|t| {
+            t.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .is_some_and(|t| t.starts_with("text/") || t == "application/json" || t.ends_with("+json"));
+    textual && len >= MIN_COMPRESSED_BYTES
 }
 
 /// The tag of a representation's gzip variant: `"x"` becomes `"x-gzip"` (a strong tag names one encoding).
@@ -232,7 +250,7 @@ async fn store(cache_control: &'static str, response: Response) -> Option<Stored
             HeaderValue::from_static(cache_control),
         );
     }
-    if body.len() >= MIN_COMPRESSED_BYTES {
+    if compressible(&parts.headers, body.len()) {
         // Caches between us and the client keep the two encodings apart.
         parts
             .headers
@@ -297,6 +315,12 @@ mod tests {
             .route(
                 "/big",
                 axum::routing::get(|| async { "candle ".repeat(1_000) }),
+            )
+            .route(
+                "/image",
+                axum::routing::get(|| async {
+                    ([("content-type", "image/png")], vec![0u8; 4_096])
+                }),
             )
             .route(
                 "/missing",
@@ -413,6 +437,11 @@ mod tests {
         assert!(headers.get("content-encoding").is_none());
         assert!(headers.get("vary").is_none());
         assert_eq!(body, b"page");
+        // Images are compressed already.
+        let (_, headers, body) = get_with(&app, "/image", &accept).await;
+        assert!(headers.get("content-encoding").is_none());
+        assert!(headers.get("vary").is_none());
+        assert_eq!(body.len(), 4_096);
     }
 
     #[test]
