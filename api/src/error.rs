@@ -95,7 +95,7 @@ impl IntoResponse for ApiError {
                 code: self.code.to_string(),
             },
         };
-        let mut response = (self.status, axum::Json(body)).into_response();
+        let mut response = (self.status, crate::body::Json(body)).into_response();
         if let Some(s) = self.retry_after {
             if let Ok(v) = HeaderValue::from_str(&s.to_string()) {
                 response.headers_mut().insert(header::RETRY_AFTER, v);

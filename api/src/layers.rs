@@ -179,9 +179,12 @@ fn governor_error(e: GovernorError) -> Response {
     }
 }
 
-/// Applies the rate limits of `config` to `router`: per client, and per address at
-/// [`CLIENTS_PER_ADDRESS`] times that.
-pub fn rate_limits<S: Clone + Send + Sync + 'static>(
+/// Wraps every route of `router` in what the service applies to all requests, as one layer (innermost last):
+/// the request log and metrics, the envelope for error responses that are not in it yet, CORS, the body
+/// limit, the rate limits (per address at [`CLIENTS_PER_ADDRESS`] times the per-client one, then per client),
+/// and a panic answered 500 in the envelope. One layer rather than one per concern: axum boxes every layer of
+/// a route and clones each box per request.
+pub fn wrap<S: Clone + Send + Sync + 'static>(
     router: axum::Router<S>,
     config: &crate::config::ApiConfig,
 ) -> axum::Router<S> {
@@ -205,9 +208,17 @@ pub fn rate_limits<S: Clone + Send + Sync + 'static>(
         .key_extractor(AddressKey(address))
         .finish()
         .expect("rate limits are positive");
-    router
-        .layer(GovernorLayer::new(per_client).error_handler(governor_error))
-        .layer(GovernorLayer::new(per_address).error_handler(governor_error))
+    router.layer(
+        tower::ServiceBuilder::new()
+            .layer(axum::middleware::from_fn(crate::access::record))
+            .layer(axum::middleware::from_fn(envelope))
+            .option_layer(cors(&config.cors_origins))
+            .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
+            .layer(GovernorLayer::new(per_address).error_handler(governor_error))
+            .layer(GovernorLayer::new(per_client).error_handler(governor_error))
+            .map_response(IntoResponse::into_response)
+            .layer(catch_panic()),
+    )
 }
 
 /// CORS for browsers on other origins: `*` allows any origin (what `api dev` uses unless told otherwise),

@@ -22,10 +22,11 @@ pub mod solana;
 pub mod ui;
 pub mod walkthrough;
 
+use crate::body::Json;
 use anchor_lang::prelude::Pubkey;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Router;
 use config::ApiConfig;
 use indexer::read::CurveState;
 use indexer::{Metrics, Store};
@@ -376,19 +377,10 @@ pub fn router(state: AppState) -> Router {
     layered(endpoints, state)
 }
 
-/// `endpoints` with what wraps every endpoint (innermost first): a panic answered 500 in the envelope, the rate
-/// limits, the body limit, CORS, any error response still outside the envelope put in it, and the request log. Tests wrap routes of their own (a handler made to
-/// panic) with it.
+/// `endpoints` with what wraps every endpoint ([`layers::wrap`]). Tests wrap routes of their own (a handler
+/// made to panic) with it.
 pub fn layered(endpoints: Router<AppState>, state: AppState) -> Router {
-    let config = state.config.clone();
-    let mut app = layers::rate_limits(endpoints.layer(layers::catch_panic()), &config)
-        .layer(DefaultBodyLimit::max(config.max_body_bytes));
-    if let Some(cors) = layers::cors(&config.cors_origins) {
-        app = app.layer(cors);
-    }
-    app.layer(axum::middleware::from_fn(layers::envelope))
-        .layer(axum::middleware::from_fn(access::record))
-        .with_state(state)
+    layers::wrap(endpoints, &state.config.clone()).with_state(state)
 }
 
 /// Serves `router` on `listener` until `shutdown` resolves.

@@ -5,13 +5,13 @@
 //! (scripts and styles from this origin only, no inline script).
 
 use crate::body::ApiJson;
+use crate::body::Json;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::sync::LazyLock;

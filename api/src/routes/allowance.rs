@@ -1,13 +1,13 @@
 //! `GET /swap/allowance`: how much of `token` the `owner` lets `spender` move, read from the chain
 //! (ERC-20 `allowance`) over the chain's RPC. EVM chains only: Solana has no approvals.
 
+use crate::body::Json;
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
 use crate::extract::ApiQuery;
 use crate::AppState;
 use alloy::primitives::U256;
 use axum::extract::State;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

@@ -2,11 +2,11 @@
 //! as it writes trades (one series across the curve and the AMM).
 
 use super::trades::limit_param;
+use crate::body::Json;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
 use axum::extract::State;
-use axum::Json;
 use indexer::market::{self, Candle};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

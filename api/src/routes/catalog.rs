@@ -1,12 +1,12 @@
 //! `GET /swap/chains` and `GET /swap/tokens`: the networks and the token catalog (addresses are the
 //! identity: tickers are not unique).
 
+use crate::body::Json;
 use crate::chains::{self, ChainInfo, ChainKind};
 use crate::error::ApiError;
 use crate::extract::ApiQuery;
 use crate::AppState;
 use axum::extract::State;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

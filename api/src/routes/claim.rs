@@ -1,11 +1,11 @@
 //! `POST /launchpad/claim`: an unsigned transaction that pays a creator's or the partner's fees.
 
 use crate::body::ApiJson;
+use crate::body::Json;
 use crate::error::{address, ApiError};
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
 use sdk::launchpad_ix::{self as lix, LaunchKeys};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

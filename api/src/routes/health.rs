@@ -1,8 +1,8 @@
 //! `GET /health`: the service and its indexer.
 
+use crate::body::Json;
 use crate::AppState;
 use axum::extract::State;
-use axum::Json;
 use serde::Serialize;
 use utoipa::ToSchema;
 

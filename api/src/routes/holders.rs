@@ -2,11 +2,11 @@
 //! supply, the top 10's and the creator's share, and its snipers, from the indexed token accounts.
 
 use super::trades::limit_param;
+use crate::body::Json;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
 use axum::extract::State;
-use axum::Json;
 use indexer::read::HolderSummary;
 use serde::Deserialize;
 use utoipa::IntoParams;

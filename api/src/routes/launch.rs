@@ -4,13 +4,13 @@
 //! signature is the only one the launch needs: the service holds no keys.
 
 use crate::body::ApiJson;
+use crate::body::Json;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
 use crate::AppState;
 use anchor_lang::prelude::Pubkey;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
 use curve::{Preset, QuoteAsset};
 use sdk::launchpad_ix::{self as lix, CreateLaunchArgs, LaunchKeys, SwapArgs, SIDE_BUY};
 use serde::{Deserialize, Serialize};

@@ -1,10 +1,10 @@
 //! Launchpad reads: `GET /launchpad/curve/{mint}`, `GET /launchpad/launches`, `GET /launchpad/fees`.
 
+use crate::body::Json;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
 use crate::AppState;
 use axum::extract::State;
-use axum::Json;
 use sdk::accounts::PoolStatus;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

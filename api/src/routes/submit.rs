@@ -1,11 +1,11 @@
 //! `POST /swap/submit-solana`: relays a wallet-signed transaction and reports whether it confirmed.
 
 use crate::body::ApiJson;
+use crate::body::Json;
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use solana_transaction::TransactionError;
 use std::time::{Duration, Instant};

@@ -2,11 +2,11 @@
 //! high, and its rolling 24h market (from the indexer's stats row and hourly candles, never a scan of all
 //! its trades).
 
+use crate::body::Json;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
 use crate::AppState;
 use axum::extract::State;
-use axum::Json;
 use indexer::market::{self, fixed_to_decimal, MARKET_CAP_DIGITS};
 use indexer::read::HolderSummary;
 use serde::Serialize;

@@ -3,11 +3,11 @@
 
 use super::launchpad::FeeEntry;
 use super::trades::TradeEntry;
+use crate::body::Json;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
 use crate::AppState;
 use axum::extract::State;
-use axum::Json;
 use indexer::read::LaunchRow;
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -4,6 +4,7 @@
 
 use super::{CrossChainRequest, Validated};
 use crate::body::ApiJson;
+use crate::body::Json;
 use crate::chains::{self, ChainKind};
 use crate::crosschain::store::{self, QuoteRow};
 use crate::error::ApiError;
@@ -14,7 +15,6 @@ use alloy::primitives::{Address, U256};
 use anchor_lang::solana_program::instruction::{AccountMeta, Instruction};
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;

@@ -4,12 +4,12 @@
 use super::{provider_token, CrossChainRequest, Validated};
 use crate::aggregators::{lifi, relay};
 use crate::body::ApiJson;
+use crate::body::Json;
 use crate::crosschain::store::{self, QuoteRow};
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
 use serde::Serialize;
 use serde_json::{json, Value};
 use utoipa::ToSchema;

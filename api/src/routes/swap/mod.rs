@@ -7,12 +7,12 @@ pub mod record;
 pub mod solana;
 
 use crate::body::ApiJson;
+use crate::body::Json;
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::openapi::{OneOfBuilder, RefOr, Schema};

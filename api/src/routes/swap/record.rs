@@ -2,12 +2,12 @@
 //! attribution. Idempotent on the transaction hash.
 
 use crate::body::ApiJson;
+use crate::body::Json;
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use utoipa::openapi::{ObjectBuilder, OneOfBuilder, RefOr, Schema, Type};
