@@ -113,16 +113,22 @@ async fn main() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 
-    // Commit times: the store announces each commit's highest feed seq in-process.
+    // Commit times: the store announces each commit's highest feed seq in-process. Read on a thread of its
+    // own, so a busy runtime cannot delay the reading (which would understate every latency).
     let commits: Arc<Mutex<Vec<(i64, Instant)>>> = Arc::default();
     {
         let commits = commits.clone();
         let mut watch = store.feed_commits();
-        tokio::spawn(async move {
-            while watch.changed().await.is_ok() {
-                let seq = *watch.borrow_and_update();
-                commits.lock().unwrap().push((seq, Instant::now()));
-            }
+        std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap()
+                .block_on(async move {
+                    while watch.changed().await.is_ok() {
+                        let seq = *watch.borrow_and_update();
+                        commits.lock().unwrap().push((seq, Instant::now()));
+                    }
+                })
         });
     }
 
@@ -137,7 +143,15 @@ async fn main() {
             .map(|k| Arc::new(k.unwrap()))
             .collect();
 
-    // The subscribers.
+    // The subscribers, on a runtime of their own: they stand for clients on other machines, so their reads
+    // must not queue behind the localnet executing transactions and the indexer on the bench's runtime
+    // (their threads still share the machine's two cores with everything else).
+    let subscribers = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("subscribers")
+        .enable_all()
+        .build()
+        .unwrap();
     let url = format!("ws://{addr}/launchpad/ws");
     let connect_start = Instant::now();
     let (done_tx, done_rx) = tokio::sync::watch::channel(false);
@@ -146,7 +160,7 @@ async fn main() {
         let mut batch = Vec::new();
         for _ in 0..50 {
             let url = url.clone();
-            batch.push(async move {
+            batch.push(subscribers.spawn(async move {
                 let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
                 ws.send(Message::Text(
                     r#"{"op":"subscribe","kinds":["trade"]}"#.into(),
@@ -157,11 +171,12 @@ async fn main() {
                     Some(Ok(Message::Text(t))) if t.contains("subscribed") => ws,
                     other => panic!("no acknowledgement: {other:?}"),
                 }
-            });
+            }));
         }
         for ws in futures::future::join_all(batch).await {
+            let ws = ws.unwrap();
             let mut done = done_rx.clone();
-            clients.push(tokio::spawn(async move {
+            clients.push(subscribers.spawn(async move {
                 let mut ws = ws;
                 let mut got: Vec<(i64, Instant)> = Vec::new();
                 loop {
@@ -303,6 +318,7 @@ async fn main() {
     let _ = server.kill().await;
     let _ = stop.send(true);
     net.shutdown().await;
+    subscribers.shutdown_background();
     let _ = std::fs::remove_dir_all(&dir);
     // The numbers above mean nothing if the index fell behind the chain or a subscriber missed events.
     assert_eq!(

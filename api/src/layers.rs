@@ -180,7 +180,7 @@ fn governor_error(e: GovernorError) -> Response {
 }
 
 /// Wraps every route of `router` in what the service applies to all requests, as one layer (innermost last):
-/// the request log and metrics, the envelope for error responses that are not in it yet, CORS, the body
+/// the request log and metrics with the envelope for error responses that are not in it yet, CORS, the body
 /// limit, the rate limits (per address at [`CLIENTS_PER_ADDRESS`] times the per-client one, then per client),
 /// and a panic answered 500 in the envelope. One layer rather than one per concern: axum boxes every layer of
 /// a route and clones each box per request.
@@ -211,7 +211,6 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
     router.layer(
         tower::ServiceBuilder::new()
             .layer(axum::middleware::from_fn(crate::access::record))
-            .layer(axum::middleware::from_fn(envelope))
             .option_layer(cors(&config.cors_origins))
             .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
             .layer(GovernorLayer::new(per_address).error_handler(governor_error))
@@ -245,8 +244,8 @@ pub fn cors(origins: &[HeaderValue]) -> Option<CorsLayer> {
 /// The last line of defense of the envelope: an error response that is not JSON (an extractor of axum's used
 /// directly by some handler, a layer's own rejection) is rewritten as `{ "error": { "message", "code" } }`
 /// with its status and text kept. Handlers should still use [`crate::extract`]: this only catches misses.
-pub async fn envelope(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let response = next.run(req).await;
+/// Applied by [`crate::access::record`], which sees every response first (one middleware, not two).
+pub async fn envelope(response: Response) -> Response {
     let status = response.status();
     let json = response
         .headers()
