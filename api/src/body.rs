@@ -141,7 +141,15 @@ fn scan(v: &Value, path: &dyn Fn() -> String, opaque: bool) -> Option<String> {
                     format!("{path}.{k}")
                 }
             };
-            let name = k.to_ascii_lowercase().replace('-', "_");
+            let mut buf = [0u8; 32];
+            let owned;
+            let name = match normalized_name(k, &mut buf) {
+                Some(name) => name,
+                None => {
+                    owned = k.to_ascii_lowercase().replace('-', "_");
+                    owned.as_str()
+                }
+            };
             if SECRET_NAMES.iter().any(|s| name.contains(s)) || name == "seed" || name == "secret" {
                 return Some(here());
             }
@@ -167,6 +175,20 @@ fn scan(v: &Value, path: &dyn Fn() -> String, opaque: bool) -> Option<String> {
         Value::String(s) if carries_secret(s, opaque) => Some(path()),
         _ => None,
     }
+}
+
+/// `key` lower-cased with `-` as `_`, written into `buf` (no allocation for the keys bodies have); `None`
+/// when it does not fit.
+fn normalized_name<'b>(key: &str, buf: &'b mut [u8; 32]) -> Option<&'b str> {
+    let out = buf.get_mut(..key.len())?;
+    for (o, b) in out.iter_mut().zip(key.bytes()) {
+        *o = if b == b'-' {
+            b'_'
+        } else {
+            b.to_ascii_lowercase()
+        };
+    }
+    std::str::from_utf8(out).ok()
 }
 
 /// Whether a value is base64 of an image (binary whose runs of letters and digits look like anything,
@@ -241,6 +263,18 @@ fn keypair_list(s: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    proptest::proptest! {
+        #[test]
+        fn key_names_normalize_as_the_allocating_form(key in "\\PC{0,40}") {
+            let mut buf = [0u8; 32];
+            let expected = key.to_ascii_lowercase().replace('-', "_");
+            match normalized_name(&key, &mut buf) {
+                Some(name) => proptest::prop_assert_eq!(name, expected),
+                None => proptest::prop_assert!(key.len() > 32),
+            }
+        }
+    }
 
     #[test]
     fn secrets_are_found_wherever_they_hide() {
