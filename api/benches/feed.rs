@@ -143,15 +143,8 @@ async fn main() {
             .map(|k| Arc::new(k.unwrap()))
             .collect();
 
-    // The subscribers, on a runtime of their own: they stand for clients on other machines, so their reads
-    // must not queue behind the localnet executing transactions and the indexer on the bench's runtime
-    // (their threads still share the machine's two cores with everything else).
-    let subscribers = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("subscribers")
-        .enable_all()
-        .build()
-        .unwrap();
+    // The subscribers. (A runtime of their own, apart from the localnet's and the indexer's, was tried: two more
+    // threads on the two cores made the p99 twice as long.)
     let url = format!("ws://{addr}/launchpad/ws");
     let connect_start = Instant::now();
     let (done_tx, done_rx) = tokio::sync::watch::channel(false);
@@ -160,7 +153,7 @@ async fn main() {
         let mut batch = Vec::new();
         for _ in 0..50 {
             let url = url.clone();
-            batch.push(subscribers.spawn(async move {
+            batch.push(tokio::spawn(async move {
                 let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
                 ws.send(Message::Text(
                     r#"{"op":"subscribe","kinds":["trade"]}"#.into(),
@@ -176,7 +169,7 @@ async fn main() {
         for ws in futures::future::join_all(batch).await {
             let ws = ws.unwrap();
             let mut done = done_rx.clone();
-            clients.push(subscribers.spawn(async move {
+            clients.push(tokio::spawn(async move {
                 let mut ws = ws;
                 let mut got: Vec<(i64, Instant)> = Vec::new();
                 loop {
@@ -318,7 +311,6 @@ async fn main() {
     let _ = server.kill().await;
     let _ = stop.send(true);
     net.shutdown().await;
-    subscribers.shutdown_background();
     let _ = std::fs::remove_dir_all(&dir);
     // The numbers above mean nothing if the index fell behind the chain or a subscriber missed events.
     assert_eq!(
