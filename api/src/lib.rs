@@ -380,7 +380,8 @@ pub fn router(state: AppState) -> Router {
 /// `endpoints` with what wraps every endpoint ([`layers::wrap`]). Tests wrap routes of their own (a handler
 /// made to panic) with it.
 pub fn layered(endpoints: Router<AppState>, state: AppState) -> Router {
-    layers::wrap(endpoints, &state.config.clone()).with_state(state)
+    let wrapped = layers::wrap(endpoints, &state.config);
+    wrapped.with_state(state)
 }
 
 /// Serves `router` on `listener` until `shutdown` resolves.
