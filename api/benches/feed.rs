@@ -153,7 +153,7 @@ async fn main() {
         let mut batch = Vec::new();
         for _ in 0..50 {
             let url = url.clone();
-            batch.push(tokio::spawn(async move {
+            batch.push(async move {
                 let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
                 ws.send(Message::Text(
                     r#"{"op":"subscribe","kinds":["trade"]}"#.into(),
@@ -164,10 +164,9 @@ async fn main() {
                     Some(Ok(Message::Text(t))) if t.contains("subscribed") => ws,
                     other => panic!("no acknowledgement: {other:?}"),
                 }
-            }));
+            });
         }
         for ws in futures::future::join_all(batch).await {
-            let ws = ws.unwrap();
             let mut done = done_rx.clone();
             clients.push(tokio::spawn(async move {
                 let mut ws = ws;
