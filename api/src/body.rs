@@ -448,7 +448,11 @@ mod tests {
             Some("a[1]".into())
         );
         for last in ["256", "1.0", "-1", "\"7\"", "null"] {
-            assert_eq!(scan(&format!(r#"{{"a": {}}}"#, bytes(last))).unwrap(), None, "{last}");
+            assert_eq!(
+                scan(&format!(r#"{{"a": {}}}"#, bytes(last))).unwrap(),
+                None,
+                "{last}"
+            );
         }
         assert_eq!(
             scan(&format!(r#"{{"a": [1, {{"b": {}}}]}}"#, bytes("0"))).unwrap(),
