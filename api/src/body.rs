@@ -63,7 +63,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
             }
         })?;
         // The secret scan reads the text once without building a `Value`; the type is then read from the
-        // same text (a `Value` in between was a tenth of a quote's time).
+        // same text (building, scanning and converting a `Value` was about 6% of the quote bench's samples).
         let found = secret_material(&bytes).map_err(|e| {
             ApiError::new(
                 StatusCode::BAD_REQUEST,
