@@ -58,7 +58,7 @@ async fn main() {
         "the feed bench runs the API in its own process over PostgreSQL: set DATABASE_URL to a server it may \
          create a database on (scripts/bench-feed starts a throwaway one)",
     );
-    let db = indexer::store::create_postgres_database(&admin, "feed_bench")
+    let db = index::store::create_postgres_database(&admin, "feed_bench")
         .await
         .unwrap();
     let common::Stack {
@@ -242,7 +242,7 @@ async fn main() {
     let tip = rpc.get_slot().await.unwrap();
     let catch_up = Instant::now();
     while store
-        .cursor(indexer::store::MAIN_STREAM)
+        .cursor(index::store::MAIN_STREAM)
         .await
         .unwrap()
         .is_none_or(|c| c < tip)

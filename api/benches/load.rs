@@ -10,7 +10,7 @@ mod common;
 
 use api::config::ApiConfig;
 use api::AppState;
-use indexer::Store;
+use index::Store;
 use localnet::testkit::{self, SOL};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -141,10 +141,10 @@ const LAUNCHES: usize = 100_000;
 
 /// 1,440 one-minute candles of `mint` from `start`, one trade each, prices rising.
 async fn seed_day_of_candles(store: &Store, mint: &str, start: i64) {
-    use indexer::store::{bind, values_clause, Val};
+    use index::store::{bind, values_clause, Val};
     let rows: Vec<Vec<Val>> = (0..1_440i64)
         .map(|i| {
-            let seq = indexer::market::seq(i as u64, 0, 0, 0);
+            let seq = index::market::seq(i as u64, 0, 0, 0);
             let p = Val::num(28_000_000_000u128 + i as u128 * 1_000_000);
             vec![
                 Val::Text(mint.to_string()),
@@ -200,7 +200,7 @@ async fn main() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs() as i64;
-    let day_start = indexer::market::bucket(now - 86_400, 60);
+    let day_start = index::market::bucket(now - 86_400, 60);
     seed_day_of_candles(&store, &keys.mint.to_string(), day_start).await;
     let seeded = Instant::now();
     store.seed_listing(LAUNCHES, now).await.unwrap();

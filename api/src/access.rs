@@ -191,7 +191,7 @@ fn method_label(method: &Method) -> &'static str {
 }
 
 /// The middleware: times the request, puts an error response outside the envelope into it
-/// ([`crate::layers::envelope`]) and records the outcome.
+/// ([`crate::error::envelope`]) and records the outcome.
 pub async fn record(req: Request, next: Next) -> Response {
     let client = Client::of(req.headers());
     let method = method_label(req.method());
@@ -203,7 +203,7 @@ pub async fn record(req: Request, next: Next) -> Response {
         .cloned();
     let route = route.as_ref().map_or("unmatched", |p| p.as_str());
     let start = Instant::now();
-    let response = crate::layers::envelope(next.run(req).await).await;
+    let response = crate::error::envelope(next.run(req).await).await;
     let elapsed = start.elapsed();
     let status = response.status();
     SERIES.record(route, method, status, elapsed);

@@ -1,47 +1,17 @@
-//! JSON bodies: requests parsed into the endpoint's type with errors in the spec's format, after refusing
-//! anything that carries private-key or seed-phrase material (bodies are never logged); responses serialized
-//! into one buffer.
+//! JSON request bodies: parsed into the endpoint's type with errors in the spec's format, after refusing
+//! anything that carries private-key or seed-phrase material (bodies are never logged). Responses are
+//! [`crate::json::Json`].
 
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 /// A JSON body of type `T`.
 pub struct ApiJson<T>(pub T);
-
-/// A JSON response. Unlike `axum::Json`, which writes through a `BytesMut` growing from 128 bytes (a call and
-/// a capacity check per token, several reallocations for a quote), it serializes into a `Vec` started at
-/// [`RESPONSE_CAPACITY`]: serialization was a third of a quote's time in the handler.
-pub struct Json<T>(pub T);
-
-/// Starting size of a response buffer: a Solana quote (about 1.5 KB) fits without growing.
-pub const RESPONSE_CAPACITY: usize = 2048;
-
-impl<T: serde::Serialize> IntoResponse for Json<T> {
-    fn into_response(self) -> Response {
-        let mut buf = Vec::with_capacity(RESPONSE_CAPACITY);
-        match serde_json::to_writer(&mut buf, &self.0) {
-            Ok(()) => (
-                [(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                )],
-                buf,
-            )
-                .into_response(),
-            Err(e) => ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "INTERNAL",
-                format!("the response could not be serialized: {e}"),
-            )
-            .into_response(),
-        }
-    }
-}
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;

@@ -117,7 +117,7 @@ pub struct ApiConfig {
     /// slow consumer, milliseconds.
     #[arg(long, env = "FEED_SEND_TIMEOUT_MS", default_value_t = 10_000)]
     pub feed_send_timeout_ms: u64,
-    /// The RPC node is a localnet (`api dev`): the browser UI offers its local development wallet and
+    /// The RPC node is a localnet (`dev`): the browser UI offers its local development wallet and
     /// `POST /ui/airdrop` funds it from the localnet's faucet. Never set by a flag.
     #[arg(skip)]
     pub localnet: bool,

@@ -15,6 +15,7 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use tower_http::catch_panic::CatchPanicLayer;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
@@ -95,7 +96,11 @@ impl IntoResponse for ApiError {
                 code: self.code.to_string(),
             },
         };
-        let mut response = (self.status, crate::body::Json(body)).into_response();
+        // Two strings in a fixed shape: serializing cannot fail.
+        let json = serde_json::to_vec(&body).unwrap_or_default();
+        let content_type = HeaderValue::from_static("application/json");
+        let mut response =
+            (self.status, [(header::CONTENT_TYPE, content_type)], json).into_response();
         if let Some(s) = self.retry_after {
             if let Ok(v) = HeaderValue::from_str(&s.to_string()) {
                 response.headers_mut().insert(header::RETRY_AFTER, v);
@@ -122,4 +127,70 @@ pub fn address(field: &str, value: Option<&str>) -> Result<anchor_lang::prelude:
             format!("`{field}` is not a valid Solana address"),
         )
     })
+}
+
+/// The last line of defense of the envelope: an error response that is not JSON (an extractor of axum's used
+/// directly by some handler, a layer's own rejection) is rewritten as `{ "error": { "message", "code" } }`
+/// with its status and text kept. Handlers should still use [`crate::extract`]: this only catches misses.
+/// Applied by the request log ([`crate::access::record`]), which sees every response first (one middleware,
+/// not two).
+pub async fn envelope(response: Response) -> Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4_096)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let code = match status {
+        StatusCode::NOT_FOUND => "NOT_FOUND",
+        StatusCode::METHOD_NOT_ALLOWED => "METHOD_NOT_ALLOWED",
+        StatusCode::PAYLOAD_TOO_LARGE => "PAYLOAD_TOO_LARGE",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "INVALID_JSON",
+        StatusCode::TOO_MANY_REQUESTS => "RATE_LIMITED",
+        s if s.is_client_error() => "INVALID_PARAMS",
+        _ => "INTERNAL",
+    };
+    let message = if text.is_empty() || status.is_server_error() {
+        status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase()
+    } else {
+        text
+    };
+    let mut rewritten = ApiError::new(status, code, message).into_response();
+    for name in [header::RETRY_AFTER, header::ALLOW] {
+        if let Some(v) = parts.headers.get(&name) {
+            rewritten.headers_mut().insert(name, v.clone());
+        }
+    }
+    rewritten
+}
+
+/// A panic in a handler: logged, and answered 500 `INTERNAL` in the envelope (the process keeps serving).
+pub fn catch_panic() -> CatchPanicLayer<fn(Box<dyn std::any::Any + Send>) -> Response> {
+    CatchPanicLayer::custom(panic_response as fn(_) -> _)
+}
+
+fn panic_response(panic: Box<dyn std::any::Any + Send>) -> Response {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    tracing::error!("handler panicked: {what}");
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "INTERNAL",
+        "internal error; the request was not completed",
+    )
+    .into_response()
 }

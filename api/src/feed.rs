@@ -9,9 +9,9 @@
 
 use crate::error::ApiError;
 use axum::http::StatusCode;
-use indexer::read::FeedRecord;
-use indexer::store::feed::{CHANNEL, KINDS};
-use indexer::{Backend, Store};
+use index::read::FeedRecord;
+use index::store::feed::{CHANNEL, KINDS};
+use index::{Backend, Store};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, Weak};
@@ -212,7 +212,7 @@ pub fn too_old(oldest: i64) -> ApiError {
         format!(
             "events before seq {oldest} are no longer kept ({} hours); re-read the state over REST and \
              follow the feed from now",
-            indexer::store::FEED_RETENTION_SECS / 3_600
+            index::store::FEED_RETENTION_SECS / 3_600
         ),
     )
 }

@@ -2,7 +2,7 @@
 //! API's own builds append it). Runs in `dev` with the dev wallet, and in `serve` when an operator keypair is
 //! configured; `migrate` is permissionless, so the keeper only pays the fee and the rent.
 
-use indexer::Store;
+use index::Store;
 use sdk::launchpad_ix::{self as lix, LaunchKeys};
 use solana_keypair::Keypair;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;

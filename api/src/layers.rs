@@ -14,7 +14,7 @@ use std::sync::Arc;
 use tower_governor::governor::GovernorConfigBuilder;
 use tower_governor::key_extractor::KeyExtractor;
 use tower_governor::{GovernorError, GovernorLayer};
-use tower_http::catch_panic::CatchPanicLayer;
+
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 /// Who sent a request: the connection's peer address, unless that peer is a trusted proxy; then the
@@ -216,11 +216,11 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
             .layer(GovernorLayer::new(per_address).error_handler(governor_error))
             .layer(GovernorLayer::new(per_client).error_handler(governor_error))
             .map_response(IntoResponse::into_response)
-            .layer(catch_panic()),
+            .layer(crate::error::catch_panic()),
     )
 }
 
-/// CORS for browsers on other origins: `*` allows any origin (what `api dev` uses unless told otherwise),
+/// CORS for browsers on other origins: `*` allows any origin (what `dev` uses unless told otherwise),
 /// a list allows exactly those; none sends no CORS headers (browsers then refuse cross-origin calls).
 pub fn cors(origins: &[HeaderValue]) -> Option<CorsLayer> {
     if origins.is_empty() {
@@ -239,71 +239,6 @@ pub fn cors(origins: &[HeaderValue]) -> Option<CorsLayer> {
             .expose_headers([axum::http::header::RETRY_AFTER, axum::http::header::ETAG])
             .max_age(std::time::Duration::from_secs(600)),
     )
-}
-
-/// The last line of defense of the envelope: an error response that is not JSON (an extractor of axum's used
-/// directly by some handler, a layer's own rejection) is rewritten as `{ "error": { "message", "code" } }`
-/// with its status and text kept. Handlers should still use [`crate::extract`]: this only catches misses.
-/// Applied by [`crate::access::record`], which sees every response first (one middleware, not two).
-pub async fn envelope(response: Response) -> Response {
-    let status = response.status();
-    let json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || json {
-        return response;
-    }
-    let (parts, body) = response.into_parts();
-    let text = axum::body::to_bytes(body, 4_096)
-        .await
-        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
-        .unwrap_or_default();
-    let code = match status {
-        StatusCode::NOT_FOUND => "NOT_FOUND",
-        StatusCode::METHOD_NOT_ALLOWED => "METHOD_NOT_ALLOWED",
-        StatusCode::PAYLOAD_TOO_LARGE => "PAYLOAD_TOO_LARGE",
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => "INVALID_JSON",
-        StatusCode::TOO_MANY_REQUESTS => "RATE_LIMITED",
-        s if s.is_client_error() => "INVALID_PARAMS",
-        _ => "INTERNAL",
-    };
-    let message = if text.is_empty() || status.is_server_error() {
-        status
-            .canonical_reason()
-            .unwrap_or("error")
-            .to_ascii_lowercase()
-    } else {
-        text
-    };
-    let mut rewritten = ApiError::new(status, code, message).into_response();
-    for name in [header::RETRY_AFTER, header::ALLOW] {
-        if let Some(v) = parts.headers.get(&name) {
-            rewritten.headers_mut().insert(name, v.clone());
-        }
-    }
-    rewritten
-}
-
-/// A panic in a handler: logged, and answered 500 `INTERNAL` in the envelope (the process keeps serving).
-pub fn catch_panic() -> CatchPanicLayer<fn(Box<dyn std::any::Any + Send>) -> Response> {
-    CatchPanicLayer::custom(panic_response as fn(_) -> _)
-}
-
-fn panic_response(panic: Box<dyn std::any::Any + Send>) -> Response {
-    let what = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_default();
-    tracing::error!("handler panicked: {what}");
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "INTERNAL",
-        "internal error; the request was not completed",
-    )
-    .into_response()
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The launchpad's REST API: thin axum handlers per area (`routes/`) over the index (`indexer::read`), the
+//! The launchpad's REST API: thin axum handlers per area (`routes/`) over the index (`index::read`), the
 //! SDK and the chain. Errors are [`error::ApiError`]; `/openapi.json` is generated from the handlers.
 
 pub mod access;
@@ -13,26 +13,27 @@ pub mod evm;
 pub mod extract;
 pub mod feed;
 pub mod image;
+pub mod json;
 pub mod keeper;
 pub mod layers;
 pub mod logging;
+pub mod process;
 pub mod routes;
 pub mod schema;
 pub mod solana;
 pub mod ui;
-pub mod walkthrough;
 
-use crate::body::Json;
 use anchor_lang::prelude::Pubkey;
-use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
 use config::ApiConfig;
-use indexer::read::CurveState;
-use indexer::{Metrics, Store};
+use index::read::CurveState;
+use index::Store;
+use indexer::Metrics;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
 
 /// mimalloc: the service allocates and frees a few small buffers per request on two threads, where glibc's
 /// allocator cost a tenth of the time under load (docs/benchmarks.md). Whatever links this crate (the binary,
@@ -208,34 +209,6 @@ impl AppState {
         description = "Public, keyless, non-custodial: quotes and unsigned transactions; the wallet signs. \
                        Errors are `{ \"error\": { \"message\", \"code\" } }`."
     ),
-    paths(
-        routes::health::health,
-        routes::launchpad::curve,
-        routes::launchpad::launches,
-        routes::launchpad::fees,
-        routes::tokens::token,
-        routes::trades::trades,
-        routes::candles::candles,
-        routes::feed::stream,
-        routes::feed::ws,
-        routes::holders::holders,
-        routes::wallets::wallet,
-        routes::launch::prepare,
-        routes::launch::metadata,
-        routes::launch::image,
-        routes::launch::record,
-        routes::claim::claim,
-        routes::submit::submit,
-        routes::catalog::chains,
-        routes::catalog::tokens,
-        routes::swap::quote,
-        routes::swap::build,
-        routes::swap::record::record,
-        routes::allowance::allowance,
-        routes::cross_chain::quote::quote,
-        routes::cross_chain::build::build,
-        routes::cross_chain::status::status,
-    ),
     components(schemas(schema::SolanaAddress, schema::SolanaSignature)),
     tags(
         (name = "launchpad", description = "Bonding-curve launches"),
@@ -246,15 +219,11 @@ impl AppState {
 )]
 pub struct ApiDoc;
 
-async fn openapi() -> Json<serde_json::Value> {
-    Json(openapi_document())
-}
-
-/// The OpenAPI document as served. utoipa 5.5 writes a response link's fields in snake case
-/// (`operation_id`, `operation_ref`, `request_body`); OpenAPI spells them in camel case, so they are renamed
-/// here.
-pub fn openapi_document() -> serde_json::Value {
-    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+/// The OpenAPI document as served: [`ApiDoc`] with every area's paths. utoipa 5.5 writes a response link's
+/// fields in snake case (`operation_id`, `operation_ref`, `request_body`); OpenAPI spells them in camel case,
+/// so they are renamed here.
+fn openapi_document(api: utoipa::openapi::OpenApi) -> serde_json::Value {
+    let mut doc = serde_json::to_value(api).unwrap_or_default();
     if let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) {
         let links = paths
             .values_mut()
@@ -292,85 +261,48 @@ async fn method_not_allowed() -> error::ApiError {
     )
 }
 
+/// Every area's routes with their OpenAPI paths, each named once: in its handler's `#[utoipa::path]`,
+/// mounted by its module's `router`.
+fn areas(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(routes::health::router())
+        .merge(routes::launchpad::router(state))
+        .merge(routes::tokens::router(state))
+        .merge(routes::trades::router(state))
+        .merge(routes::candles::router(state))
+        .merge(routes::feed::router())
+        .merge(routes::holders::router(state))
+        .merge(routes::wallets::router(state))
+        .merge(routes::launch::router(state))
+        .merge(routes::claim::router())
+        .merge(routes::submit::router())
+        .merge(routes::catalog::router())
+        .merge(routes::swap::router())
+        .merge(routes::allowance::router())
+        .merge(routes::cross_chain::router())
+}
+
 /// The whole service. Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
 /// clients without `X-Client-Id` are rate-limited by address.
 pub fn router(state: AppState) -> Router {
-    // Prepare and record can carry an image.
-    let image_body =
-        DefaultBodyLimit::max(image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes));
-    let endpoints = Router::new()
+    let (endpoints, api) = areas(&state).split_for_parts();
+    // Serialized once: the document only changes with the binary.
+    let document =
+        axum::body::Bytes::from(serde_json::to_vec(&openapi_document(api)).unwrap_or_default());
+    let endpoints = endpoints
         .route("/", get(ui::index))
         .route("/ui/config.json", get(ui::config))
         .route("/ui/airdrop", post(ui::airdrop))
         .route("/ui/{version}/{*file}", get(ui::asset))
-        .route("/health", get(routes::health::health))
-        .route("/openapi.json", get(openapi))
         .route(
-            "/launchpad/curve/{mint}",
-            get(routes::launchpad::curve).layer(cache::layer(&state, cache::policy::LIVE)),
-        )
-        .route(
-            "/launchpad/launches",
-            get(routes::launchpad::launches).layer(cache::layer(&state, cache::policy::LISTING)),
-        )
-        .route("/launchpad/fees", get(routes::launchpad::fees))
-        .route("/launchpad/stream", get(routes::feed::stream))
-        .route("/launchpad/ws", get(routes::feed::ws))
-        .route(
-            "/launchpad/tokens/{mint}",
-            get(routes::tokens::token).layer(cache::layer(&state, cache::policy::MARKET)),
-        )
-        .route(
-            "/launchpad/trades/{mint}",
-            get(routes::trades::trades).layer(cache::layer(&state, cache::policy::LIVE)),
-        )
-        .route(
-            "/launchpad/candles/{mint}",
-            get(routes::candles::candles).layer(cache::layer(&state, cache::policy::MARKET)),
-        )
-        .route(
-            "/launchpad/tokens/{mint}/holders",
-            get(routes::holders::holders).layer(cache::layer(&state, cache::policy::MARKET)),
-        )
-        .route(
-            "/launchpad/wallets/{address}",
-            get(routes::wallets::wallet).layer(cache::layer(&state, cache::policy::LIVE)),
-        )
-        .route(
-            "/launchpad/prepare",
-            post(routes::launch::prepare).layer(image_body),
-        )
-        .route(
-            "/launchpad/images/{hash}",
-            get(routes::launch::image).layer(cache::layer(&state, cache::policy::METADATA)),
-        )
-        .route(
-            "/launchpad/metadata/{file}",
-            get(routes::launch::metadata).layer(cache::layer(&state, cache::policy::METADATA)),
-        )
-        .route(
-            "/launchpad/record",
-            post(routes::launch::record).layer(image_body),
-        )
-        .route("/launchpad/claim", post(routes::claim::claim))
-        .route("/swap/submit-solana", post(routes::submit::submit))
-        .route("/swap/chains", get(routes::catalog::chains))
-        .route("/swap/tokens", get(routes::catalog::tokens))
-        .route("/swap/quote", post(routes::swap::quote))
-        .route("/swap/build", post(routes::swap::build))
-        .route("/swap/record", post(routes::swap::record::record))
-        .route("/swap/allowance", get(routes::allowance::allowance))
-        .route(
-            "/swap/cross-chain/quote",
-            post(routes::cross_chain::quote::quote),
-        )
-        .route(
-            "/swap/cross-chain/build",
-            post(routes::cross_chain::build::build),
-        )
-        .route(
-            "/swap/cross-chain/status/{quote_id}",
-            get(routes::cross_chain::status::status),
+            "/openapi.json",
+            get(move || {
+                let json = [(
+                    axum::http::header::CONTENT_TYPE,
+                    axum::http::HeaderValue::from_static("application/json"),
+                )];
+                std::future::ready((json, document.clone()))
+            }),
         )
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);

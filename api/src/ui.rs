@@ -5,9 +5,9 @@
 //! (scripts and styles from this origin only, no inline script).
 
 use crate::body::ApiJson;
-use crate::body::Json;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -182,7 +182,7 @@ pub async fn airdrop(
 ) -> Result<Json<Airdrop>, ApiError> {
     if !state.config.localnet {
         return Err(ApiError::not_found(
-            "airdrops exist on a localnet only (`api dev`)",
+            "airdrops exist on a localnet only (`dev`)",
         ));
     }
     let to = address("address", req.address.as_deref())?;

@@ -405,7 +405,7 @@ async fn feed(postgres: bool) {
     assert_eq!(events(&mut control, data.len()).await, data);
 
     // A resume point older than what is kept: 410, re-read over REST.
-    let store = indexer::Store::open(&s.db).await.unwrap();
+    let store = index::Store::open(&s.db).await.unwrap();
     assert!(store.prune_feed(i64::MAX).await.unwrap() > 0);
     let (status, body) = Sse::open(&http, &format!("{stream_url}&since=0"), None)
         .await

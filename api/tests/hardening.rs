@@ -8,7 +8,7 @@ use api::config::ApiConfig;
 use api::AppState;
 use axum::routing::get;
 use common::assert_error;
-use indexer::Store;
+use index::Store;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -172,7 +172,7 @@ async fn cors_allows_the_configured_origins_only() {
         None
     );
 
-    // `*` (what `api dev` uses): any origin.
+    // `*` (what `dev` uses): any origin.
     let base = serve(api::router(
         state(|c| ApiConfig {
             cors_origins: vec![axum::http::HeaderValue::from_static("*")],

@@ -10,7 +10,8 @@ mod common;
 
 use anchor_lang::prelude::Pubkey;
 use common::*;
-use indexer::{Indexer, IndexerConfig, Store};
+use index::Store;
+use indexer::{Indexer, IndexerConfig};
 use localnet::testkit::{self, SOL};
 use serde_json::Value;
 use solana_keypair::Keypair;
@@ -106,7 +107,7 @@ async fn slot_of(rpc: &RpcClient, sig: &solana_signature::Signature) -> u64 {
 }
 
 fn share(amount: u64) -> String {
-    indexer::read::share(amount)
+    index::read::share(amount)
 }
 
 async fn holders(postgres: bool) {
@@ -290,7 +291,7 @@ async fn holders(postgres: bool) {
     let snipers: Vec<&String> = first_buys
         .iter()
         .filter(|(wallet, slot)| {
-            **slot <= launched + indexer::read::SNIPER_SLOTS
+            **slot <= launched + index::read::SNIPER_SLOTS
                 && **wallet != creator.pubkey().to_string()
         })
         .map(|(wallet, _)| wallet)

@@ -512,7 +512,7 @@ async fn views(postgres: bool) {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs() as i64;
-    let store = indexer::Store::open(&s.db).await.unwrap();
+    let store = index::Store::open(&s.db).await.unwrap();
     store.seed_listing(1_000, now).await.unwrap();
     // Totals are counted at most every 5 seconds per filter set.
     tokio::time::sleep(api::LISTING_TOTAL_TTL + std::time::Duration::from_millis(200)).await;

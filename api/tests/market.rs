@@ -93,7 +93,7 @@ async fn market(postgres: bool) {
     assert!(mine.iter().all(|t| t["wallet"] == w.as_str()));
 
     // Candles of every interval equal candles computed here from the trade list.
-    for (name, secs) in indexer::market::INTERVALS {
+    for (name, secs) in index::market::INTERVALS {
         let mut expected: BTreeMap<i64, Ohlcv> = BTreeMap::new();
         for t in all.iter().rev() {
             let (time, p) = (t["time"].as_i64().unwrap(), price(&t["priceAfter"]));

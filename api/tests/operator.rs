@@ -1,6 +1,6 @@
-//! The `api` binary as an operator runs it: `serve` refuses to start on local defaults, `dev` names a port it
-//! cannot bind, `/metrics` is scraped while the stack works, SIGTERM drains a request in flight and stops the
-//! indexer cleanly, and every flag is in `docs/operations.md`.
+//! The `api` binary as an operator runs it: `serve` refuses to start on local defaults, `/metrics` is
+//! scraped while the stack works, SIGTERM drains a request in flight and stops the indexer cleanly, and
+//! every flag is in `docs/operations.md`.
 
 use localnet::testkit::{self, SOL};
 use localnet::{Localnet, LocalnetConfig};
@@ -79,46 +79,6 @@ async fn serve_refuses_to_start_on_local_defaults_and_names_each_setting() {
         !ok && text.contains("--public-base-url (PUBLIC_BASE_URL) `not a url`"),
         "{text}"
     );
-}
-
-#[tokio::test]
-async fn dev_names_the_port_it_cannot_bind() {
-    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = taken.local_addr().unwrap().port().to_string();
-    let dir = std::env::temp_dir().join(format!("api-dev-ports-{}", std::process::id()));
-    let dir = dir.to_str().unwrap();
-    let api_addr = format!("127.0.0.1:{}", free_port());
-    let (ok, text) = output_of(&[
-        "dev",
-        "--dir",
-        dir,
-        "--listen",
-        &api_addr,
-        "--rpc-port",
-        &port,
-        "--grpc-port",
-        "0",
-    ])
-    .await;
-    assert!(!ok, "dev started on a taken port: {text}");
-    assert!(
-        text.contains(&format!("JSON-RPC port {port}")) && text.contains("--rpc-port/DEV_RPC_PORT"),
-        "{text}"
-    );
-    let (ok, text) = output_of(&[
-        "dev",
-        "--dir",
-        dir,
-        "--listen",
-        &format!("127.0.0.1:{port}"),
-    ])
-    .await;
-    assert!(!ok);
-    assert!(
-        text.contains(&format!("--listen (API_ADDR): port {port}")),
-        "{text}"
-    );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The value of one series in Prometheus text (`name{labels} value`), by its name and labels it carries.
@@ -365,7 +325,7 @@ async fn every_flag_of_api_and_indexer_is_in_the_operations_reference() {
     ))
     .unwrap();
     let mut flags = Vec::new();
-    for sub in ["dev", "serve"] {
+    for sub in ["serve"] {
         let (ok, help) = output_of(&[sub, "--help"]).await;
         assert!(ok, "{help}");
         flags.extend(flags_in_help(&help));

@@ -294,21 +294,6 @@ async fn solana_swaps_on_postgres() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn the_walkthrough_launches_graduates_migrates_and_claims() {
-    let s = stack(false, 1_000).await;
-    let rpc = s.rpc();
-    let wallet = testkit::funded(&rpc, 30 * SOL).await.unwrap();
-    let report = api::walkthrough::run(&s.base, wallet).await.unwrap();
-    assert!(report.migrated);
-    assert!(report.buys.len() >= 3);
-    let kinds: Vec<&str> = report.claims.iter().map(|c| c.0.as_str()).collect();
-    assert_eq!(kinds, ["trading", "surplus", "locked-lp"]);
-    assert!(report.claims.iter().all(|c| c.2 != "0" || c.3 != "0"));
-    let _ = s.stop.send(true);
-    s.net.shutdown().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_keeper_migrates_a_curve_completed_by_another_client() {
     let s = stack(false, 1_000).await;
     let rpc = std::sync::Arc::new(
@@ -318,7 +303,7 @@ async fn the_keeper_migrates_a_curve_completed_by_another_client() {
         ),
     );
     let operator = testkit::funded(&rpc, 10 * SOL).await.unwrap();
-    let store = indexer::Store::open(&s.db).await.unwrap();
+    let store = index::Store::open(&s.db).await.unwrap();
     tokio::spawn(api::keeper::run(
         store,
         rpc.clone(),

@@ -10,8 +10,9 @@
 use anchor_lang::prelude::Pubkey;
 use anchor_lang::{AnchorSerialize, Discriminator};
 use clap::Parser;
-use indexer::store::{row_of, Val};
-use indexer::{Commitment, IndexerConfig, Metrics, Processor, Store};
+use index::store::{row_of, Val};
+use index::Store;
+use indexer::{Commitment, IndexerConfig, Metrics, Processor};
 use localnet::testkit::{self, SOL};
 use localnet::{Localnet, LocalnetConfig};
 use solana_commitment_config::CommitmentConfig;
@@ -209,7 +210,7 @@ async fn fresh_url(backend: &str, tag: &str) -> String {
         "postgres" => {
             let admin = std::env::var("DATABASE_URL").unwrap();
             let name = format!("bench_{tag}_{}", std::process::id());
-            indexer::store::create_postgres_database(&admin, &name)
+            index::store::create_postgres_database(&admin, &name)
                 .await
                 .unwrap()
         }
@@ -258,7 +259,7 @@ async fn pipeline(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
 /// Writes the same rows raw: per slot, one transaction with one multi-row INSERT per table.
 async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
     let store = Store::open(url).await.unwrap();
-    let mut slots: Vec<BTreeMap<&'static str, Vec<indexer::store::Row>>> = vec![BTreeMap::new()];
+    let mut slots: Vec<BTreeMap<&'static str, Vec<index::store::Row>>> = vec![BTreeMap::new()];
     let mut rows = 0u64;
     for u in stream {
         let changes = match &u.update_oneof {
@@ -269,7 +270,7 @@ async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
             Some(UpdateOneof::Transaction(t)) => indexer::decode::decode_transaction_update(t)
                 .0
                 .into_iter()
-                .map(indexer::model::Change::Event)
+                .map(index::model::Change::Event)
                 .collect(),
             Some(UpdateOneof::Slot(_)) => {
                 slots.push(BTreeMap::new());
@@ -295,7 +296,7 @@ async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
         for (table, rows) in slot {
             // Within a slot an account can be written twice; keep the last write (an upsert would).
             let upserted = ["pools", "configs", "token_accounts"].contains(table);
-            let rows: Vec<&indexer::store::Row> = if upserted {
+            let rows: Vec<&index::store::Row> = if upserted {
                 let mut last = BTreeMap::new();
                 for r in rows {
                     if let Val::Text(a) = &r[0].1 {
@@ -316,14 +317,14 @@ async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
                 let sql = format!(
                     "INSERT INTO {table} ({}) VALUES {}{conflict}",
                     cols.join(", "),
-                    indexer::store::values_clause(cols.len(), chunk.len())
+                    index::store::values_clause(cols.len(), chunk.len())
                 );
                 let vals: Vec<Val> = chunk
                     .iter()
                     .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
                     .collect();
-                let sql = indexer::store::dialect(&tx, &sql);
-                indexer::store::bind(sqlx::query(sqlx::AssertSqlSafe(sql)), &vals)
+                let sql = index::store::dialect(&tx, &sql);
+                index::store::bind(sqlx::query(sqlx::AssertSqlSafe(sql)), &vals)
                     .execute(&mut *tx)
                     .await
                     .unwrap();

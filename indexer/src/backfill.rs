@@ -3,8 +3,8 @@
 //! the creating signature until (and unless) the stream replays it.
 
 use crate::decode::decode_account_data;
-use crate::model::*;
 use anchor_lang::prelude::Pubkey;
+use index::model::*;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use std::collections::HashMap;
 

@@ -2,8 +2,8 @@
 //! events by the `emit_cpi!` self-invocation data in inner instructions, never by log text. Anything that
 //! does not decode is reported to the caller (counted and logged), never fatal.
 
-use crate::model::*;
 use anchor_lang::prelude::Pubkey;
+use index::model::*;
 use sdk::accounts::{self as acc, LaunchpadAccount};
 use sdk::events::{decode_amm_event, decode_event, LaunchpadEvent};
 use yellowstone_grpc_proto::prelude::{SubscribeUpdateAccount, SubscribeUpdateTransaction};

@@ -1,7 +1,8 @@
 //! `indexer`: runs the pipeline against a Solana RPC + Yellowstone gRPC endpoint into a database.
 
 use clap::Parser;
-use indexer::{Indexer, IndexerConfig, Store};
+use index::Store;
+use indexer::{Indexer, IndexerConfig};
 use std::time::Duration;
 use tokio::sync::watch;
 

@@ -9,10 +9,10 @@ use crate::backfill;
 use crate::config::{Commitment, IndexerConfig};
 use crate::decode::{decode_account_update, decode_transaction_update, trade_price, DecodeError};
 use crate::metrics::Metrics;
-use crate::model::*;
-use crate::store::Store;
 use anchor_lang::prelude::Pubkey;
 use futures::{SinkExt, StreamExt};
+use index::model::*;
+use index::store::Store;
 use sdk::accounts::Config;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use sqlx::Row;
@@ -595,7 +595,7 @@ impl Indexer {
         let Some(cursor) = self
             .db_retry(shutdown, || {
                 let store = store.clone();
-                async move { store.cursor(crate::store::MAIN_STREAM).await }
+                async move { store.cursor(index::store::MAIN_STREAM).await }
             })
             .await
         else {

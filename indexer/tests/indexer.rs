@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use indexer::Store;
+use index::Store;
 use localnet::testkit::{self, SOL};
 use solana_signer::Signer;
 use std::sync::{Arc, Mutex};
@@ -600,7 +600,7 @@ async fn events_inside_a_gap_are_recovered_to_the_rows_of_a_continuous_run(kind:
     let tip = rpc.get_slot().await.unwrap();
     eventually(60, "both indexers at the chain's slot", || async {
         for store in [&a, &b] {
-            let cursor = store.cursor(indexer::store::MAIN_STREAM).await.unwrap();
+            let cursor = store.cursor(index::store::MAIN_STREAM).await.unwrap();
             if cursor.is_none_or(|c| c < tip) {
                 return false;
             }

@@ -7,7 +7,8 @@ mod common;
 use anchor_lang::prelude::Pubkey;
 use anchor_lang::{AnchorSerialize, Discriminator};
 use common::*;
-use indexer::{Commitment, Metrics, Processor, Store};
+use index::Store;
+use indexer::{Commitment, Metrics, Processor};
 use localnet::testkit::{self, SOL};
 use sqlx::Row;
 use std::sync::Arc;
@@ -187,14 +188,14 @@ async fn a_generated_stream_is_written_exactly(kind: Db) {
     assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 2);
     assert_eq!(count(&store, "SELECT COUNT(*) FROM market_trades").await, 2);
     let both = candle_rows(&store).await;
-    assert_eq!(both.len(), indexer::market::INTERVALS.len());
+    assert_eq!(both.len(), index::market::INTERVALS.len());
     assert!(both
         .iter()
         .all(|c| c.trades == 2 && c.close == 1_000_000_000_000_000));
     assert_eq!(store.cursor("main").await.unwrap(), Some(101));
     // The listing's stats follow: the spot price of the pool now, the highest trade price.
     let spot = |pool: &[u8]| {
-        indexer::market::spot_price(
+        index::market::spot_price(
             &sdk::accounts::decode_pool(pool).unwrap(),
             &sdk::accounts::decode_config(&config).unwrap(),
             None,
@@ -245,16 +246,16 @@ async fn a_generated_stream_is_written_exactly(kind: Db) {
     assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 2);
 }
 
-async fn candle_rows(store: &Store) -> Vec<indexer::market::Candle> {
+async fn candle_rows(store: &Store) -> Vec<index::market::Candle> {
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "SELECT {} FROM candles ORDER BY interval_secs",
-        indexer::store::CANDLE_COLS
+        index::store::CANDLE_COLS
     )))
     .fetch_all(store.pool())
     .await
     .unwrap()
     .iter()
-    .map(indexer::store::candle_row)
+    .map(index::store::candle_row)
     .collect()
 }
 

@@ -5,9 +5,10 @@
 mod common;
 
 use common::*;
-use indexer::read::{window_start, Sort, WINDOW_INTERVAL_SECS};
-use indexer::store::Clock;
-use indexer::Store;
+use index::market::{window_start, WINDOW_INTERVAL_SECS};
+use index::read::Sort;
+use index::store::Clock;
+use index::Store;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
@@ -74,7 +75,7 @@ async fn volume_leaves_the_window_on_the_hour(kind: Db) {
             store.apply(&[], None).await.unwrap();
             // The listing sorted by 24h volume serves the swept figures, in order.
             let page = store
-                .listing(&indexer::read::ListingQuery {
+                .listing(&index::read::ListingQuery {
                     sort: Sort::Volume24h,
                     descending: true,
                     status: None,

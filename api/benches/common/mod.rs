@@ -2,7 +2,8 @@
 //! under the temporary directory, and a JSON-RPC client at `confirmed`.
 #![allow(dead_code)]
 
-use indexer::{Indexer, IndexerConfig, Metrics, Store};
+use index::Store;
+use indexer::{Indexer, IndexerConfig, Metrics};
 use localnet::{Localnet, LocalnetConfig};
 use std::sync::Arc;
 

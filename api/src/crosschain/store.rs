@@ -2,7 +2,7 @@
 //! the same statements).
 
 use super::{State, Status};
-use indexer::Store;
+use index::Store;
 use sqlx::Row;
 
 /// A persisted quote.

@@ -1,15 +1,16 @@
 //! `GET /swap/allowance`: how much of `token` the `owner` lets `spender` move, read from the chain
 //! (ERC-20 `allowance`) over the chain's RPC. EVM chains only: Solana has no approvals.
 
-use crate::body::Json;
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
 use crate::extract::ApiQuery;
+use crate::json::Json;
 use crate::AppState;
 use alloy::primitives::U256;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -107,4 +108,9 @@ pub async fn allowance(
         chain_key: chain.key.into(),
         native,
     }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(allowance))
 }

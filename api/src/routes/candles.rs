@@ -2,14 +2,17 @@
 //! as it writes trades (one series across the curve and the AMM).
 
 use super::trades::limit_param;
-use crate::body::Json;
+use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
-use indexer::market::{self, Candle};
+use index::market::{self, Candle};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 /// Most candles one call returns.
 pub const MAX_CANDLES: u32 = 1_000;
@@ -166,4 +169,9 @@ pub async fn candles(
         interval: interval.to_string(),
         candles: candles.into_iter().map(CandleEntry::from).collect(),
     }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(candles).layer(cache::layer(state, cache::policy::MARKET)))
 }

@@ -1,14 +1,15 @@
 //! `GET /swap/chains` and `GET /swap/tokens`: the networks and the token catalog (addresses are the
 //! identity: tickers are not unique).
 
-use crate::body::Json;
 use crate::chains::{self, ChainInfo, ChainKind};
 use crate::error::ApiError;
 use crate::extract::ApiQuery;
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -230,4 +231,11 @@ pub async fn tokens(
         })
         .collect();
     Ok(Json(TokensResponse { tokens }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(chains))
+        .routes(routes!(tokens))
 }

@@ -1,14 +1,15 @@
 //! `POST /launchpad/claim`: an unsigned transaction that pays a creator's or the partner's fees.
 
 use crate::body::ApiJson;
-use crate::body::Json;
 use crate::error::{address, ApiError};
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use sdk::launchpad_ix::{self as lix, LaunchKeys};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -151,4 +152,9 @@ pub async fn claim(
         quote_amount: owed.quote_amount.to_string(),
         base_amount: owed.base_amount.to_string(),
     }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(claim))
 }

@@ -21,6 +21,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use utoipa::IntoParams;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 /// Keep-alives: an SSE comment (`: ping`) and a WebSocket ping this often.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -483,4 +484,11 @@ impl Session {
             }
         }
     }
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(stream))
+        .routes(routes!(ws))
 }

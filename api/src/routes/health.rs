@@ -1,10 +1,11 @@
 //! `GET /health`: the service and its indexer.
 
-use crate::body::Json;
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -24,4 +25,9 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
         indexed_slot: snap.as_ref().map(|s| s.cursor_slot),
         slot_lag: snap.as_ref().map(|s| s.slot_lag),
     })
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(health))
 }

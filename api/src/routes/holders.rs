@@ -2,14 +2,17 @@
 //! supply, the top 10's and the creator's share, and its snipers, from the indexed token accounts.
 
 use super::trades::limit_param;
-use crate::body::Json;
+use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
-use indexer::read::HolderSummary;
+use index::read::HolderSummary;
 use serde::Deserialize;
 use utoipa::IntoParams;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -45,4 +48,9 @@ pub async fn holders(
         .await?
         .map(Json)
         .ok_or_else(|| ApiError::not_found(format!("no launch with mint {mint}")))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(holders).layer(cache::layer(state, cache::policy::MARKET)))
 }

@@ -4,9 +4,10 @@
 //! signature is the only one the launch needs: the service holds no keys.
 
 use crate::body::ApiJson;
-use crate::body::Json;
+use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
+use crate::json::Json;
 use crate::AppState;
 use anchor_lang::prelude::Pubkey;
 use axum::extract::State;
@@ -14,8 +15,9 @@ use axum::http::StatusCode;
 use curve::{Preset, QuoteAsset};
 use sdk::launchpad_ix::{self as lix, CreateLaunchArgs, LaunchKeys, SwapArgs, SIDE_BUY};
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 /// The total supply every launch mints, in whole tokens.
 pub const TOTAL_SUPPLY: &str = "1000000000";
@@ -456,7 +458,7 @@ pub async fn prepare(
     }
     state
         .store
-        .insert_prepared(&indexer::store::PreparedLaunch {
+        .insert_prepared(&index::store::PreparedLaunch {
             mint: mint.to_string(),
             creator: launch.creator.to_string(),
             name: req.name.clone(),
@@ -761,37 +763,42 @@ pub async fn record(
                 "`deployTxHash` is not a transaction signature",
             )
         })?;
-    let row = sqlx::query(
-        "SELECT creator, uri, deploy_signature, recorded_at, name, symbol, description, preset, quote, \
-         website, twitter, telegram FROM launch_metadata WHERE mint = $1",
-    )
-    .bind(mint.to_string())
-    .fetch_optional(state.store.pool())
-    .await?
-    .ok_or_else(|| ApiError::not_found(format!("{mint} was not prepared by this service")))?;
+    let row = state
+        .store
+        .prepared(&mint.to_string())
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("{mint} was not prepared by this service")))?;
     // The record describes the launch that was prepared, field for field.
-    let link = |i: usize| row.get::<Option<String>, _>(i).unwrap_or_default();
+    let link = |l: &Option<String>| l.clone().unwrap_or_default();
     let prepared: [(&str, String, String); 10] = [
-        ("creator", row.get(0), launch.creator.to_string()),
-        ("metadataURI", row.get(1), req.metadata_uri.clone()),
-        ("name", row.get(4), req.launch.name.clone()),
-        ("symbol", row.get(5), req.launch.symbol.clone()),
-        ("description", row.get(6), req.launch.description.clone()),
-        ("curvePreset", row.get(7), launch.preset.name().to_string()),
-        ("quote", row.get(8), launch.quote.name().to_string()),
+        ("creator", row.creator.clone(), launch.creator.to_string()),
+        ("metadataURI", row.uri.clone(), req.metadata_uri.clone()),
+        ("name", row.name.clone(), req.launch.name.clone()),
+        ("symbol", row.symbol.clone(), req.launch.symbol.clone()),
+        (
+            "description",
+            row.description.clone(),
+            req.launch.description.clone(),
+        ),
+        (
+            "curvePreset",
+            row.preset.clone(),
+            launch.preset.name().to_string(),
+        ),
+        ("quote", row.quote.clone(), launch.quote.name().to_string()),
         (
             "website",
-            link(9),
+            link(&row.website),
             launch.website.clone().unwrap_or_default(),
         ),
         (
             "twitter",
-            link(10),
+            link(&row.twitter),
             launch.twitter.clone().unwrap_or_default(),
         ),
         (
             "telegram",
-            link(11),
+            link(&row.telegram),
             launch.telegram.clone().unwrap_or_default(),
         ),
     ];
@@ -802,10 +809,7 @@ pub async fn record(
         ));
     }
     let pool = sdk::pda::pool(&mint);
-    if let (Some(sig), Some(at)) = (
-        row.get::<Option<String>, _>(2),
-        row.get::<Option<i64>, _>(3),
-    ) {
+    if let (Some(sig), Some(at)) = (row.deploy_signature.clone(), row.recorded_at) {
         if sig == signature.to_string() {
             return Ok(Json(LaunchRecordResponse {
                 mint: mint.to_string(),
@@ -843,8 +847,7 @@ pub async fn record(
             tracing::warn!("getTransaction {signature}: {e}");
             ApiError::unavailable("the deploy transaction cannot be read")
         })?;
-    let prepared_uri: String = row.get(1);
-    if !crate::solana::launches(&tx, &mint, &launch.creator, &prepared_uri)? {
+    if !crate::solana::launches(&tx, &mint, &launch.creator, &row.uri)? {
         return Err(bad(
             "TX_MISMATCH",
             "the transaction is not this mint's deploy: it has no launchpad `create_launch` of this mint by \
@@ -863,15 +866,10 @@ pub async fn record(
         ));
     }
     let now = state.now();
-    sqlx::query(
-        "UPDATE launch_metadata SET deploy_signature = $1, recorded_at = $2 \
-         WHERE mint = $3 AND deploy_signature IS NULL",
-    )
-    .bind(signature.to_string())
-    .bind(now)
-    .bind(mint.to_string())
-    .execute(state.store.pool())
-    .await?;
+    state
+        .store
+        .mark_recorded(&mint.to_string(), &signature.to_string(), now)
+        .await?;
     Ok(Json(LaunchRecordResponse {
         mint: mint.to_string(),
         pool: pool.to_string(),
@@ -879,6 +877,19 @@ pub async fn record(
         listed: true,
         recorded_at: now,
     }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router(state: &AppState) -> OpenApiRouter<AppState> {
+    // Prepare and record can carry an image.
+    let image_body = axum::extract::DefaultBodyLimit::max(
+        crate::image::PREPARE_BODY_LIMIT.max(state.config.max_body_bytes),
+    );
+    OpenApiRouter::new()
+        .routes(routes!(prepare).layer(image_body))
+        .routes(routes!(image).layer(cache::layer(state, cache::policy::METADATA)))
+        .routes(routes!(metadata).layer(cache::layer(state, cache::policy::METADATA)))
+        .routes(routes!(record).layer(image_body))
 }
 
 #[cfg(test)]

@@ -1,13 +1,16 @@
 //! Launchpad reads: `GET /launchpad/curve/{mint}`, `GET /launchpad/launches`, `GET /launchpad/fees`.
 
-use crate::body::Json;
+use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use sdk::accounts::PoolStatus;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 /// The bonding curve of a launched token, as of the index's latest slot.
 #[derive(Debug, Serialize, ToSchema)]
@@ -105,7 +108,7 @@ pub async fn curve(
             .map_or("unknown", |q| q.name())
             .into(),
         quote_mint: c.pool.quote_mint.to_string(),
-        status: indexer::market::status_name(c.pool.status).into(),
+        status: index::market::status_name(c.pool.status).into(),
         progress_bps,
         progress: format!("{}.{:02}", progress_bps / 100, progress_bps % 100),
         // At graduation the quote reserve is exactly the threshold; migration then moves it to the AMM.
@@ -173,7 +176,7 @@ fn offset_schema() -> utoipa::openapi::Object {
     crate::extract::integer_schema(0, i64::MAX as u64)
 }
 fn sort_schema() -> utoipa::openapi::Object {
-    crate::extract::one_of_schema(indexer::read::Sort::NAMES.iter().map(|(n, _)| *n))
+    crate::extract::one_of_schema(index::read::Sort::NAMES.iter().map(|(n, _)| *n))
 }
 fn order_schema() -> utoipa::openapi::Object {
     crate::extract::one_of_schema(ORDERS)
@@ -226,7 +229,7 @@ pub struct LaunchesQuery {
 #[serde(rename_all = "camelCase")]
 pub struct LaunchEntry {
     #[serde(flatten)]
-    pub launch: indexer::read::LaunchRow,
+    pub launch: index::read::LaunchRow,
     /// `bonding`, `complete` or `migrated`.
     pub status: String,
     /// Progress to graduation, basis points.
@@ -245,9 +248,9 @@ pub struct LaunchEntry {
     pub holders: u64,
 }
 
-impl From<indexer::read::ListingRow> for LaunchEntry {
-    fn from(r: indexer::read::ListingRow) -> Self {
-        use indexer::market::{fixed_to_decimal, MARKET_CAP_DIGITS};
+impl From<index::read::ListingRow> for LaunchEntry {
+    fn from(r: index::read::ListingRow) -> Self {
+        use index::market::{fixed_to_decimal, MARKET_CAP_DIGITS};
         LaunchEntry {
             launch: r.launch,
             status: r.stats.status,
@@ -286,8 +289,8 @@ fn one_of(name: &str, value: Option<&str>, allowed: &[&str]) -> Result<Option<St
 }
 
 impl LaunchesQuery {
-    pub fn parse(&self) -> Result<indexer::read::ListingQuery, ApiError> {
-        use indexer::read::Sort;
+    pub fn parse(&self) -> Result<index::read::ListingQuery, ApiError> {
+        use index::read::Sort;
         let (limit, offset) = Paging {
             limit: self.limit.clone(),
             offset: self.offset.clone(),
@@ -311,7 +314,7 @@ impl LaunchesQuery {
             Some(q) if (1..=MAX_SEARCH_CHARS).contains(&q.chars().count()) => Some(q.to_string()),
             Some(_) => return Err(ApiError::invalid("`q` must be 1 to 64 characters")),
         };
-        Ok(indexer::read::ListingQuery {
+        Ok(index::read::ListingQuery {
             sort,
             descending,
             status: one_of("status", self.status.as_deref(), &STATUSES)?,
@@ -408,8 +411,8 @@ pub struct FeeEntry {
     pub position: Option<String>,
 }
 
-impl From<indexer::read::Unclaimed> for FeeEntry {
-    fn from(u: indexer::read::Unclaimed) -> Self {
+impl From<index::read::Unclaimed> for FeeEntry {
+    fn from(u: index::read::Unclaimed) -> Self {
         FeeEntry {
             pool: u.pool,
             mint: u.mint,
@@ -453,4 +456,12 @@ pub async fn fees(
         creator: wallet.to_string(),
         fees: fees.into_iter().map(FeeEntry::from).collect(),
     }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(curve).layer(cache::layer(state, cache::policy::LIVE)))
+        .routes(routes!(launches).layer(cache::layer(state, cache::policy::LISTING)))
+        .routes(routes!(fees))
 }

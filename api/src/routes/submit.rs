@@ -1,8 +1,8 @@
 //! `POST /swap/submit-solana`: relays a wallet-signed transaction and reports whether it confirmed.
 
 use crate::body::ApiJson;
-use crate::body::Json;
 use crate::error::ApiError;
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use solana_transaction::TransactionError;
 use std::time::{Duration, Instant};
 use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 /// How long the relay waits for confirmation before answering `confirmed: false`.
 pub const CONFIRM_WAIT: Duration = Duration::from_secs(30);
@@ -120,4 +121,9 @@ pub async fn submit(
         signature: signature.to_string(),
         confirmed: false,
     }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(submit))
 }

@@ -2,15 +2,18 @@
 //! high, and its rolling 24h market (from the indexer's stats row and hourly candles, never a scan of all
 //! its trades).
 
-use crate::body::Json;
+use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
-use indexer::market::{self, fixed_to_decimal, MARKET_CAP_DIGITS};
-use indexer::read::HolderSummary;
+use index::market::{self, fixed_to_decimal, MARKET_CAP_DIGITS};
+use index::read::HolderSummary;
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 /// A token's links, as given at prepare (null when not given or launched elsewhere).
 #[derive(Debug, Serialize, ToSchema)]
@@ -123,7 +126,7 @@ pub async fn token(
     let stats = state.store.launch_stats(&mint).await?;
     let activity = state
         .store
-        .activity(&mint, indexer::read::window_start(state.now()))
+        .activity(&mint, index::market::window_start(state.now()))
         .await?;
     let extras = state.store.launch_extras(&mint).await?.unwrap_or_default();
     let holders = state
@@ -179,4 +182,9 @@ pub async fn token(
         last_trade_at,
         holders,
     }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(token).layer(cache::layer(state, cache::policy::MARKET)))
 }

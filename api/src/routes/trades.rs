@@ -1,16 +1,19 @@
 //! `GET /launchpad/trades/{mint}`: a token's trades on the bonding curve and then the AMM, as one series,
 //! newest first, paginated by cursor.
 
-use crate::body::Json;
+use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 fn cursor_schema() -> utoipa::openapi::Object {
-    crate::extract::pattern_schema(&format!("^[0-9]{{{}}}$", indexer::market::SEQ_DIGITS))
+    crate::extract::pattern_schema(&format!("^[0-9]{{{}}}$", index::market::SEQ_DIGITS))
 }
 /// The most entries one page of a listing endpoint returns.
 pub const MAX_PAGE: u32 = 100;
@@ -34,7 +37,7 @@ pub struct TradesQuery {
     pub wallet: Option<String>,
 }
 
-pub use indexer::market::TradeEntry;
+pub use index::market::TradeEntry;
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -85,7 +88,7 @@ pub async fn trades(
         None => None,
     };
     if let Some(b) = q.before.as_deref() {
-        if !indexer::market::is_seq(b) {
+        if !index::market::is_seq(b) {
             return Err(ApiError::invalid(
                 "`before` is not a cursor this API returned",
             ));
@@ -107,4 +110,9 @@ pub async fn trades(
         trades: trades.into_iter().map(TradeEntry::from).collect(),
         next_cursor,
     }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(trades).layer(cache::layer(state, cache::policy::LIVE)))
 }

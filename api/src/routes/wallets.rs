@@ -3,14 +3,17 @@
 
 use super::launchpad::FeeEntry;
 use super::trades::TradeEntry;
-use crate::body::Json;
+use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
-use indexer::read::LaunchRow;
+use index::read::LaunchRow;
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 /// Trades a wallet view lists.
 pub const RECENT_TRADES: u32 = 20;
@@ -109,4 +112,9 @@ pub async fn wallet(
         launches,
         trades: trades.into_iter().map(TradeEntry::from).collect(),
     }))
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(wallet).layer(cache::layer(state, cache::policy::LIVE)))
 }

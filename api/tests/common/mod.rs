@@ -4,7 +4,8 @@
 
 use api::config::ApiConfig;
 use api::AppState;
-use indexer::{Indexer, IndexerConfig, Store};
+use index::Store;
+use indexer::{Indexer, IndexerConfig};
 use localnet::{Localnet, LocalnetConfig};
 use serde_json::Value;
 use std::sync::Arc;
@@ -54,7 +55,7 @@ impl Stack {
 pub async fn wait_cursor(store: &Store, tip: u64) {
     let start = Instant::now();
     loop {
-        let cursor = store.cursor(indexer::store::MAIN_STREAM).await.unwrap();
+        let cursor = store.cursor(index::store::MAIN_STREAM).await.unwrap();
         if cursor.is_some_and(|c| c >= tip) {
             return;
         }
@@ -89,7 +90,7 @@ pub async fn database(postgres: bool) -> String {
     if postgres {
         let admin = std::env::var("DATABASE_URL")
             .expect("DATABASE_URL is not set: run the tests through scripts/test");
-        indexer::store::create_postgres_database(&admin, &format!("api_{unique}"))
+        index::store::create_postgres_database(&admin, &format!("api_{unique}"))
             .await
             .unwrap()
     } else {

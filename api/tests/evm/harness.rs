@@ -10,7 +10,7 @@ use alloy::sol;
 use alloy::sol_types::{SolCall, SolConstructor};
 use api::config::ApiConfig;
 use api::AppState;
-use indexer::Store;
+use index::Store;
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;

@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use anchor_lang::prelude::Pubkey;
-use indexer::{Indexer, IndexerConfig, Store};
+use index::Store;
+use indexer::{Indexer, IndexerConfig};
 use localnet::testkit::{self, SOL};
 use localnet::{Localnet, LocalnetConfig};
 use sdk::launchpad_ix::LaunchKeys;
@@ -57,7 +58,7 @@ pub async fn fresh_db(kind: Db) -> TestDb {
                 "DATABASE_URL is not set: run the tests through scripts/test, which starts PostgreSQL",
             );
             TestDb {
-                url: indexer::store::create_postgres_database(&admin, &format!("idx_{unique}"))
+                url: index::store::create_postgres_database(&admin, &format!("idx_{unique}"))
                     .await
                     .expect("a fresh database on PostgreSQL"),
                 _dir: None,
@@ -423,7 +424,7 @@ pub async fn assert_caught_up(
         let chain = chain_accounts(rpc).await;
         let index = indexed_accounts(store).await;
         let trades = trade_signatures(store).await;
-        let cursor = store.cursor(indexer::store::MAIN_STREAM).await.unwrap();
+        let cursor = store.cursor(index::store::MAIN_STREAM).await.unwrap();
         let seen: BTreeSet<String> = trades.iter().cloned().collect();
         if chain == index
             && seen == expected
@@ -526,8 +527,8 @@ pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Opt
         .chain(ACCOUNT_TABLES)
     {
         let names_sql = match store.backend() {
-            indexer::Backend::Sqlite => format!("SELECT name FROM pragma_table_info('{table}')"),
-            indexer::Backend::Postgres => format!(
+            index::Backend::Sqlite => format!("SELECT name FROM pragma_table_info('{table}')"),
+            index::Backend::Postgres => format!(
                 "SELECT column_name::text FROM information_schema.columns WHERE table_name = '{table}' \
                  ORDER BY ordinal_position"
             ),

@@ -4,11 +4,11 @@
 
 use super::{CrossChainRequest, Validated};
 use crate::body::ApiJson;
-use crate::body::Json;
 use crate::chains::{self, ChainKind};
 use crate::crosschain::store::{self, QuoteRow};
 use crate::error::ApiError;
 use crate::evm::{EvmChains, EvmTransaction};
+use crate::json::Json;
 use crate::routes::swap::{invalid_route, quote_expired};
 use crate::AppState;
 use alloy::primitives::{Address, U256};

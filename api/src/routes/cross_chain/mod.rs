@@ -9,10 +9,12 @@ pub mod status;
 use crate::chains::{self, ChainInfo, ChainKind};
 use crate::error::ApiError;
 use crate::routes::swap;
+use crate::AppState;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::openapi::{OneOfBuilder, RefOr, Schema};
 use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 /// A cross-chain quote request. Its schema: one shape per origin and destination family, every origin
 /// paired with each other chain.
@@ -176,4 +178,12 @@ pub fn provider_token(chain: &ChainInfo, token: &str) -> String {
         }
         _ => token.to_string(),
     }
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(quote::quote))
+        .routes(routes!(build::build))
+        .routes(routes!(status::status))
 }

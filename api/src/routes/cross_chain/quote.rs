@@ -4,9 +4,9 @@
 use super::{provider_token, CrossChainRequest, Validated};
 use crate::aggregators::{lifi, relay};
 use crate::body::ApiJson;
-use crate::body::Json;
 use crate::crosschain::store::{self, QuoteRow};
 use crate::error::ApiError;
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;

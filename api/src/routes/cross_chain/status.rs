@@ -2,11 +2,11 @@
 //! [`crate::crosschain`]. The first call with `originTxHash` starts following the transfer; every poll
 //! asks the provider (until a terminal state) and persists each transition.
 
-use crate::body::Json;
 use crate::chains::{self, ChainKind};
 use crate::crosschain::{self, store, Status};
 use crate::error::ApiError;
 use crate::extract::{ApiPath, ApiQuery};
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};

@@ -7,9 +7,9 @@ pub mod record;
 pub mod solana;
 
 use crate::body::ApiJson;
-use crate::body::Json;
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::openapi::{OneOfBuilder, RefOr, Schema};
 use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 /// Slippage when the request gives none, basis points (0.5%).
 pub const DEFAULT_SLIPPAGE_BPS: u16 = 50;
@@ -257,6 +258,14 @@ pub fn min_out(amount: u128, slippage_bps: u16) -> u128 {
 pub fn tolerance_bps(quoted: u128, min_amount_out: u128) -> u16 {
     let slack = quoted.saturating_sub(min_amount_out);
     u16::try_from(mul_div(slack, 10_000, quoted).min(10_000)).unwrap_or(10_000)
+}
+
+/// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(quote))
+        .routes(routes!(build))
+        .routes(routes!(record::record))
 }
 
 #[cfg(test)]

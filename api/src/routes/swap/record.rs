@@ -2,14 +2,13 @@
 //! attribution. Idempotent on the transaction hash.
 
 use crate::body::ApiJson;
-use crate::body::Json;
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
+use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use utoipa::openapi::{ObjectBuilder, OneOfBuilder, RefOr, Schema, Type};
 use utoipa::ToSchema;
 
@@ -148,40 +147,28 @@ pub async fn record(
             .map(|v| v.chars().take(128).collect::<String>())
     };
     let now = state.now();
-    let inserted = sqlx::query(
-        "INSERT INTO swap_records (tx_hash, chain_key, dex_id, token_in, token_out, amount_in, amount_out, \
-         protocol_fee, fee_bps, address, status, source, client_id, client_name, client_source, recorded_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
-         ON CONFLICT (tx_hash) DO NOTHING",
-    )
-    .bind(req.tx_hash.trim().to_string())
-    .bind(req.chain_key.clone())
-    .bind(req.dex_id.clone())
-    .bind(req.token_in.clone())
-    .bind(req.token_out.clone())
-    .bind(req.amount_in.clone())
-    .bind(req.amount_out.clone())
-    .bind(req.protocol_fee.clone())
-    .bind(req.fee_bps.map(i64::from))
-    .bind(req.address.clone())
-    .bind(req.status.clone())
-    .bind(req.source.clone())
-    .bind(req.client_id.clone().or_else(|| header("x-client-id")))
-    .bind(header("x-client-name"))
-    .bind(header("x-client-source"))
-    .bind(now)
-    .execute(state.store.pool())
-    .await?
-    .rows_affected();
-    let recorded_at: i64 = sqlx::query("SELECT recorded_at FROM swap_records WHERE tx_hash = $1")
-        .bind(req.tx_hash.trim().to_string())
-        .fetch_one(state.store.pool())
-        .await?
-        .get(0);
-    Ok(Json(RecordResponse {
+    let record = index::store::SwapRecord {
         tx_hash: req.tx_hash.trim().to_string(),
+        chain_key: req.chain_key,
+        dex_id: req.dex_id,
+        token_in: req.token_in,
+        token_out: req.token_out,
+        amount_in: req.amount_in,
+        amount_out: req.amount_out,
+        protocol_fee: req.protocol_fee,
+        fee_bps: req.fee_bps,
+        address: req.address,
+        status: req.status,
+        source: req.source,
+        client_id: req.client_id.or_else(|| header("x-client-id")),
+        client_name: header("x-client-name"),
+        client_source: header("x-client-source"),
+    };
+    let (inserted, recorded_at) = state.store.record_swap(&record, now).await?;
+    Ok(Json(RecordResponse {
+        tx_hash: record.tx_hash,
         recorded: true,
-        duplicate: inserted == 0,
+        duplicate: !inserted,
         recorded_at,
     }))
 }

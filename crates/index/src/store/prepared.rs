@@ -27,7 +27,65 @@ pub struct PreparedLaunch {
     pub telegram: Option<String>,
 }
 
+/// What a prepared launch's record is checked against: the fields prepare was given, and whether (and
+/// by which transaction) it was recorded.
+#[derive(Debug, Clone)]
+pub struct PreparedRecord {
+    pub creator: String,
+    pub uri: String,
+    pub deploy_signature: Option<String>,
+    pub recorded_at: Option<i64>,
+    pub name: String,
+    pub symbol: String,
+    pub description: String,
+    pub preset: String,
+    pub quote: String,
+    pub website: Option<String>,
+    pub twitter: Option<String>,
+    pub telegram: Option<String>,
+}
+
 impl Store {
+    /// The prepared launch of `mint`, if this service prepared it.
+    pub async fn prepared(&self, mint: &str) -> Result<Option<PreparedRecord>> {
+        let row = sqlx::query(
+            "SELECT creator, uri, deploy_signature, recorded_at, name, symbol, description, preset, quote, \
+             website, twitter, telegram FROM launch_metadata WHERE mint = $1",
+        )
+        .bind(mint.to_string())
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.map(|r| PreparedRecord {
+            creator: r.get(0),
+            uri: r.get(1),
+            deploy_signature: r.get(2),
+            recorded_at: r.get(3),
+            name: r.get(4),
+            symbol: r.get(5),
+            description: r.get(6),
+            preset: r.get(7),
+            quote: r.get(8),
+            website: r.get(9),
+            twitter: r.get(10),
+            telegram: r.get(11),
+        }))
+    }
+
+    /// Marks the prepared launch of `mint` recorded by its deploy transaction; a launch recorded already
+    /// keeps its first record.
+    pub async fn mark_recorded(&self, mint: &str, signature: &str, now: i64) -> Result<()> {
+        sqlx::query(
+            "UPDATE launch_metadata SET deploy_signature = $1, recorded_at = $2 \
+             WHERE mint = $3 AND deploy_signature IS NULL",
+        )
+        .bind(signature.to_string())
+        .bind(now)
+        .bind(mint.to_string())
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
     pub async fn insert_prepared(&self, p: &PreparedLaunch) -> Result<()> {
         sqlx::query(
             "INSERT INTO launch_metadata (mint, creator, name, symbol, description, preset, quote, salt, uri, \

@@ -16,10 +16,7 @@ mod market;
 
 pub use feed::FeedRecord;
 pub use holders::{share, Holder, HolderSummary, Holding, Snipers, SNIPER_SLOTS};
-pub use listing::{
-    window_start, Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort,
-    WINDOW_INTERVAL_SECS,
-};
+pub use listing::{Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 

@@ -7,11 +7,13 @@ mod listing;
 mod market;
 mod prepared;
 mod rows;
+mod swap_records;
 mod write;
 
 pub use listing::{padded, MARKET_CAP_WIDTH};
 pub use market::{candle_row, CANDLE_COLS};
-pub use prepared::PreparedLaunch;
+pub use prepared::{PreparedLaunch, PreparedRecord};
+pub use swap_records::SwapRecord;
 
 use crate::model::Change;
 use anchor_lang::prelude::Pubkey;
@@ -59,8 +61,8 @@ impl Backend {
     }
 }
 
-static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
-static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
 
 /// The name of the main stream's cursor row.
 pub const MAIN_STREAM: &str = "main";

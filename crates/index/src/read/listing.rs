@@ -3,20 +3,12 @@
 //! sorted, filtered and searched with one index per sort.
 
 use super::{launch_row, LaunchRow, Result, LAUNCH_COLS};
+use crate::market::WINDOW_INTERVAL_SECS;
 use crate::store::Store;
 use anchor_lang::prelude::Pubkey;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 use std::collections::BTreeMap;
-
-/// The candle interval rolling 24h figures are summed from.
-pub const WINDOW_INTERVAL_SECS: i64 = 3_600;
-
-/// The start of the rolling 24h window at `now`: the current hour and the 23 before it (so the window
-/// covers between 23 and 24 hours, and every launch's figure comes from at most 24 hourly candles).
-pub fn window_start(now: i64) -> i64 {
-    crate::market::bucket(now, WINDOW_INTERVAL_SECS) - 23 * WINDOW_INTERVAL_SECS
-}
 
 fn num(r: &AnyRow, col: &str) -> u128 {
     r.get::<String, _>(col).parse().unwrap_or_default()
@@ -261,7 +253,7 @@ impl Store {
         Ok(out)
     }
 
-    /// A launch's trading since `since` (a [`window_start`]).
+    /// A launch's trading since `since` (a [`crate::market::window_start`]).
     pub async fn activity(&self, mint: &Pubkey, since: i64) -> Result<Activity> {
         let m = mint.to_string();
         let (volume_base, volume_quote, trades) = self

@@ -442,3 +442,12 @@ mod tests {
         assert_eq!(fill(vec![b], Some(before), 240, 300, 60)[0].close, 4);
     }
 }
+
+/// The candle interval rolling 24h figures are summed from.
+pub const WINDOW_INTERVAL_SECS: i64 = 3_600;
+
+/// The start of the rolling 24h window at `now`: the current hour and the 23 before it (so the window
+/// covers between 23 and 24 hours, and every launch's figure comes from at most 24 hourly candles).
+pub fn window_start(now: i64) -> i64 {
+    bucket(now, WINDOW_INTERVAL_SECS) - 23 * WINDOW_INTERVAL_SECS
+}

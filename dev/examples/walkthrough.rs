@@ -1,5 +1,5 @@
-//! Plays a user against a running stack over HTTP only: `cargo run -p api -- dev` in one terminal, then
-//! `cargo run -p api --example walkthrough` (uses the dev wallet `.dev/wallet.json`; `--api` and `--wallet`
+//! Plays a user against a running stack over HTTP only: `cargo run -p dev` in one terminal, then
+//! `cargo run -p dev --example walkthrough` (uses the dev wallet `.dev/wallet.json`; `--api` and `--wallet`
 //! to point elsewhere).
 
 use clap::Parser;
@@ -18,6 +18,6 @@ async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let wallet = solana_keypair::read_keypair_file(&args.wallet)
         .map_err(|e| anyhow::anyhow!("reading {}: {e}", args.wallet.display()))?;
-    api::walkthrough::run(&args.api, wallet).await?;
+    dev::walkthrough::run(&args.api, wallet).await?;
     Ok(())
 }

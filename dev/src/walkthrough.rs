@@ -1,5 +1,5 @@
 //! The walkthrough: a user's whole journey against a running API, over HTTP only, signing locally. Used
-//! by `cargo run -p api --example walkthrough` (against `api dev`) and by the tests.
+//! by `cargo run -p dev --example walkthrough` (against the `dev` stack) and by the tests.
 
 use anyhow::{bail, ensure, Context};
 use base64::Engine;

@@ -85,7 +85,10 @@ async fn window_volumes<S: AsRef<str>>(
         conn,
         "SELECT mint, volume_base, volume_quote FROM candles WHERE interval_secs = $1 \
          AND start_time >= $2 AND mint IN ({mints})",
-        &[Val::Int(crate::read::WINDOW_INTERVAL_SECS), Val::Int(since)],
+        &[
+            Val::Int(crate::market::WINDOW_INTERVAL_SECS),
+            Val::Int(since),
+        ],
         mints,
     )
     .await?;
@@ -118,7 +121,7 @@ fn window_of(quote: u128, since: i64) -> i64 {
 /// Re-sums the 24h volume of launches whose stored volume is from an earlier window than the one at `now`
 /// (never an idle one: see [`IDLE_WINDOW`]), a bounded number per call.
 pub async fn sweep(conn: &mut AnyConnection, now: i64) -> Result<()> {
-    let since = crate::read::window_start(now);
+    let since = crate::market::window_start(now);
     let stale: Vec<String> = sqlx::query(AssertSqlSafe(dialect(
         conn,
         "SELECT mint FROM launch_stats WHERE volume_window < $1 LIMIT $2",
@@ -184,7 +187,7 @@ pub async fn refresh(
     }
     // Each input is read for all the batch's mints at once (a statement per kind, not per mint).
     let mints: Vec<&String> = mints.iter().collect();
-    let since = crate::read::window_start(now);
+    let since = crate::market::window_start(now);
     let states = rows_for_mints(
         conn,
         "SELECT p.mint, p.status, p.progress_bps, p.data AS pool_data, c.data AS config_data, \
@@ -331,7 +334,7 @@ fn seeded(i: usize, now: i64) -> [Vec<(&'static str, Val)>; 4] {
         0
     };
     let (volume_base, volume_quote) = ((i % 13 * 1_000_000) as u128, (i % 11 * 1_000) as u128);
-    let window = crate::read::window_start(now);
+    let window = crate::market::window_start(now);
     let in_window = |v: u128| if traded && last_trade >= window { v } else { 0 };
     let launch = vec![
         ("mint", Val::Text(mint.clone())),

@@ -1,0 +1,15 @@
+//! The launchpad's database, one crate for both of its users: the indexer writes through it, the API reads
+//! through it (and keeps its own few tables here too). PostgreSQL in production, SQLite for development,
+//! through sqlx's `Any` driver with migrations under `migrations/` at the workspace root.
+//!
+//! - [`model`]: what the indexer decodes and the store writes (accounts, events, launches, fork bookkeeping)
+//! - [`market`]: the trade series across curve and AMM, and its candles
+//! - [`store`]: the connection, migrations and the write side (batches, rollups, holders, the feed table)
+//! - [`read`]: the queries the API serves (launches, curves, trades, candles, holders, wallets, the feed)
+
+pub mod market;
+pub mod model;
+pub mod read;
+pub mod store;
+
+pub use store::{Backend, Store};

@@ -1,0 +1,207 @@
+//! The two migration trees (`migrations/postgres`, `migrations/sqlite`) describe one schema: after both are
+//! applied, the tables, their columns (with the type's family and whether it may be null), their primary
+//! keys and their indexes are the same. Run through scripts/test, which starts PostgreSQL.
+
+use index::Store;
+use sqlx::Row as _;
+use std::collections::BTreeMap;
+
+/// A column's type family: the two databases spell a type differently (`BIGINT`/`INTEGER`,
+/// `BYTEA`/`BLOB`) but store the same kind of value.
+fn family(declared: &str) -> &'static str {
+    let t = declared.to_ascii_lowercase();
+    if t.contains("int") {
+        "integer"
+    } else if t.contains("bytea") || t.contains("blob") {
+        "bytes"
+    } else if t.contains("char") || t.contains("text") {
+        "text"
+    } else if t.contains("json") {
+        "json"
+    } else if t.contains("numeric") || t.contains("decimal") {
+        "numeric"
+    } else if t.contains("bool") {
+        "boolean"
+    } else if t.contains("real") || t.contains("double") || t.contains("float") {
+        "real"
+    } else {
+        "other"
+    }
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Table {
+    /// Column -> (type family, nullable), in name order.
+    columns: BTreeMap<String, (&'static str, bool)>,
+    primary_key: Vec<String>,
+    /// Index name -> (unique, columns in order), the primary key's own index excluded.
+    indexes: BTreeMap<String, (bool, Vec<String>)>,
+}
+
+type Schema = BTreeMap<String, Table>;
+
+/// The migrator's own bookkeeping is not part of the schema.
+fn ours(table: &str) -> bool {
+    !table.starts_with("_sqlx") && !table.starts_with("sqlite_")
+}
+
+async fn postgres_schema(store: &Store) -> Schema {
+    let mut schema = Schema::new();
+    let columns = sqlx::query(
+        "SELECT table_name::text, column_name::text, data_type::text, is_nullable::text \
+         FROM information_schema.columns WHERE table_schema = 'public'",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    for r in columns {
+        let table: String = r.get(0);
+        if !ours(&table) {
+            continue;
+        }
+        let data_type: String = r.get(2);
+        let nullable: String = r.get(3);
+        schema
+            .entry(table)
+            .or_default()
+            .columns
+            .insert(r.get(1), (family(&data_type), nullable == "YES"));
+    }
+    let indexes = sqlx::query(
+        "SELECT t.relname::text, i.relname::text, ix.indisunique::int, ix.indisprimary::int, \
+         array_to_string(array(SELECT COALESCE(a.attname::text, '<expr>') FROM unnest(ix.indkey) WITH ORDINALITY k(n, o) \
+           LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.n ORDER BY k.o), ',') \
+         FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid \
+         JOIN pg_namespace ns ON ns.oid = t.relnamespace WHERE ns.nspname = 'public'",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    for r in indexes {
+        let table: String = r.get(0);
+        if !ours(&table) {
+            continue;
+        }
+        let name: String = r.get(1);
+        let unique: i32 = r.get(2);
+        let primary: i32 = r.get(3);
+        let cols: Vec<String> = r
+            .get::<String, _>(4)
+            .split(',')
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect();
+        let t = schema.entry(table).or_default();
+        if primary == 1 {
+            t.primary_key = cols;
+        } else if !name.ends_with("_key") {
+            t.indexes.insert(name, (unique == 1, cols));
+        } else {
+            // A `UNIQUE` constraint's index: SQLite names these `sqlite_autoindex_<table>_<n>`.
+            t.indexes
+                .insert(format!("unique({})", cols.join(",")), (true, cols));
+        }
+    }
+    schema
+}
+
+async fn sqlite_schema(store: &Store) -> Schema {
+    let mut schema = Schema::new();
+    let tables: Vec<String> =
+        sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+    for table in tables.into_iter().filter(|t| ours(t)) {
+        let mut t = Table::default();
+        let info = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT name, type, \"notnull\", pk FROM pragma_table_info('{table}')"
+        )))
+        .fetch_all(store.pool())
+        .await
+        .unwrap();
+        let mut pk: Vec<(i64, String)> = Vec::new();
+        for r in info {
+            let name: String = r.get(0);
+            let declared: String = r.get(1);
+            let not_null: i64 = r.get(2);
+            let pk_pos: i64 = r.get(3);
+            // A primary key column is never null in PostgreSQL; SQLite only says so when declared.
+            t.columns.insert(
+                name.clone(),
+                (family(&declared), not_null == 0 && pk_pos == 0),
+            );
+            if pk_pos > 0 {
+                pk.push((pk_pos, name));
+            }
+        }
+        pk.sort();
+        t.primary_key = pk.into_iter().map(|(_, n)| n).collect();
+        let list = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT name, \"unique\", origin FROM pragma_index_list('{table}')"
+        )))
+        .fetch_all(store.pool())
+        .await
+        .unwrap();
+        for r in list {
+            let name: String = r.get(0);
+            let unique: i64 = r.get(1);
+            let origin: String = r.get(2);
+            let cols: Vec<String> = sqlx::query_scalar::<_, Option<String>>(sqlx::AssertSqlSafe(
+                format!("SELECT name FROM pragma_index_info('{name}') ORDER BY seqno"),
+            ))
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| c.unwrap_or_else(|| "<expr>".into()))
+            .collect();
+            match origin.as_str() {
+                "pk" => {}
+                "u" => {
+                    t.indexes
+                        .insert(format!("unique({})", cols.join(",")), (true, cols));
+                }
+                _ => {
+                    t.indexes.insert(name, (unique == 1, cols));
+                }
+            }
+        }
+        schema.insert(table, t);
+    }
+    schema
+}
+
+#[tokio::test]
+async fn the_postgres_and_sqlite_migrations_describe_one_schema() {
+    let admin = std::env::var("DATABASE_URL").expect(
+        "DATABASE_URL is not set: run the tests through scripts/test, which starts PostgreSQL",
+    );
+    let name = format!("schema_{}", std::process::id());
+    let pg_url = index::store::create_postgres_database(&admin, &name)
+        .await
+        .unwrap();
+    let pg = Store::open(&pg_url).await.unwrap();
+    let dir = std::env::temp_dir().join(format!("index-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lite = Store::open(&format!("sqlite://{}/index.db", dir.display()))
+        .await
+        .unwrap();
+    let (pg_schema, lite_schema) = (postgres_schema(&pg).await, sqlite_schema(&lite).await);
+    assert!(pg_schema.len() > 20, "{:?}", pg_schema.keys());
+    let tables: std::collections::BTreeSet<&String> =
+        pg_schema.keys().chain(lite_schema.keys()).collect();
+    let mut drift = Vec::new();
+    for table in tables {
+        match (pg_schema.get(table), lite_schema.get(table)) {
+            (Some(p), Some(l)) if p == l => {}
+            (p, l) => drift.push(format!("{table}:\n  postgres {p:?}\n  sqlite   {l:?}")),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        drift.is_empty(),
+        "the migrations drifted:\n{}",
+        drift.join("\n")
+    );
+}

@@ -1,0 +1,273 @@
+//! The workspace's layout, checked: the crate arrows run one way (the production API links no development
+//! chain; the database crate uses neither the indexer nor the API), and no crate's modules import each other
+//! in a circle (the write side of the index never reaches its read side).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `cargo metadata`: each workspace package's name, and the names of the packages its normal (not dev,
+/// not build) dependencies reach, transitively.
+fn normal_closures() -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .current_dir(workspace())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let name_of: BTreeMap<&str, &str> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["id"].as_str().unwrap(), p["name"].as_str().unwrap()))
+        .collect();
+    let deps: BTreeMap<&str, Vec<&str>> = meta["resolve"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            let normal = n["deps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| {
+                    d["dep_kinds"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|k| k["kind"].is_null())
+                })
+                .map(|d| d["pkg"].as_str().unwrap())
+                .collect();
+            (n["id"].as_str().unwrap(), normal)
+        })
+        .collect();
+    let mut closures = BTreeMap::new();
+    for member in meta["workspace_members"].as_array().unwrap() {
+        let root = member.as_str().unwrap();
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            for d in &deps[id] {
+                if seen.insert(*d) {
+                    stack.push(d);
+                }
+            }
+        }
+        closures.insert(
+            name_of[root].to_string(),
+            seen.iter().map(|id| name_of[id].to_string()).collect(),
+        );
+    }
+    closures
+}
+
+#[test]
+fn the_crate_arrows_run_one_way() {
+    let closures = normal_closures();
+    let reaches = |from: &str, to: &str| closures[from].contains(to);
+    // The production API: no development chain, no embedded bank.
+    for dev_only in ["localnet", "solana-runtime", "solana-program-test", "dev"] {
+        assert!(!reaches("api", dev_only), "api links {dev_only}");
+    }
+    // The database serves both sides and depends on neither.
+    for user in ["indexer", "api", "dev", "localnet"] {
+        assert!(!reaches("launchpad-index", user), "index uses {user}");
+    }
+    assert!(reaches("indexer", "launchpad-index"));
+    assert!(reaches("api", "launchpad-index"));
+    assert!(!reaches("indexer", "api"), "indexer uses api");
+    // The math is pure.
+    for solana in ["anchor-lang", "solana-program", "launchpad-sdk"] {
+        assert!(!reaches("launchpad-curve", solana), "curve uses {solana}");
+    }
+    // Nothing but the development stack is built on it.
+    for (name, closure) in &closures {
+        assert!(!closure.contains("dev"), "{name} uses dev");
+    }
+}
+
+/// A crate's modules (`a::b` for `src/a/b.rs` or `src/a/b/mod.rs`; `` for `lib.rs`) and, for each, the
+/// modules its code (tests excluded) names through `crate::`, `super::` or child-module paths.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "bin") {
+                    files(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    files(src, &mut paths);
+    let module_of = |path: &Path| -> Vec<String> {
+        let rel = path.strip_prefix(src).unwrap().with_extension("");
+        let mut parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if matches!(
+            parts.last().map(String::as_str),
+            Some("mod" | "lib" | "main")
+        ) {
+            parts.pop();
+        }
+        parts
+    };
+    let modules: BTreeSet<Vec<String>> = paths.iter().map(|p| module_of(p)).collect();
+    let path_re = regex::Regex::new(r"\b(crate|super)((?:::[a-z_][a-z0-9_]*)+)").unwrap();
+    // A path relative to the module itself: `write::apply` in `store/mod.rs` names `store::write`.
+    let child_re = regex::Regex::new(r"(?:^|[^:\w])([a-z_][a-z0-9_]*)::").unwrap();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in &paths {
+        let me = module_of(path);
+        let text = std::fs::read_to_string(path).unwrap();
+        // Tests may reach anywhere; the layering is about the code that ships.
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let mut targets = BTreeSet::new();
+        for line in code.lines() {
+            let line = line.trim_start();
+            if line.starts_with("//") {
+                continue;
+            }
+            for cap in path_re.captures_iter(line) {
+                let mut target: Vec<String> = if &cap[1] == "crate" {
+                    Vec::new()
+                } else {
+                    me[..me.len().saturating_sub(1)].to_vec()
+                };
+                let rest: Vec<String> = cap[2]
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect();
+                // The deepest module the path names.
+                let mut deepest = target.clone();
+                for seg in rest {
+                    target.push(seg);
+                    if modules.contains(&target) {
+                        deepest = target.clone();
+                    }
+                }
+                // A module naming its own ancestor (the namespace that declares it) is not an arrow.
+                if deepest.len() < me.len() && me.starts_with(&deepest) || deepest == me {
+                    continue;
+                }
+                targets.insert(deepest.join("::"));
+            }
+            for cap in child_re.captures_iter(line) {
+                let mut child = me.clone();
+                child.push(cap[1].to_string());
+                if modules.contains(&child) {
+                    targets.insert(child.join("::"));
+                }
+            }
+        }
+        graph.entry(me.join("::")).or_default().extend(targets);
+    }
+    graph
+}
+
+/// A circle in `graph`, if there is one, as the modules along it.
+fn circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(node.to_string(), 1);
+        stack.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            match state.get(next.as_str()).copied().unwrap_or(0) {
+                1 => {
+                    let from = stack.iter().position(|m| m == next).unwrap();
+                    let mut c = stack[from..].to_vec();
+                    c.push(next.clone());
+                    return Some(c);
+                }
+                0 => {
+                    if let Some(c) = visit(next, graph, state, stack) {
+                        return Some(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+        state.insert(node.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for node in graph.keys() {
+        if state.get(node.as_str()).copied().unwrap_or(0) == 0 {
+            if let Some(c) = visit(node, graph, &mut state, &mut Vec::new()) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_crate_imports_its_own_modules_in_a_circle() {
+    let root = workspace();
+    let crates = [
+        "programs/launchpad/src",
+        "programs/amm/src",
+        "crates/curve/src",
+        "crates/sdk/src",
+        "crates/index/src",
+        "crates/localnet/src",
+        "crates/admin/src",
+        "indexer/src",
+        "api/src",
+        "dev/src",
+    ];
+    let mut circles = Vec::new();
+    for src in crates {
+        let graph = module_graph(&root.join(src));
+        assert!(graph.len() > 1 || src.contains("admin"), "{src}: {graph:?}");
+        if let Some(c) = circle(&graph) {
+            circles.push(format!("{src}: {}", c.join(" -> ")));
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.join("\n")
+    );
+}
+
+#[test]
+fn the_circle_finder_finds_a_circle() {
+    let graph: BTreeMap<String, BTreeSet<String>> = [
+        ("read", vec!["store"]),
+        ("store", vec!["store::write"]),
+        ("store::write", vec!["store::listing"]),
+        ("store::listing", vec!["read"]),
+        ("market", vec![]),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
+    .collect();
+    let c = circle(&graph).unwrap();
+    assert_eq!(c.first(), c.last());
+    assert_eq!(c.len(), 5, "{c:?}");
+    let mut graph = graph;
+    graph.get_mut("store::listing").unwrap().clear();
+    assert_eq!(circle(&graph), None);
+}
