@@ -1,7 +1,8 @@
 //! Exact bonding-curve math for the launchpad: one implementation used by the on-chain program, the indexer
 //! and the API's quoter, so a quote never disagrees with the chain.
 //!
-//! * [`math`]: checked 256-bit helpers and the constant-product range formulas on Q64.64 square-root prices.
+//! * [`math`]: checked 256-bit helpers, the constant-product range formulas on Q64.64 square-root prices and
+//!   the migration price every curve ends at.
 //! * [`curve`]: a start price plus up to 16 segments; traversal in both directions, exact in and exact out.
 //! * [`swap`]: pool-level swaps with fees, the exact graduation fill and refund.
 //! * [`fee`]: fixed and time-decaying fee schedules, the creator/partner split.

@@ -148,3 +148,20 @@ pub fn sqrt_price_after_base_out(s: u128, l: u128, base_out: u128) -> Result<u12
         .ok_or(CurveError::InsufficientLiquidity)?;
     to_u128(div(num, den, Rounding::Up)?)
 }
+
+/// The Q64.64 square-root price at which `threshold` quote buys `migration_supply` tokens, rounded down:
+/// `floor(sqrt(threshold * 2^128 / migration_supply))`. Every curve ends here: [`crate::preset`] builds
+/// curves to it and [`crate::swap::Market::validate`] checks it.
+pub fn migration_sqrt_price(threshold: u64, migration_supply: u64) -> Result<u128> {
+    if migration_supply == 0 {
+        return Err(CurveError::InvalidCurve);
+    }
+    // threshold * 2^128 / migration_supply = (threshold * 2^64 / migration_supply) * 2^64, kept exact by
+    // doing it as one 256-bit division.
+    let price_q128 = div(
+        mul(u256(u128::from(threshold)), mul(u256(Q64), u256(Q64))?)?,
+        u256(u128::from(migration_supply)),
+        Rounding::Down,
+    )?;
+    Ok(to_u128(price_q128)?.isqrt())
+}

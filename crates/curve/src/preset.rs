@@ -21,7 +21,7 @@ use crate::constants::*;
 use crate::curve::{Curve, Segment, MAX_SEGMENTS};
 use crate::error::{CurveError, Result};
 use crate::fee::FeeSchedule;
-use crate::math::{mul_div_u128, Rounding, Q64};
+use crate::math::{migration_sqrt_price, mul_div_u128, Rounding, Q64};
 use crate::swap::Market;
 
 /// A launch preset. The discriminants are stored on chain and are ABI.
@@ -149,24 +149,6 @@ impl PresetConfig {
             migration_supply: self.migration_supply,
         }
     }
-}
-
-/// The Q64.64 square-root price at which `threshold` quote buys `migration_supply` tokens, rounded down.
-pub fn migration_sqrt_price(threshold: u64, migration_supply: u64) -> Result<u128> {
-    if migration_supply == 0 {
-        return Err(CurveError::InvalidCurve);
-    }
-    // threshold * 2^128 / migration_supply = (threshold * 2^64 / migration_supply) * 2^64, kept exact by
-    // doing it as one 256-bit division.
-    let price_q128 = crate::math::div(
-        crate::math::mul(
-            crate::math::u256(threshold as u128),
-            crate::math::u256(Q64) * crate::math::u256(Q64),
-        )?,
-        crate::math::u256(migration_supply as u128),
-        Rounding::Down,
-    )?;
-    Ok(crate::math::to_u128(price_q128)?.isqrt())
 }
 
 /// Segments for start price `start`, end `end`, weights `w` and liquidity unit `unit`.

@@ -12,8 +12,7 @@ use crate::constants::{BPS_DENOMINATOR, MAX_QUOTE_EXCESS_UNITS, MAX_SALE_DUST_BA
 use crate::curve::Curve;
 use crate::error::{CurveError, Result};
 use crate::fee::{fee_on_amount, gross_for_net};
-use crate::math::{mul_div_u64, to_u64, Rounding};
-use crate::preset::migration_sqrt_price;
+use crate::math::{migration_sqrt_price, mul_div_u64, to_u64, Rounding};
 
 /// A curve with the amounts it trades for.
 #[derive(Debug, Clone, Copy)]
