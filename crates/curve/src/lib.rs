@@ -9,6 +9,8 @@
 //! * [`preset`]: `fair`, `distribute`, `shield` for SOL and USDC, built and validated.
 //! * [`pinned`]: the six preset configs as constants, which the program requires configs to equal.
 //! * [`display`]: integer-only decimal formatting of amounts and prices.
+//! * [`safe_math`]: [`SafeMath`], the checked `+ - * /` every module uses, failing with
+//!   [`CurveError::MathOverflow`].
 //!
 //! No floats, no panics on any input: every fallible function returns [`CurveError`]. Rounding always
 //! favours the pool: amounts paid out round down, amounts taken in and fees round up.
@@ -23,6 +25,7 @@ pub mod fee;
 pub mod math;
 pub mod pinned;
 pub mod preset;
+pub mod safe_math;
 pub mod swap;
 
 pub use curve::{Curve, Fill, Segment, MAX_SEGMENTS};
@@ -31,4 +34,5 @@ pub use fee::{fee_on_amount, gross_for_net, split_fee, FeeSchedule, FeeSplit};
 pub use math::Rounding;
 pub use pinned::pinned_preset;
 pub use preset::{preset_config, Preset, PresetConfig, QuoteAsset};
+pub use safe_math::SafeMath;
 pub use swap::{Market, PoolState, Side, SwapResult};

@@ -19,9 +19,10 @@
 
 use crate::constants::*;
 use crate::curve::{Curve, Segment, MAX_SEGMENTS};
-use crate::error::{CurveError, Result};
+use crate::error::Result;
 use crate::fee::FeeSchedule;
 use crate::math::{migration_sqrt_price, mul_div_u128, Rounding, Q64};
+use crate::safe_math::SafeMath;
 use crate::swap::Market;
 
 /// A launch preset. The discriminants are stored on chain and are ABI.
@@ -169,7 +170,7 @@ fn segments_for(
         };
         segs[i] = Segment {
             sqrt_price_upper: upper,
-            liquidity: w.checked_mul(unit).ok_or(CurveError::MathOverflow)?,
+            liquidity: w.safe_mul(unit)?,
         };
     }
     Ok(segs)
@@ -191,9 +192,7 @@ fn unit_for_threshold(start: u128, end: u128, weights: &[u128], threshold: u64) 
         let mut lo = start;
         let mut sum = 0u128;
         for s in &segs[..weights.len()] {
-            sum = sum
-                .checked_add(s.liquidity * (s.sqrt_price_upper - lo))
-                .ok_or(CurveError::MathOverflow)?;
+            sum = sum.safe_add(s.liquidity * (s.sqrt_price_upper - lo))?;
             lo = s.sqrt_price_upper;
         }
         sum
@@ -202,7 +201,7 @@ fn unit_for_threshold(start: u128, end: u128, weights: &[u128], threshold: u64) 
     let mut lo = mul_div_u128(t, Q64, per_unit, Rounding::Up)?;
     let mut hi = mul_div_u128(t + weights.len() as u128 + 1, Q64, per_unit, Rounding::Up)?;
     while quote_for(hi)? < t {
-        hi = hi.checked_mul(2).ok_or(CurveError::MathOverflow)?;
+        hi = hi.safe_mul(2)?;
     }
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
