@@ -7,6 +7,7 @@ use crate::constants::POOL_SEED;
 use crate::errors::LaunchpadError;
 use crate::events::{EvtClaim, CLAIM_KIND_TRADING};
 use crate::state::{Config, Pool};
+use crate::utils::token::transfer_from_pool;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 
@@ -76,7 +77,7 @@ pub fn handler(ctx: Context<ClaimTradingFee>) -> Result<()> {
         base_amount: 0,
     };
     let a = &ctx.accounts;
-    Pool::pay_quote(
+    transfer_from_pool(
         &a.pool,
         a.quote_token_program.to_account_info(),
         &a.quote_mint,
