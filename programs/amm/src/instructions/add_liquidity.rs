@@ -8,7 +8,7 @@
 use crate::errors::{AmmError, CurveResultExt};
 use crate::events::EvtAddLiquidity;
 use crate::state::{AmmPool, Position};
-use crate::token::transfer;
+use crate::utils::token::transfer_from_user;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 use curve::amm::{deposit_amounts, initial_liquidity};
@@ -71,22 +71,20 @@ pub fn handler(ctx: Context<AddLiquidity>, args: AddLiquidityArgs) -> Result<()>
     };
     let a = &ctx.accounts;
     let depositor = a.depositor.to_account_info();
-    transfer(
+    transfer_from_user(
         a.token_program_a.to_account_info(),
         &a.mint_a,
         a.depositor_a.to_account_info(),
         a.vault_a.to_account_info(),
         depositor.clone(),
-        &[],
         amount_a,
     )?;
-    transfer(
+    transfer_from_user(
         a.token_program_b.to_account_info(),
         &a.mint_b,
         a.depositor_b.to_account_info(),
         a.vault_b.to_account_info(),
         depositor,
-        &[],
         amount_b,
     )?;
 

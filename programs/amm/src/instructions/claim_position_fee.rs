@@ -5,7 +5,7 @@
 use crate::errors::AmmError;
 use crate::events::EvtClaimPositionFee;
 use crate::state::{AmmPool, Position};
-use crate::token::pay_out;
+use crate::utils::token::pay_out;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 
