@@ -8,6 +8,7 @@ use crate::utils::token::{transfer_from_pool, transfer_from_user};
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 use curve::amm::{fee_growth_delta, swap_exact_in};
+use curve::SafeMath;
 
 #[derive(AnchorSerialize, AnchorDeserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SwapArgs {
@@ -97,17 +98,16 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
 
     let trader_key = a.trader.key();
     let pool = &mut ctx.accounts.pool;
-    let overflow = || error!(AmmError::MathOverflow);
     if args.a_to_b {
         pool.reserve_a = s.reserve_in_after;
         pool.reserve_b = s.reserve_out_after;
         pool.fee_growth_a = pool.fee_growth_a.wrapping_add(growth);
-        pool.fees_a_total = pool.fees_a_total.checked_add(s.fee).ok_or_else(overflow)?;
+        pool.fees_a_total = pool.fees_a_total.safe_add(s.fee).or_amm()?;
     } else {
         pool.reserve_b = s.reserve_in_after;
         pool.reserve_a = s.reserve_out_after;
         pool.fee_growth_b = pool.fee_growth_b.wrapping_add(growth);
-        pool.fees_b_total = pool.fees_b_total.checked_add(s.fee).ok_or_else(overflow)?;
+        pool.fees_b_total = pool.fees_b_total.safe_add(s.fee).or_amm()?;
     }
     let event = EvtSwap {
         pool: pool.key(),

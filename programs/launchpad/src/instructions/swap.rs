@@ -12,7 +12,7 @@ use crate::state::{Config, Pool, PoolStatus};
 use crate::utils::token::{transfer_from_pool, transfer_from_user};
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, Token2022, TokenAccount, TokenInterface};
-use curve::{split_fee, Side};
+use curve::{split_fee, SafeMath, Side};
 
 /// `SwapArgs::side` of a buy (quote in, tokens out).
 pub const SIDE_BUY: u8 = 0;
@@ -139,12 +139,12 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
     pool.set_state(result.next);
     pool.creator_fee_unclaimed = pool
         .creator_fee_unclaimed
-        .checked_add(split.creator)
-        .ok_or(LaunchpadError::MathOverflow)?;
+        .safe_add(split.creator)
+        .or_launchpad()?;
     pool.partner_fee_unclaimed = pool
         .partner_fee_unclaimed
-        .checked_add(split.partner)
-        .ok_or(LaunchpadError::MathOverflow)?;
+        .safe_add(split.partner)
+        .or_launchpad()?;
     if result.completes {
         pool.status = PoolStatus::Complete;
         pool.complete_timestamp = now;
