@@ -1,8 +1,8 @@
 //! The program's token transfers: every `transfer_checked` CPI goes through here, one helper for a transfer
 //! the wallet signs and one for a payment out of a pool vault, which the pool PDA signs.
 //!
-//! A zero amount is still sent to the token program (it checks the accounts either way); the handlers refuse
-//! zero amounts before they get here.
+//! Every amount, zero included, goes to the token program, which checks the accounts either way (the AMM's
+//! helper skips zero amounts; this program never did).
 
 use crate::state::Pool;
 use anchor_lang::prelude::*;
