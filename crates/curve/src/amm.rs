@@ -8,7 +8,8 @@
 use crate::constants::BPS_DENOMINATOR;
 use crate::error::{CurveError, Result};
 use crate::fee::fee_on_amount;
-use crate::math::{div, mul, mul_div_u128, to_u128, to_u64, u256, Rounding, Q64};
+use crate::math::{div, mul_div_u128, to_u128, to_u64, u256, Rounding, Q64};
+use crate::safe_math::SafeMath;
 
 /// Highest swap fee a pool may charge (10%).
 pub const MAX_SWAP_FEE_BPS: u16 = 1_000;
@@ -17,9 +18,7 @@ pub const DEFAULT_SWAP_FEE_BPS: u16 = 25;
 
 /// Liquidity minted by the first deposit: `floor(sqrt(a * b))`.
 pub fn initial_liquidity(amount_a: u64, amount_b: u64) -> Result<u128> {
-    let product = u128::from(amount_a)
-        .checked_mul(u128::from(amount_b))
-        .ok_or(CurveError::MathOverflow)?;
+    let product = u128::from(amount_a).safe_mul(u128::from(amount_b))?;
     let l = product.isqrt();
     if l == 0 {
         return Err(CurveError::AmountTooSmall);
@@ -89,10 +88,8 @@ pub fn swap_exact_in(
         return Err(CurveError::InsufficientLiquidity);
     }
     let fee = fee_on_amount(amount_in, fee_bps)?;
-    let net = amount_in.checked_sub(fee).ok_or(CurveError::MathOverflow)?;
-    let new_in = reserve_in
-        .checked_add(net)
-        .ok_or(CurveError::MathOverflow)?;
+    let net = amount_in.safe_sub(fee)?;
+    let new_in = reserve_in.safe_add(net)?;
     let out = mul_div_u128(
         u128::from(reserve_out),
         u128::from(net),
@@ -148,7 +145,7 @@ pub fn fee_growth_delta(fee: u64, liquidity: u128) -> Result<u128> {
         return Err(CurveError::InsufficientLiquidity);
     }
     to_u128(div(
-        mul(u256(u128::from(fee)), u256(Q64))?,
+        u256(u128::from(fee)).safe_mul(u256(Q64))?,
         u256(liquidity),
         Rounding::Down,
     )?)
@@ -159,7 +156,7 @@ pub fn fee_growth_delta(fee: u64, liquidity: u128) -> Result<u128> {
 pub fn fees_earned(growth_now: u128, growth_then: u128, liquidity: u128) -> Result<u64> {
     let delta = growth_now.wrapping_sub(growth_then);
     to_u64(to_u128(div(
-        mul(u256(delta), u256(liquidity))?,
+        u256(delta).safe_mul(u256(liquidity))?,
         u256(Q64),
         Rounding::Down,
     )?)?)
@@ -167,9 +164,9 @@ pub fn fees_earned(growth_now: u128, growth_then: u128, liquidity: u128) -> Resu
 
 /// Quote the AMM takes for `base` tokens at a Q64.64 square-root price: `floor(base * s^2 / 2^128)`.
 pub fn quote_at_sqrt_price(base: u64, sqrt_price: u128) -> Result<u64> {
-    let sq = mul(u256(sqrt_price), u256(sqrt_price))?;
-    let num = mul(sq, u256(u128::from(base)))?;
-    let q128 = mul(u256(Q64), u256(Q64))?;
+    let sq = u256(sqrt_price).safe_mul(u256(sqrt_price))?;
+    let num = sq.safe_mul(u256(u128::from(base)))?;
+    let q128 = u256(Q64).safe_mul(u256(Q64))?;
     to_u64(to_u128(div(num, q128, Rounding::Down)?)?)
 }
 
@@ -206,23 +203,15 @@ pub fn plan_migration(
     let base_per_position = base / 2;
     let quote_per_position = quote / 2;
     let liquidity_per_position = initial_liquidity(base_per_position, quote_per_position)?;
-    let taken_base = base_per_position
-        .checked_mul(2)
-        .ok_or(CurveError::MathOverflow)?;
-    let taken_quote = quote_per_position
-        .checked_mul(2)
-        .ok_or(CurveError::MathOverflow)?;
-    let surplus = raised
-        .checked_sub(taken_quote)
-        .ok_or(CurveError::MathOverflow)?;
+    let taken_base = base_per_position.safe_mul(2)?;
+    let taken_quote = quote_per_position.safe_mul(2)?;
+    let surplus = raised.safe_sub(taken_quote)?;
     let split = crate::fee::split_fee(surplus, creator_share_bps)?;
     Ok(MigrationPlan {
         base_per_position,
         quote_per_position,
         liquidity_per_position,
-        burnt_base: base
-            .checked_sub(taken_base)
-            .ok_or(CurveError::MathOverflow)?,
+        burnt_base: base.safe_sub(taken_base)?,
         surplus,
         creator_surplus: split.creator,
         partner_surplus: split.partner,

@@ -10,6 +10,7 @@ use crate::math::{
     delta_base, delta_quote, sqrt_price_after_base_in, sqrt_price_after_base_out,
     sqrt_price_after_quote_in, sqrt_price_after_quote_out, Rounding,
 };
+use crate::safe_math::SafeMath;
 
 /// Most segments a curve may have.
 pub const MAX_SEGMENTS: usize = 16;
@@ -118,9 +119,7 @@ impl<'a> Curve<'a> {
             let lo = self.lower(i).max(from);
             let hi = seg.sqrt_price_upper.min(to);
             if hi > lo {
-                total = total
-                    .checked_add(f(seg.liquidity, lo, hi)?)
-                    .ok_or(CurveError::MathOverflow)?;
+                total = total.safe_add(f(seg.liquidity, lo, hi)?)?;
             }
         }
         Ok(total)
@@ -160,9 +159,7 @@ impl<'a> Curve<'a> {
             let seg = self.segments[i];
             let to_top = delta_quote(seg.liquidity, price, seg.sqrt_price_upper, Rounding::Up)?;
             let next = if remaining >= to_top {
-                remaining = remaining
-                    .checked_sub(to_top)
-                    .ok_or(CurveError::MathOverflow)?;
+                remaining = remaining.safe_sub(to_top)?;
                 seg.sqrt_price_upper
             } else {
                 let next = sqrt_price_after_quote_in(price, seg.liquidity, remaining)?
@@ -170,16 +167,12 @@ impl<'a> Curve<'a> {
                 remaining = 0;
                 next
             };
-            out = out
-                .checked_add(delta_base(seg.liquidity, price, next, Rounding::Down)?)
-                .ok_or(CurveError::MathOverflow)?;
+            out = out.safe_add(delta_base(seg.liquidity, price, next, Rounding::Down)?)?;
             price = next;
         }
         Ok(Fill {
             sqrt_price: price,
-            amount_in: quote_in
-                .checked_sub(remaining)
-                .ok_or(CurveError::MathOverflow)?,
+            amount_in: quote_in.safe_sub(remaining)?,
             amount_out: out,
         })
     }
@@ -200,18 +193,14 @@ impl<'a> Curve<'a> {
             let lo = self.lower(i);
             let to_bottom = delta_base(seg.liquidity, lo, price, Rounding::Up)?;
             let next = if remaining >= to_bottom {
-                remaining = remaining
-                    .checked_sub(to_bottom)
-                    .ok_or(CurveError::MathOverflow)?;
+                remaining = remaining.safe_sub(to_bottom)?;
                 lo
             } else {
                 let next = sqrt_price_after_base_in(price, seg.liquidity, remaining)?.max(lo);
                 remaining = 0;
                 next
             };
-            out = out
-                .checked_add(delta_quote(seg.liquidity, next, price, Rounding::Down)?)
-                .ok_or(CurveError::MathOverflow)?;
+            out = out.safe_add(delta_quote(seg.liquidity, next, price, Rounding::Down)?)?;
             price = next;
         }
         Ok(Fill {
@@ -234,9 +223,7 @@ impl<'a> Curve<'a> {
             let seg = self.segments[i];
             let in_range = delta_base(seg.liquidity, price, seg.sqrt_price_upper, Rounding::Down)?;
             let next = if remaining > in_range {
-                remaining = remaining
-                    .checked_sub(in_range)
-                    .ok_or(CurveError::MathOverflow)?;
+                remaining = remaining.safe_sub(in_range)?;
                 seg.sqrt_price_upper
             } else {
                 let next = sqrt_price_after_base_out(price, seg.liquidity, remaining)?
@@ -244,9 +231,7 @@ impl<'a> Curve<'a> {
                 remaining = 0;
                 next
             };
-            cost = cost
-                .checked_add(delta_quote(seg.liquidity, price, next, Rounding::Up)?)
-                .ok_or(CurveError::MathOverflow)?;
+            cost = cost.safe_add(delta_quote(seg.liquidity, price, next, Rounding::Up)?)?;
             price = next;
         }
         Ok(Fill {
@@ -270,18 +255,14 @@ impl<'a> Curve<'a> {
             let lo = self.lower(i);
             let in_range = delta_quote(seg.liquidity, lo, price, Rounding::Down)?;
             let next = if remaining > in_range {
-                remaining = remaining
-                    .checked_sub(in_range)
-                    .ok_or(CurveError::MathOverflow)?;
+                remaining = remaining.safe_sub(in_range)?;
                 lo
             } else {
                 let next = sqrt_price_after_quote_out(price, seg.liquidity, remaining)?.max(lo);
                 remaining = 0;
                 next
             };
-            cost = cost
-                .checked_add(delta_base(seg.liquidity, next, price, Rounding::Up)?)
-                .ok_or(CurveError::MathOverflow)?;
+            cost = cost.safe_add(delta_base(seg.liquidity, next, price, Rounding::Up)?)?;
             price = next;
         }
         Ok(Fill {

@@ -4,7 +4,8 @@
 #![allow(clippy::arithmetic_side_effects)]
 
 use crate::error::Result;
-use crate::math::{div, mul, u256, Rounding, Q64};
+use crate::math::{div, u256, Rounding, Q64};
+use crate::safe_math::SafeMath;
 use ruint::aliases::U256;
 
 /// `num / den` as a decimal string with exactly `frac_digits` digits after the point, rounded to nearest
@@ -12,7 +13,7 @@ use ruint::aliases::U256;
 pub fn ratio_to_decimal(num: U256, den: U256, frac_digits: u32) -> Result<String> {
     let scale = U256::from(10u8).pow(U256::from(frac_digits));
     let two = U256::from(2u8);
-    let twice = div(mul(mul(num, scale)?, two)?, den, Rounding::Down)?;
+    let twice = div(num.safe_mul(scale)?.safe_mul(two)?, den, Rounding::Down)?;
     let scaled = div(twice.saturating_add(U256::from(1u8)), two, Rounding::Down)?;
     let (int, frac) = scaled.div_rem(scale);
     if frac_digits == 0 {
@@ -47,14 +48,14 @@ pub fn sqrt_price_to_decimal(
     quote_decimals: u8,
     frac_digits: u32,
 ) -> Result<String> {
-    let sq = mul(u256(sqrt_price), u256(sqrt_price))?;
-    let q128 = mul(u256(Q64), u256(Q64))?;
+    let sq = u256(sqrt_price).safe_mul(u256(sqrt_price))?;
+    let q128 = u256(Q64).safe_mul(u256(Q64))?;
     let (num, den) = if token_decimals >= quote_decimals {
         let f = U256::from(10u8).pow(U256::from(token_decimals - quote_decimals));
-        (mul(sq, f)?, q128)
+        (sq.safe_mul(f)?, q128)
     } else {
         let f = U256::from(10u8).pow(U256::from(quote_decimals - token_decimals));
-        (sq, mul(q128, f)?)
+        (sq, q128.safe_mul(f)?)
     };
     ratio_to_decimal(num, den, frac_digits)
 }
@@ -72,8 +73,12 @@ pub fn execution_price(
         return None;
     }
     let ten = U256::from(10u8);
-    let num = mul(U256::from(quote), ten.pow(U256::from(base_decimals))).ok()?;
-    let den = mul(U256::from(base), ten.pow(U256::from(quote_decimals))).ok()?;
+    let num = U256::from(quote)
+        .safe_mul(ten.pow(U256::from(base_decimals)))
+        .ok()?;
+    let den = U256::from(base)
+        .safe_mul(ten.pow(U256::from(quote_decimals)))
+        .ok()?;
     ratio_to_decimal(num, den, frac_digits).ok()
 }
 
@@ -114,8 +119,8 @@ pub fn sqrt_price_to_fixed(
     token_decimals: u8,
     quote_decimals: u8,
 ) -> Option<u128> {
-    let sq = mul(u256(sqrt_price), u256(sqrt_price)).ok()?;
-    let q128 = mul(u256(Q64), u256(Q64)).ok()?;
+    let sq = u256(sqrt_price).safe_mul(u256(sqrt_price)).ok()?;
+    let q128 = u256(Q64).safe_mul(u256(Q64)).ok()?;
     ratio_to_fixed_price(sq, q128, token_decimals, quote_decimals)
 }
 

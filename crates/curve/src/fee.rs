@@ -7,6 +7,7 @@
 use crate::constants::{BPS_DENOMINATOR, MAX_FEE_BPS, MIN_FEE_BPS};
 use crate::error::{CurveError, Result};
 use crate::math::{mul_div_u64, Rounding};
+use crate::safe_math::SafeMath;
 
 /// A fee that starts at `cliff_fee_bps` and falls by `reduction_bps_per_period` every `period_seconds`
 /// after launch, `number_of_periods` times.
@@ -117,6 +118,6 @@ pub fn split_fee(fee: u64, creator_share_bps: u16) -> Result<FeeSplit> {
     )?;
     Ok(FeeSplit {
         creator,
-        partner: fee.checked_sub(creator).ok_or(CurveError::MathOverflow)?,
+        partner: fee.safe_sub(creator)?,
     })
 }

@@ -1,13 +1,16 @@
 //! Exact bonding-curve math for the launchpad: one implementation used by the on-chain program, the indexer
 //! and the API's quoter, so a quote never disagrees with the chain.
 //!
-//! * [`math`]: checked 256-bit helpers and the constant-product range formulas on Q64.64 square-root prices.
+//! * [`math`]: checked 256-bit helpers, the constant-product range formulas on Q64.64 square-root prices and
+//!   the migration price every curve ends at.
 //! * [`curve`]: a start price plus up to 16 segments; traversal in both directions, exact in and exact out.
 //! * [`swap`]: pool-level swaps with fees, the exact graduation fill and refund.
 //! * [`fee`]: fixed and time-decaying fee schedules, the creator/partner split.
 //! * [`preset`]: `fair`, `distribute`, `shield` for SOL and USDC, built and validated.
 //! * [`pinned`]: the six preset configs as constants, which the program requires configs to equal.
 //! * [`display`]: integer-only decimal formatting of amounts and prices.
+//! * [`safe_math`]: [`SafeMath`], the checked `+ - * /` every module uses, failing with
+//!   [`CurveError::MathOverflow`].
 //!
 //! No floats, no panics on any input: every fallible function returns [`CurveError`]. Rounding always
 //! favours the pool: amounts paid out round down, amounts taken in and fees round up.
@@ -22,6 +25,7 @@ pub mod fee;
 pub mod math;
 pub mod pinned;
 pub mod preset;
+pub mod safe_math;
 pub mod swap;
 
 pub use curve::{Curve, Fill, Segment, MAX_SEGMENTS};
@@ -30,4 +34,5 @@ pub use fee::{fee_on_amount, gross_for_net, split_fee, FeeSchedule, FeeSplit};
 pub use math::Rounding;
 pub use pinned::pinned_preset;
 pub use preset::{preset_config, Preset, PresetConfig, QuoteAsset};
+pub use safe_math::SafeMath;
 pub use swap::{Market, PoolState, Side, SwapResult};

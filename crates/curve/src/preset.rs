@@ -19,9 +19,10 @@
 
 use crate::constants::*;
 use crate::curve::{Curve, Segment, MAX_SEGMENTS};
-use crate::error::{CurveError, Result};
+use crate::error::Result;
 use crate::fee::FeeSchedule;
-use crate::math::{mul_div_u128, Rounding, Q64};
+use crate::math::{migration_sqrt_price, mul_div_u128, Rounding, Q64};
+use crate::safe_math::SafeMath;
 use crate::swap::Market;
 
 /// A launch preset. The discriminants are stored on chain and are ABI.
@@ -151,24 +152,6 @@ impl PresetConfig {
     }
 }
 
-/// The Q64.64 square-root price at which `threshold` quote buys `migration_supply` tokens, rounded down.
-pub fn migration_sqrt_price(threshold: u64, migration_supply: u64) -> Result<u128> {
-    if migration_supply == 0 {
-        return Err(CurveError::InvalidCurve);
-    }
-    // threshold * 2^128 / migration_supply = (threshold * 2^64 / migration_supply) * 2^64, kept exact by
-    // doing it as one 256-bit division.
-    let price_q128 = crate::math::div(
-        crate::math::mul(
-            crate::math::u256(threshold as u128),
-            crate::math::u256(Q64) * crate::math::u256(Q64),
-        )?,
-        crate::math::u256(migration_supply as u128),
-        Rounding::Down,
-    )?;
-    Ok(crate::math::to_u128(price_q128)?.isqrt())
-}
-
 /// Segments for start price `start`, end `end`, weights `w` and liquidity unit `unit`.
 fn segments_for(
     start: u128,
@@ -187,7 +170,7 @@ fn segments_for(
         };
         segs[i] = Segment {
             sqrt_price_upper: upper,
-            liquidity: w.checked_mul(unit).ok_or(CurveError::MathOverflow)?,
+            liquidity: w.safe_mul(unit)?,
         };
     }
     Ok(segs)
@@ -209,9 +192,7 @@ fn unit_for_threshold(start: u128, end: u128, weights: &[u128], threshold: u64) 
         let mut lo = start;
         let mut sum = 0u128;
         for s in &segs[..weights.len()] {
-            sum = sum
-                .checked_add(s.liquidity * (s.sqrt_price_upper - lo))
-                .ok_or(CurveError::MathOverflow)?;
+            sum = sum.safe_add(s.liquidity * (s.sqrt_price_upper - lo))?;
             lo = s.sqrt_price_upper;
         }
         sum
@@ -220,7 +201,7 @@ fn unit_for_threshold(start: u128, end: u128, weights: &[u128], threshold: u64) 
     let mut lo = mul_div_u128(t, Q64, per_unit, Rounding::Up)?;
     let mut hi = mul_div_u128(t + weights.len() as u128 + 1, Q64, per_unit, Rounding::Up)?;
     while quote_for(hi)? < t {
-        hi = hi.checked_mul(2).ok_or(CurveError::MathOverflow)?;
+        hi = hi.safe_mul(2)?;
     }
     while lo < hi {
         let mid = lo + (hi - lo) / 2;

@@ -12,8 +12,8 @@ use crate::constants::{BPS_DENOMINATOR, MAX_QUOTE_EXCESS_UNITS, MAX_SALE_DUST_BA
 use crate::curve::Curve;
 use crate::error::{CurveError, Result};
 use crate::fee::{fee_on_amount, gross_for_net};
-use crate::math::{mul_div_u64, to_u64, Rounding};
-use crate::preset::migration_sqrt_price;
+use crate::math::{migration_sqrt_price, mul_div_u64, to_u64, Rounding};
+use crate::safe_math::SafeMath;
 
 /// A curve with the amounts it trades for.
 #[derive(Debug, Clone, Copy)]
@@ -75,9 +75,7 @@ impl<'a> Market<'a> {
         if self.threshold == 0 || self.sale_supply == 0 || self.migration_supply == 0 {
             return Err(CurveError::CurveMismatch);
         }
-        self.sale_supply
-            .checked_add(self.migration_supply)
-            .ok_or(CurveError::MathOverflow)?;
+        self.sale_supply.safe_add(self.migration_supply)?;
         let sale = self.sale_supply as u128;
         let threshold = self.threshold as u128;
         if self.curve.total_base(Rounding::Up)? > sale
@@ -108,10 +106,7 @@ impl<'a> Market<'a> {
     pub fn initial_state(&self) -> Result<PoolState> {
         Ok(PoolState {
             sqrt_price: self.curve.sqrt_start_price,
-            base_reserve: self
-                .sale_supply
-                .checked_add(self.migration_supply)
-                .ok_or(CurveError::MathOverflow)?,
+            base_reserve: self.sale_supply.safe_add(self.migration_supply)?,
             quote_reserve: 0,
         })
     }
@@ -216,10 +211,7 @@ impl<'a> Market<'a> {
                     .base_reserve
                     .checked_sub(out)
                     .ok_or(CurveError::InconsistentState)?,
-                quote_reserve: state
-                    .quote_reserve
-                    .checked_add(net)
-                    .ok_or(CurveError::MathOverflow)?,
+                quote_reserve: state.quote_reserve.safe_add(net)?,
             },
             completes: false,
         })
@@ -255,10 +247,7 @@ impl<'a> Market<'a> {
             refund: 0,
             next: PoolState {
                 sqrt_price: fill.sqrt_price,
-                base_reserve: state
-                    .base_reserve
-                    .checked_add(amount_in)
-                    .ok_or(CurveError::MathOverflow)?,
+                base_reserve: state.base_reserve.safe_add(amount_in)?,
                 quote_reserve: state
                     .quote_reserve
                     .checked_sub(gross)

@@ -1,5 +1,6 @@
 //! The AMM's one error enum. Codes are ABI: append only.
 
+use anchor_lang::error::Source;
 use anchor_lang::prelude::*;
 use curve::CurveError;
 
@@ -46,13 +47,24 @@ impl From<CurveError> for AmmError {
     }
 }
 
-/// `?` on curve results inside handlers.
+/// `?` on curve results inside handlers, [`curve::SafeMath`]'s included (`a.safe_add(b).or_amm()?`).
 pub trait CurveResultExt<T> {
+    /// The curve error as this program's, with the caller's file and line as its origin in the program log
+    /// (what `error!` at the call site would log). `#[track_caller]`: the location is a constant, and the log
+    /// line is written only when the error is.
+    #[track_caller]
     fn or_amm(self) -> Result<T>;
 }
 
 impl<T> CurveResultExt<T> for core::result::Result<T, CurveError> {
+    #[track_caller]
     fn or_amm(self) -> Result<T> {
-        self.map_err(|e| error!(AmmError::from(e)))
+        let caller = core::panic::Location::caller();
+        self.map_err(|e| {
+            Error::from(AmmError::from(e)).with_source(Source {
+                filename: caller.file(),
+                line: caller.line(),
+            })
+        })
     }
 }

@@ -19,7 +19,7 @@ pub mod errors;
 pub mod events;
 pub mod instructions;
 pub mod state;
-pub mod token;
+pub mod utils;
 
 pub use constants::*;
 pub use errors::AmmError;

@@ -1,5 +1,6 @@
 //! The program's one error enum. Codes are ABI: append new variants at the end, never reorder or remove.
 
+use anchor_lang::error::Source;
 use anchor_lang::prelude::*;
 use curve::CurveError;
 
@@ -96,13 +97,24 @@ impl From<CurveError> for LaunchpadError {
     }
 }
 
-/// `?` on curve results inside handlers.
+/// `?` on curve results inside handlers, [`curve::SafeMath`]'s included (`a.safe_add(b).or_launchpad()?`).
 pub trait CurveResultExt<T> {
+    /// The curve error as this program's, with the caller's file and line as its origin in the program log
+    /// (what `error!` at the call site would log). `#[track_caller]`: the location is a constant, and the log
+    /// line is written only when the error is.
+    #[track_caller]
     fn or_launchpad(self) -> Result<T>;
 }
 
 impl<T> CurveResultExt<T> for core::result::Result<T, CurveError> {
+    #[track_caller]
     fn or_launchpad(self) -> Result<T> {
-        self.map_err(|e| error!(LaunchpadError::from(e)))
+        let caller = core::panic::Location::caller();
+        self.map_err(|e| {
+            Error::from(LaunchpadError::from(e)).with_source(Source {
+                filename: caller.file(),
+                line: caller.line(),
+            })
+        })
     }
 }

@@ -27,6 +27,7 @@ pub mod errors;
 pub mod events;
 pub mod instructions;
 pub mod state;
+pub mod utils;
 
 pub use constants::*;
 pub use errors::LaunchpadError;

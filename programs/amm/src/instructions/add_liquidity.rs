@@ -8,10 +8,11 @@
 use crate::errors::{AmmError, CurveResultExt};
 use crate::events::EvtAddLiquidity;
 use crate::state::{AmmPool, Position};
-use crate::token::transfer;
+use crate::utils::token::transfer_from_user;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 use curve::amm::{deposit_amounts, initial_liquidity};
+use curve::SafeMath;
 
 #[derive(AnchorSerialize, AnchorDeserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AddLiquidityArgs {
@@ -71,22 +72,20 @@ pub fn handler(ctx: Context<AddLiquidity>, args: AddLiquidityArgs) -> Result<()>
     };
     let a = &ctx.accounts;
     let depositor = a.depositor.to_account_info();
-    transfer(
+    transfer_from_user(
         a.token_program_a.to_account_info(),
         &a.mint_a,
         a.depositor_a.to_account_info(),
         a.vault_a.to_account_info(),
         depositor.clone(),
-        &[],
         amount_a,
     )?;
-    transfer(
+    transfer_from_user(
         a.token_program_b.to_account_info(),
         &a.mint_b,
         a.depositor_b.to_account_info(),
         a.vault_b.to_account_info(),
         depositor,
-        &[],
         amount_b,
     )?;
 
@@ -95,21 +94,14 @@ pub fn handler(ctx: Context<AddLiquidity>, args: AddLiquidityArgs) -> Result<()>
     let pool = &mut accounts.pool;
     let position = &mut accounts.position;
     position.accrue(pool)?;
-    let overflow = || error!(AmmError::MathOverflow);
-    pool.reserve_a = pool.reserve_a.checked_add(amount_a).ok_or_else(overflow)?;
-    pool.reserve_b = pool.reserve_b.checked_add(amount_b).ok_or_else(overflow)?;
-    pool.liquidity = pool.liquidity.checked_add(delta).ok_or_else(overflow)?;
+    pool.reserve_a = pool.reserve_a.safe_add(amount_a).or_amm()?;
+    pool.reserve_b = pool.reserve_b.safe_add(amount_b).or_amm()?;
+    pool.liquidity = pool.liquidity.safe_add(delta).or_amm()?;
     if args.lock {
-        pool.locked_liquidity = pool
-            .locked_liquidity
-            .checked_add(delta)
-            .ok_or_else(overflow)?;
-        position.locked_liquidity = position
-            .locked_liquidity
-            .checked_add(delta)
-            .ok_or_else(overflow)?;
+        pool.locked_liquidity = pool.locked_liquidity.safe_add(delta).or_amm()?;
+        position.locked_liquidity = position.locked_liquidity.safe_add(delta).or_amm()?;
     } else {
-        position.liquidity = position.liquidity.checked_add(delta).ok_or_else(overflow)?;
+        position.liquidity = position.liquidity.safe_add(delta).or_amm()?;
     }
     let event = EvtAddLiquidity {
         pool: pool.key(),

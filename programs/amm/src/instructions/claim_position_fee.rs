@@ -2,12 +2,13 @@
 //! Only the owner signs; the launchpad's `claim_locked_lp_fee` reaches this through CPI with the owner's
 //! signature.
 
-use crate::errors::AmmError;
+use crate::errors::{AmmError, CurveResultExt};
 use crate::events::EvtClaimPositionFee;
 use crate::state::{AmmPool, Position};
-use crate::token::pay_out;
+use crate::utils::token::pay_out;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
+use curve::SafeMath;
 
 #[event_cpi]
 #[derive(Accounts)]
@@ -60,25 +61,12 @@ pub fn handler(ctx: Context<ClaimPositionFee>) -> Result<()> {
 
     let accounts = &mut *ctx.accounts;
     let (pool, position) = (&mut accounts.pool, &mut accounts.position);
-    let overflow = || error!(AmmError::MathOverflow);
     position.fees_owed_a = 0;
     position.fees_owed_b = 0;
-    position.fees_claimed_a = position
-        .fees_claimed_a
-        .checked_add(amount_a)
-        .ok_or_else(overflow)?;
-    position.fees_claimed_b = position
-        .fees_claimed_b
-        .checked_add(amount_b)
-        .ok_or_else(overflow)?;
-    pool.fees_a_claimed = pool
-        .fees_a_claimed
-        .checked_add(amount_a)
-        .ok_or_else(overflow)?;
-    pool.fees_b_claimed = pool
-        .fees_b_claimed
-        .checked_add(amount_b)
-        .ok_or_else(overflow)?;
+    position.fees_claimed_a = position.fees_claimed_a.safe_add(amount_a).or_amm()?;
+    position.fees_claimed_b = position.fees_claimed_b.safe_add(amount_b).or_amm()?;
+    pool.fees_a_claimed = pool.fees_a_claimed.safe_add(amount_a).or_amm()?;
+    pool.fees_b_claimed = pool.fees_b_claimed.safe_add(amount_b).or_amm()?;
     let event = EvtClaimPositionFee {
         pool: pool.key(),
         position: position.key(),

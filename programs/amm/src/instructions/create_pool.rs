@@ -1,13 +1,13 @@
 //! `create_pool`: a pool for a token pair (`["pool", creator, mint_a, mint_b]`), its two vaults and its swap
 //! fee. The pool starts empty; the first `add_liquidity` sets its price. Token-2022 mints with an extension
-//! outside [`crate::token::ALLOWED_MINT_EXTENSIONS`] are refused: the pool credits what a transfer sends, so
+//! outside [`crate::utils::token::ALLOWED_MINT_EXTENSIONS`] are refused: the pool credits what a transfer sends, so
 //! every transfer must deliver exactly that, and custody must stay with the pool.
 
 use crate::constants::*;
 use crate::errors::AmmError;
 use crate::events::EvtCreatePool;
 use crate::state::AmmPool;
-use crate::token::check_mint_extensions;
+use crate::utils::token::check_mint_extensions;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 

@@ -1,10 +1,11 @@
 //! `permanent_lock`: moves liquidity of the owner's position into its locked part. Irreversible: no
 //! instruction ever reduces locked liquidity. Locked liquidity keeps earning fees.
 
-use crate::errors::AmmError;
+use crate::errors::{AmmError, CurveResultExt};
 use crate::events::EvtLockPosition;
 use crate::state::{AmmPool, Position};
 use anchor_lang::prelude::*;
+use curve::SafeMath;
 
 #[event_cpi]
 #[derive(Accounts)]
@@ -30,14 +31,8 @@ pub fn handler(ctx: Context<PermanentLock>, liquidity: u128) -> Result<()> {
         .liquidity
         .checked_sub(liquidity)
         .ok_or(AmmError::InsufficientLiquidity)?;
-    position.locked_liquidity = position
-        .locked_liquidity
-        .checked_add(liquidity)
-        .ok_or(AmmError::MathOverflow)?;
-    pool.locked_liquidity = pool
-        .locked_liquidity
-        .checked_add(liquidity)
-        .ok_or(AmmError::MathOverflow)?;
+    position.locked_liquidity = position.locked_liquidity.safe_add(liquidity).or_amm()?;
+    pool.locked_liquidity = pool.locked_liquidity.safe_add(liquidity).or_amm()?;
     let event = EvtLockPosition {
         pool: pool.key(),
         position: position.key(),

@@ -4,7 +4,7 @@
 use crate::errors::{AmmError, CurveResultExt};
 use crate::events::EvtRemoveLiquidity;
 use crate::state::{AmmPool, Position};
-use crate::token::pay_out;
+use crate::utils::token::pay_out;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 use curve::amm::withdraw_amounts;

@@ -4,10 +4,11 @@
 use crate::errors::{AmmError, CurveResultExt};
 use crate::events::EvtSwap;
 use crate::state::AmmPool;
-use crate::token::{pool_seeds, transfer};
+use crate::utils::token::{transfer_from_pool, transfer_from_user};
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 use curve::amm::{fee_growth_delta, swap_exact_in};
+use curve::SafeMath;
 
 #[derive(AnchorSerialize, AnchorDeserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SwapArgs {
@@ -54,68 +55,59 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
     let growth = fee_growth_delta(s.fee, pool.liquidity).or_amm()?;
 
     let a = &ctx.accounts;
-    let bump = [pool.bump];
-    let seeds = pool_seeds(pool, &bump);
-    let seeds: &[&[u8]] = &seeds;
-    let pool_info = pool.to_account_info();
     let trader = a.trader.to_account_info();
     let (prog_a, prog_b) = (
         a.token_program_a.to_account_info(),
         a.token_program_b.to_account_info(),
     );
     if args.a_to_b {
-        transfer(
+        transfer_from_user(
             prog_a,
             &a.mint_a,
             a.trader_a.to_account_info(),
             a.vault_a.to_account_info(),
             trader,
-            &[],
             s.amount_in,
         )?;
-        transfer(
+        transfer_from_pool(
+            pool,
             prog_b,
             &a.mint_b,
             a.vault_b.to_account_info(),
             a.trader_b.to_account_info(),
-            pool_info,
-            &[seeds],
             s.amount_out,
         )?;
     } else {
-        transfer(
+        transfer_from_user(
             prog_b,
             &a.mint_b,
             a.trader_b.to_account_info(),
             a.vault_b.to_account_info(),
             trader,
-            &[],
             s.amount_in,
         )?;
-        transfer(
+        transfer_from_pool(
+            pool,
             prog_a,
             &a.mint_a,
             a.vault_a.to_account_info(),
             a.trader_a.to_account_info(),
-            pool_info,
-            &[seeds],
             s.amount_out,
         )?;
     }
 
     let trader_key = a.trader.key();
     let pool = &mut ctx.accounts.pool;
-    let overflow = || error!(AmmError::MathOverflow);
     if args.a_to_b {
         pool.reserve_a = s.reserve_in_after;
         pool.reserve_b = s.reserve_out_after;
         pool.fee_growth_a = pool.fee_growth_a.wrapping_add(growth);
-        pool.fees_a_total = pool.fees_a_total.checked_add(s.fee).ok_or_else(overflow)?;
+        pool.fees_a_total = pool.fees_a_total.safe_add(s.fee).or_amm()?;
     } else {
         pool.reserve_b = s.reserve_in_after;
         pool.reserve_a = s.reserve_out_after;
         pool.fee_growth_b = pool.fee_growth_b.wrapping_add(growth);
-        pool.fees_b_total = pool.fees_b_total.checked_add(s.fee).ok_or_else(overflow)?;
+        pool.fees_b_total = pool.fees_b_total.safe_add(s.fee).or_amm()?;
     }
     let event = EvtSwap {
         pool: pool.key(),

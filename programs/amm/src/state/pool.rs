@@ -1,3 +1,4 @@
+use crate::constants::POOL_SEED;
 use anchor_lang::prelude::*;
 
 /// A constant-product pool of one token pair (`["pool", creator, mint_a, mint_b]`, `mint_a < mint_b`).
@@ -31,4 +32,18 @@ pub struct AmmPool {
     pub fees_b_claimed: u64,
     pub created_at: i64,
     pub bump: u8,
+}
+
+impl AmmPool {
+    /// The pool PDA's signer seeds, `["pool", creator, mint_a, mint_b, bump]`, with `bump` kept alive by the
+    /// caller.
+    pub fn signer_seeds<'a>(&'a self, bump: &'a [u8; 1]) -> [&'a [u8]; 5] {
+        [
+            POOL_SEED,
+            self.creator.as_ref(),
+            self.mint_a.as_ref(),
+            self.mint_b.as_ref(),
+            bump,
+        ]
+    }
 }

@@ -1,7 +1,8 @@
-use crate::errors::{AmmError, CurveResultExt};
+use crate::errors::CurveResultExt;
 use crate::state::AmmPool;
 use anchor_lang::prelude::*;
 use curve::amm::fees_earned;
+use curve::SafeMath;
 
 /// A wallet's liquidity in one pool (`["position", pool, owner, id]`).
 #[account]
@@ -26,9 +27,7 @@ pub struct Position {
 
 impl Position {
     pub fn total_liquidity(&self) -> Result<u128> {
-        self.liquidity
-            .checked_add(self.locked_liquidity)
-            .ok_or_else(|| error!(AmmError::MathOverflow))
+        self.liquidity.safe_add(self.locked_liquidity).or_amm()
     }
 
     /// Adds what the position earned since its checkpoint to `fees_owed_*` and moves the checkpoint to now.
@@ -37,14 +36,8 @@ impl Position {
         let l = self.total_liquidity()?;
         let a = fees_earned(pool.fee_growth_a, self.fee_growth_checkpoint_a, l).or_amm()?;
         let b = fees_earned(pool.fee_growth_b, self.fee_growth_checkpoint_b, l).or_amm()?;
-        self.fees_owed_a = self
-            .fees_owed_a
-            .checked_add(a)
-            .ok_or(AmmError::MathOverflow)?;
-        self.fees_owed_b = self
-            .fees_owed_b
-            .checked_add(b)
-            .ok_or(AmmError::MathOverflow)?;
+        self.fees_owed_a = self.fees_owed_a.safe_add(a).or_amm()?;
+        self.fees_owed_b = self.fees_owed_b.safe_add(b).or_amm()?;
         self.fee_growth_checkpoint_a = pool.fee_growth_a;
         self.fee_growth_checkpoint_b = pool.fee_growth_b;
         Ok(())

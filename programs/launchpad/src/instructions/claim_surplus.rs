@@ -2,11 +2,13 @@
 //! the AMM did not take, once. A wallet that is both claims both parts.
 
 use crate::constants::POOL_SEED;
-use crate::errors::LaunchpadError;
+use crate::errors::{CurveResultExt, LaunchpadError};
 use crate::events::{EvtClaim, CLAIM_KIND_SURPLUS};
 use crate::state::{Config, Pool, PoolStatus};
+use crate::utils::token::transfer_from_pool;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
+use curve::SafeMath;
 
 #[event_cpi]
 #[derive(Accounts)]
@@ -47,15 +49,15 @@ pub fn handler(ctx: Context<ClaimSurplus>) -> Result<()> {
     let mut amount: u64 = 0;
     if is_creator && !pool.creator_surplus_claimed {
         amount = amount
-            .checked_add(pool.creator_surplus_unclaimed)
-            .ok_or(LaunchpadError::MathOverflow)?;
+            .safe_add(pool.creator_surplus_unclaimed)
+            .or_launchpad()?;
         pool.creator_surplus_unclaimed = 0;
         pool.creator_surplus_claimed = true;
     }
     if is_partner && !pool.partner_surplus_claimed {
         amount = amount
-            .checked_add(pool.partner_surplus_unclaimed)
-            .ok_or(LaunchpadError::MathOverflow)?;
+            .safe_add(pool.partner_surplus_unclaimed)
+            .or_launchpad()?;
         pool.partner_surplus_unclaimed = 0;
         pool.partner_surplus_claimed = true;
     }
@@ -74,7 +76,7 @@ pub fn handler(ctx: Context<ClaimSurplus>) -> Result<()> {
         base_amount: 0,
     };
     let a = &ctx.accounts;
-    Pool::pay_quote(
+    transfer_from_pool(
         &a.pool,
         a.quote_token_program.to_account_info(),
         &a.quote_mint,

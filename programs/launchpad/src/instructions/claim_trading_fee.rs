@@ -4,11 +4,13 @@
 //! both is paid both). Each claim pays what accrued since the last one; anyone else is refused.
 
 use crate::constants::POOL_SEED;
-use crate::errors::LaunchpadError;
+use crate::errors::{CurveResultExt, LaunchpadError};
 use crate::events::{EvtClaim, CLAIM_KIND_TRADING};
 use crate::state::{Config, Pool};
+use crate::utils::token::transfer_from_pool;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
+use curve::SafeMath;
 
 #[event_cpi]
 #[derive(Accounts)]
@@ -42,23 +44,19 @@ pub fn handler(ctx: Context<ClaimTradingFee>) -> Result<()> {
     let pool = &mut ctx.accounts.pool;
     let mut amount: u64 = 0;
     if is_creator {
-        amount = amount
-            .checked_add(pool.creator_fee_unclaimed)
-            .ok_or(LaunchpadError::MathOverflow)?;
+        amount = amount.safe_add(pool.creator_fee_unclaimed).or_launchpad()?;
         pool.creator_fee_claimed = pool
             .creator_fee_claimed
-            .checked_add(pool.creator_fee_unclaimed)
-            .ok_or(LaunchpadError::MathOverflow)?;
+            .safe_add(pool.creator_fee_unclaimed)
+            .or_launchpad()?;
         pool.creator_fee_unclaimed = 0;
     }
     if is_partner {
-        amount = amount
-            .checked_add(pool.partner_fee_unclaimed)
-            .ok_or(LaunchpadError::MathOverflow)?;
+        amount = amount.safe_add(pool.partner_fee_unclaimed).or_launchpad()?;
         pool.partner_fee_claimed = pool
             .partner_fee_claimed
-            .checked_add(pool.partner_fee_unclaimed)
-            .ok_or(LaunchpadError::MathOverflow)?;
+            .safe_add(pool.partner_fee_unclaimed)
+            .or_launchpad()?;
         pool.partner_fee_unclaimed = 0;
     }
     require!(amount > 0, LaunchpadError::NothingToClaim);
@@ -76,7 +74,7 @@ pub fn handler(ctx: Context<ClaimTradingFee>) -> Result<()> {
         base_amount: 0,
     };
     let a = &ctx.accounts;
-    Pool::pay_quote(
+    transfer_from_pool(
         &a.pool,
         a.quote_token_program.to_account_info(),
         &a.quote_mint,

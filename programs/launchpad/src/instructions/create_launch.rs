@@ -22,6 +22,7 @@ use anchor_spl::token_interface::{
     spl_token_metadata_interface::state::TokenMetadata, Mint, MintTo, SetAuthority, Token2022,
     TokenAccount, TokenInterface, TokenMetadataInitialize, TokenMetadataUpdateAuthority,
 };
+use curve::SafeMath;
 
 #[derive(AnchorSerialize, AnchorDeserialize, Clone, Debug, PartialEq, Eq)]
 pub struct CreateLaunchArgs {
@@ -191,8 +192,8 @@ pub fn handler(ctx: Context<CreateLaunch>, args: CreateLaunchArgs) -> Result<()>
     // The whole supply into the pool, then no mint authority ever again.
     let supply = config
         .sale_supply
-        .checked_add(config.migration_supply)
-        .ok_or(LaunchpadError::MathOverflow)?;
+        .safe_add(config.migration_supply)
+        .or_launchpad()?;
     token_interface::mint_to(
         CpiContext::new_with_signer(
             token_program.key(),

@@ -252,8 +252,8 @@ pub fn handler(ctx: Context<Migrate>) -> Result<()> {
 
     let mint_key = pool.base_mint;
     let bump = [pool.bump];
-    let seeds: &[&[u8]] = &[POOL_SEED, mint_key.as_ref(), &bump];
-    let signer: &[&[&[u8]]] = &[seeds];
+    let seeds = pool.signer_seeds(&bump);
+    let signer: &[&[&[u8]]] = &[&seeds];
     accounts.create_amm_pool(signer)?;
     let creator_position = accounts.creator_position.to_account_info();
     let partner_position = accounts.partner_position.to_account_info();

@@ -9,11 +9,10 @@ use crate::constants::POOL_SEED;
 use crate::errors::{CurveResultExt, LaunchpadError};
 use crate::events::{EvtCurveComplete, EvtSwap};
 use crate::state::{Config, Pool, PoolStatus};
+use crate::utils::token::{transfer_from_pool, transfer_from_user};
 use anchor_lang::prelude::*;
-use anchor_spl::token_interface::{
-    self, Mint, Token2022, TokenAccount, TokenInterface, TransferChecked,
-};
-use curve::{split_fee, Side};
+use anchor_spl::token_interface::{Mint, Token2022, TokenAccount, TokenInterface};
+use curve::{split_fee, SafeMath, Side};
 
 /// `SwapArgs::side` of a buy (quote in, tokens out).
 pub const SIDE_BUY: u8 = 0;
@@ -62,34 +61,6 @@ pub struct Swap<'info> {
     pub quote_token_program: Interface<'info, TokenInterface>,
 }
 
-impl<'info> Swap<'info> {
-    fn transfer(
-        &self,
-        token_program: AccountInfo<'info>,
-        mint: &InterfaceAccount<'info, Mint>,
-        from: AccountInfo<'info>,
-        to: AccountInfo<'info>,
-        authority: AccountInfo<'info>,
-        signer: &[&[&[u8]]],
-        amount: u64,
-    ) -> Result<()> {
-        token_interface::transfer_checked(
-            CpiContext::new_with_signer(
-                token_program.key(),
-                TransferChecked {
-                    from,
-                    mint: mint.to_account_info(),
-                    to,
-                    authority,
-                },
-                signer,
-            ),
-            amount,
-            mint.decimals,
-        )
-    }
-}
-
 pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
     let side = match args.side {
         SIDE_BUY => Side::Buy,
@@ -119,87 +90,48 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
     );
     let split = split_fee(result.fee, config.creator_fee_share_bps).or_launchpad()?;
 
-    let mint_key = accounts.base_mint.key();
-    let bump = [pool.bump];
-    let pool_seeds: &[&[u8]] = &[POOL_SEED, mint_key.as_ref(), &bump];
-    let pool_signer: &[&[&[u8]]] = &[pool_seeds];
-    let base_program = accounts.base_token_program.to_account_info();
-    let quote_program = accounts.quote_token_program.to_account_info();
-    let trader = accounts.trader.to_account_info();
-    let pool_info = pool.to_account_info();
-    let (base_from, base_to, base_auth, base_signer, base_amount) = match side {
-        Side::Buy => (
-            accounts.base_vault.to_account_info(),
-            accounts.trader_base_account.to_account_info(),
-            pool_info.clone(),
-            pool_signer,
-            result.amount_out,
-        ),
-        Side::Sell => (
-            accounts.trader_base_account.to_account_info(),
-            accounts.base_vault.to_account_info(),
-            trader.clone(),
-            &[][..],
-            result.amount_in,
-        ),
-    };
-    let (quote_from, quote_to, quote_auth, quote_signer, quote_amount) = match side {
-        Side::Buy => (
-            accounts.trader_quote_account.to_account_info(),
-            accounts.quote_vault.to_account_info(),
-            trader.clone(),
-            &[][..],
-            result.amount_in,
-        ),
-        Side::Sell => (
-            accounts.quote_vault.to_account_info(),
-            accounts.trader_quote_account.to_account_info(),
-            pool_info.clone(),
-            pool_signer,
-            result.amount_out,
-        ),
-    };
     // Take from the trader first, then pay out.
-    if side == Side::Buy {
-        accounts.transfer(
-            quote_program,
-            &accounts.quote_mint,
-            quote_from,
-            quote_to,
-            quote_auth,
-            quote_signer,
-            quote_amount,
-        )?;
-        accounts.transfer(
-            base_program,
-            &accounts.base_mint,
-            base_from,
-            base_to,
-            base_auth,
-            base_signer,
-            base_amount,
-        )?;
-    } else {
-        accounts.transfer(
-            base_program,
-            &accounts.base_mint,
-            base_from,
-            base_to,
-            base_auth,
-            base_signer,
-            base_amount,
-        )?;
-        accounts.transfer(
-            quote_program,
-            &accounts.quote_mint,
-            quote_from,
-            quote_to,
-            quote_auth,
-            quote_signer,
-            quote_amount,
-        )?;
+    let trader = accounts.trader.to_account_info();
+    match side {
+        Side::Buy => {
+            transfer_from_user(
+                accounts.quote_token_program.to_account_info(),
+                &accounts.quote_mint,
+                accounts.trader_quote_account.to_account_info(),
+                accounts.quote_vault.to_account_info(),
+                trader,
+                result.amount_in,
+            )?;
+            transfer_from_pool(
+                pool,
+                accounts.base_token_program.to_account_info(),
+                &accounts.base_mint,
+                accounts.base_vault.to_account_info(),
+                accounts.trader_base_account.to_account_info(),
+                result.amount_out,
+            )?;
+        }
+        Side::Sell => {
+            transfer_from_user(
+                accounts.base_token_program.to_account_info(),
+                &accounts.base_mint,
+                accounts.trader_base_account.to_account_info(),
+                accounts.base_vault.to_account_info(),
+                trader,
+                result.amount_in,
+            )?;
+            transfer_from_pool(
+                pool,
+                accounts.quote_token_program.to_account_info(),
+                &accounts.quote_mint,
+                accounts.quote_vault.to_account_info(),
+                accounts.trader_quote_account.to_account_info(),
+                result.amount_out,
+            )?;
+        }
     }
 
+    let mint_key = accounts.base_mint.key();
     let progress_bps = market.progress_bps(&result.next).or_launchpad()?;
     let trader_key = accounts.trader.key();
     let pool_key = pool.key();
@@ -207,12 +139,12 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
     pool.set_state(result.next);
     pool.creator_fee_unclaimed = pool
         .creator_fee_unclaimed
-        .checked_add(split.creator)
-        .ok_or(LaunchpadError::MathOverflow)?;
+        .safe_add(split.creator)
+        .or_launchpad()?;
     pool.partner_fee_unclaimed = pool
         .partner_fee_unclaimed
-        .checked_add(split.partner)
-        .ok_or(LaunchpadError::MathOverflow)?;
+        .safe_add(split.partner)
+        .or_launchpad()?;
     if result.completes {
         pool.status = PoolStatus::Complete;
         pool.complete_timestamp = now;

@@ -1,5 +1,5 @@
+use crate::constants::POOL_SEED;
 use anchor_lang::prelude::*;
-use anchor_spl::token_interface::{self, Mint, TransferChecked};
 use curve::PoolState;
 
 /// Where a pool is in its life.
@@ -64,31 +64,9 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// Pays `amount` of the quote token from the pool's quote vault, signed by the pool PDA.
-    pub fn pay_quote<'info>(
-        pool: &Account<'info, Pool>,
-        token_program: AccountInfo<'info>,
-        quote_mint: &InterfaceAccount<'info, Mint>,
-        quote_vault: AccountInfo<'info>,
-        to: AccountInfo<'info>,
-        amount: u64,
-    ) -> Result<()> {
-        let bump = [pool.bump];
-        let seeds: &[&[u8]] = &[crate::constants::POOL_SEED, pool.base_mint.as_ref(), &bump];
-        token_interface::transfer_checked(
-            CpiContext::new_with_signer(
-                token_program.key(),
-                TransferChecked {
-                    from: quote_vault,
-                    mint: quote_mint.to_account_info(),
-                    to,
-                    authority: pool.to_account_info(),
-                },
-                &[seeds],
-            ),
-            amount,
-            quote_mint.decimals,
-        )
+    /// The pool PDA's signer seeds, `["pool", base_mint, bump]`, with `bump` kept alive by the caller.
+    pub fn signer_seeds<'a>(&'a self, bump: &'a [u8; 1]) -> [&'a [u8]; 3] {
+        [POOL_SEED, self.base_mint.as_ref(), bump]
     }
 
     pub fn state(&self) -> PoolState {

@@ -1,6 +1,11 @@
-//! Token moves shared by the instructions.
+//! The AMM's token moves: every `transfer_checked` CPI goes through here (one helper for a transfer the
+//! wallet signs, one for a payment out of a pool vault, which the pool PDA signs), and the check of the mints a
+//! pool accepts.
+//!
+//! A zero amount moves nothing and makes no CPI (a withdrawal or a fee claim can be zero on one side).
 
 use crate::errors::AmmError;
+use crate::state::AmmPool;
 use anchor_lang::prelude::*;
 use anchor_spl::token_2022::spl_token_2022::{
     extension::{BaseStateWithExtensions, ExtensionType, StateWithExtensions},
@@ -38,8 +43,64 @@ pub fn check_mint_extensions(mint: &AccountInfo) -> Result<()> {
     Ok(())
 }
 
+/// Moves `amount` from a wallet's token account; `authority` (the wallet) signs the transaction.
+pub fn transfer_from_user<'info>(
+    token_program: AccountInfo<'info>,
+    mint: &InterfaceAccount<'info, Mint>,
+    from: AccountInfo<'info>,
+    to: AccountInfo<'info>,
+    authority: AccountInfo<'info>,
+    amount: u64,
+) -> Result<()> {
+    transfer_checked(token_program, mint, from, to, authority, &[], amount)
+}
+
+/// Pays `amount` out of one of `pool`'s vaults, signed by the pool PDA.
+pub fn transfer_from_pool<'info>(
+    pool: &Account<'info, AmmPool>,
+    token_program: AccountInfo<'info>,
+    mint: &InterfaceAccount<'info, Mint>,
+    vault: AccountInfo<'info>,
+    to: AccountInfo<'info>,
+    amount: u64,
+) -> Result<()> {
+    let bump = [pool.bump];
+    let seeds = pool.signer_seeds(&bump);
+    transfer_checked(
+        token_program,
+        mint,
+        vault,
+        to,
+        pool.to_account_info(),
+        &[&seeds],
+        amount,
+    )
+}
+
+/// Pays `amount_a` and `amount_b` out of the pool's vaults, signed by the pool.
+pub fn pay_out<'info>(
+    pool: &Account<'info, AmmPool>,
+    (program_a, mint_a, vault_a, to_a): (
+        AccountInfo<'info>,
+        &InterfaceAccount<'info, Mint>,
+        AccountInfo<'info>,
+        AccountInfo<'info>,
+    ),
+    (program_b, mint_b, vault_b, to_b): (
+        AccountInfo<'info>,
+        &InterfaceAccount<'info, Mint>,
+        AccountInfo<'info>,
+        AccountInfo<'info>,
+    ),
+    amount_a: u64,
+    amount_b: u64,
+) -> Result<()> {
+    transfer_from_pool(pool, program_a, mint_a, vault_a, to_a, amount_a)?;
+    transfer_from_pool(pool, program_b, mint_b, vault_b, to_b, amount_b)
+}
+
 /// `transfer_checked` of `amount` (nothing when zero), signed by `signer` seeds when the authority is a PDA.
-pub fn transfer<'info>(
+fn transfer_checked<'info>(
     token_program: AccountInfo<'info>,
     mint: &InterfaceAccount<'info, Mint>,
     from: AccountInfo<'info>,
@@ -64,52 +125,5 @@ pub fn transfer<'info>(
         ),
         amount,
         mint.decimals,
-    )
-}
-
-/// The pool's signer seeds, with `bump` kept alive by the caller.
-pub fn pool_seeds<'a>(pool: &'a crate::state::AmmPool, bump: &'a [u8; 1]) -> [&'a [u8]; 5] {
-    [
-        crate::constants::POOL_SEED,
-        pool.creator.as_ref(),
-        pool.mint_a.as_ref(),
-        pool.mint_b.as_ref(),
-        bump,
-    ]
-}
-
-/// Pays `amount_a` and `amount_b` out of the pool's vaults, signed by the pool.
-pub fn pay_out<'info>(
-    pool: &Account<'info, crate::state::AmmPool>,
-    (program_a, mint_a, vault_a, to_a): (
-        AccountInfo<'info>,
-        &InterfaceAccount<'info, Mint>,
-        AccountInfo<'info>,
-        AccountInfo<'info>,
-    ),
-    (program_b, mint_b, vault_b, to_b): (
-        AccountInfo<'info>,
-        &InterfaceAccount<'info, Mint>,
-        AccountInfo<'info>,
-        AccountInfo<'info>,
-    ),
-    amount_a: u64,
-    amount_b: u64,
-) -> Result<()> {
-    let bump = [pool.bump];
-    let seeds = pool_seeds(pool, &bump);
-    let signer: &[&[&[u8]]] = &[&seeds];
-    let authority = pool.to_account_info();
-    transfer(
-        program_a,
-        mint_a,
-        vault_a,
-        to_a,
-        authority.clone(),
-        signer,
-        amount_a,
-    )?;
-    transfer(
-        program_b, mint_b, vault_b, to_b, authority, signer, amount_b,
     )
 }

@@ -1,0 +1,3 @@
+//! Helpers the instructions share.
+
+pub mod token;
