@@ -1,6 +1,6 @@
 //! The two migration trees (`migrations/postgres`, `migrations/sqlite`) describe one schema: after both are
 //! applied, the tables, their columns (with the type's family and whether it may be null), their primary
-//! keys and their indexes are the same. Run through scripts/test, which starts PostgreSQL.
+//! keys and their indexes are the same, and so are the views and their columns. Run through scripts/test, which starts PostgreSQL.
 
 use index::Store;
 use sqlx::Row as _;
@@ -48,8 +48,9 @@ fn ours(table: &str) -> bool {
 async fn postgres_schema(store: &Store) -> Schema {
     let mut schema = Schema::new();
     let columns = sqlx::query(
-        "SELECT table_name::text, column_name::text, data_type::text, is_nullable::text \
-         FROM information_schema.columns WHERE table_schema = 'public'",
+        "SELECT c.table_name::text, c.column_name::text, c.data_type::text, c.is_nullable::text, \
+         (t.table_type = 'VIEW')::int FROM information_schema.columns c JOIN information_schema.tables t \
+         ON t.table_schema = c.table_schema AND t.table_name = c.table_name WHERE c.table_schema = 'public'",
     )
     .fetch_all(store.pool())
     .await
@@ -61,11 +62,18 @@ async fn postgres_schema(store: &Store) -> Schema {
         }
         let data_type: String = r.get(2);
         let nullable: String = r.get(3);
+        let view: i32 = r.get(4);
+        // A view's columns take their types from its query: only their names are compared.
+        let column = if view == 1 {
+            ("view", true)
+        } else {
+            (family(&data_type), nullable == "YES")
+        };
         schema
             .entry(table)
             .or_default()
             .columns
-            .insert(r.get(1), (family(&data_type), nullable == "YES"));
+            .insert(r.get(1), column);
     }
     let indexes = sqlx::query(
         "SELECT t.relname::text, i.relname::text, ix.indisunique::int, ix.indisprimary::int, \
@@ -107,12 +115,17 @@ async fn postgres_schema(store: &Store) -> Schema {
 
 async fn sqlite_schema(store: &Store) -> Schema {
     let mut schema = Schema::new();
-    let tables: Vec<String> =
-        sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table'")
+    let tables =
+        sqlx::query("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')")
             .fetch_all(store.pool())
             .await
             .unwrap();
-    for table in tables.into_iter().filter(|t| ours(t)) {
+    for r in tables {
+        let (table, kind): (String, String) = (r.get(0), r.get(1));
+        if !ours(&table) {
+            continue;
+        }
+        let view = kind == "view";
         let mut t = Table::default();
         let info = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT name, type, \"notnull\", pk FROM pragma_table_info('{table}')"
@@ -127,10 +140,12 @@ async fn sqlite_schema(store: &Store) -> Schema {
             let not_null: i64 = r.get(2);
             let pk_pos: i64 = r.get(3);
             // A primary key column is never null in PostgreSQL; SQLite only says so when declared.
-            t.columns.insert(
-                name.clone(),
-                (family(&declared), not_null == 0 && pk_pos == 0),
-            );
+            let column = if view {
+                ("view", true)
+            } else {
+                (family(&declared), not_null == 0 && pk_pos == 0)
+            };
+            t.columns.insert(name.clone(), column);
             if pk_pos > 0 {
                 pk.push((pk_pos, name));
             }
@@ -187,17 +202,22 @@ async fn the_postgres_and_sqlite_migrations_describe_one_schema() {
     let lite = Store::open(&format!("sqlite://{}/index.db", dir.display()))
         .await
         .unwrap();
-    let (pg_schema, lite_schema) = (postgres_schema(&pg).await, sqlite_schema(&lite).await);
+    let pg_schema = postgres_schema(&pg).await;
     assert!(pg_schema.len() > 20, "{:?}", pg_schema.keys());
-    let tables: std::collections::BTreeSet<&String> =
-        pg_schema.keys().chain(lite_schema.keys()).collect();
-    let mut drift = Vec::new();
-    for table in tables {
-        match (pg_schema.get(table), lite_schema.get(table)) {
-            (Some(p), Some(l)) if p == l => {}
-            (p, l) => drift.push(format!("{table}:\n  postgres {p:?}\n  sqlite   {l:?}")),
-        }
-    }
+    let drift = differences(&pg_schema, &sqlite_schema(&lite).await);
+    assert!(
+        drift.is_empty(),
+        "the migrations drifted:\n{}",
+        drift.join("\n")
+    );
+    // The comparison sees a change: one column more on one side is drift.
+    sqlx::query("ALTER TABLE swap_records ADD COLUMN drift_probe TEXT")
+        .execute(lite.pool())
+        .await
+        .unwrap();
+    let drift = differences(&pg_schema, &sqlite_schema(&lite).await);
+    assert_eq!(drift.len(), 1, "{drift:?}");
+    assert!(drift[0].starts_with("swap_records:"), "{drift:?}");
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         drift.is_empty(),
