@@ -366,6 +366,15 @@ pub fn change_percent(before: u128, now: u128) -> Option<String> {
     Some(format!("{sign}{}.{:02}", bp / 100, bp % 100))
 }
 
+/// The candle interval rolling 24h figures are summed from.
+pub const WINDOW_INTERVAL_SECS: i64 = 3_600;
+
+/// The start of the rolling 24h window at `now`: the current hour and the 23 before it (so the window
+/// covers between 23 and 24 hours, and every launch's figure comes from at most 24 hourly candles).
+pub fn window_start(now: i64) -> i64 {
+    bucket(now, WINDOW_INTERVAL_SECS) - 23 * WINDOW_INTERVAL_SECS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -441,13 +450,4 @@ mod tests {
         let before = Candle::of(4, 1, 1, &seq(0, 0, 0, 0), 0);
         assert_eq!(fill(vec![b], Some(before), 240, 300, 60)[0].close, 4);
     }
-}
-
-/// The candle interval rolling 24h figures are summed from.
-pub const WINDOW_INTERVAL_SECS: i64 = 3_600;
-
-/// The start of the rolling 24h window at `now`: the current hour and the 23 before it (so the window
-/// covers between 23 and 24 hours, and every launch's figure comes from at most 24 hourly candles).
-pub fn window_start(now: i64) -> i64 {
-    bucket(now, WINDOW_INTERVAL_SECS) - 23 * WINDOW_INTERVAL_SECS
 }
