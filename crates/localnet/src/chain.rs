@@ -33,6 +33,13 @@ use tokio::sync::broadcast;
 /// How many slots a blockhash stays valid (as on mainnet).
 pub const MAX_BLOCKHASH_AGE_SLOTS: u64 = 150;
 
+/// Every this many slots the chain moves its rooted slots out of the accounts write cache and drops the
+/// account versions newer slots superseded (see [`Chain::clean_accounts`]). Each slot rewrites the
+/// `SlotHistory` (128 KiB), `SlotHashes`, `RecentBlockhashes` and `Clock` sysvars, about 154 KiB, so the
+/// cache peaks near 10 MiB between two rounds; at the idle rate of 2.5 slots a second a round runs every
+/// 26 seconds (a validator's background service cleans every 50 seconds).
+pub const ACCOUNTS_CLEAN_INTERVAL_SLOTS: u64 = 64;
+
 /// Commitment of a slot status update.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SlotStatus {
@@ -519,7 +526,7 @@ impl Chain {
             });
         }
         self.slots.insert(slot, record);
-        let child = Bank::new_from_parent(bank, &self.faucet.pubkey(), slot + 1);
+        let child = Bank::new_from_parent(bank.clone(), &self.faucet.pubkey(), slot + 1);
         {
             let mut forks = self
                 .forks
@@ -529,6 +536,12 @@ impl Chain {
             forks.set_root(slot, None, Some(slot));
             self.bank = forks.working_bank();
         }
+        // What replay does after every new root, once the forks are unlocked (the program cache reads them
+        // to tell forks apart): drop cached program versions no fork can reach any more.
+        bank.prune_program_cache(slot, bank.epoch());
+        if slot.is_multiple_of(ACCOUNTS_CLEAN_INTERVAL_SLOTS) {
+            Self::clean_accounts(&bank);
+        }
         self.set_clock();
         self.emit(ChainEvent::Slot {
             slot: slot + 1,
@@ -537,6 +550,26 @@ impl Chain {
         });
         self.prune_history();
         Ok(())
+    }
+
+    /// The accounts housekeeping a validator's `AccountsBackgroundService` does behind
+    /// `BankForks::set_root`, which this chain has no thread for: without it nothing ever leaves the
+    /// accounts write cache (it flushes by itself only past 15 GB), so every rooted slot's sysvar writes
+    /// stay in memory for good, about 24 MiB a minute on an idle chain.
+    ///
+    /// Flushes the rooted slots up to `root` into account storage (temporary files; only the newest
+    /// version of each account is written), then cleans up to the slot before `root` as the service does:
+    /// superseded versions leave the index, and storages left without a live account are deleted along with
+    /// their slots. Storages that are mostly dead are then rewritten smaller. Runs under the chain's lock, as
+    /// everything that reads a bank does, so no scan is in flight (10 to 40 ms in a debug build).
+    fn clean_accounts(root: &Bank) {
+        root.force_flush_accounts_cache();
+        root.rc.accounts.accounts_db.clean_accounts(
+            Some(root.slot().saturating_sub(1)),
+            false,
+            root.epoch_schedule(),
+        );
+        root.shrink_candidate_slots();
     }
 
     fn sanitize(
@@ -744,4 +777,41 @@ fn compute_unit_price(tx: &VersionedTransaction) -> u64 {
             _ => None,
         })
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use solana_account::ReadableAccount;
+
+    /// Idle slots leave at most one clean interval of slots in the accounts write cache and no dead
+    /// storages behind, while accounts written before a clean keep their state and the programs still run.
+    #[test]
+    fn rooted_slots_leave_the_accounts_write_cache() {
+        let mut chain = Chain::new(crate::native_programs(), 100).expect("chain");
+        let wallet = Pubkey::new_unique();
+        chain.airdrop(&wallet, 1_000_000_000).expect("airdrop");
+        for _ in 0..3 * ACCOUNTS_CLEAN_INTERVAL_SLOTS {
+            chain.advance_slot().expect("slot");
+        }
+        let db = &chain.bank().rc.accounts.accounts_db;
+        let cached_slots = db.accounts_cache.num_slots() as u64;
+        assert!(
+            cached_slots <= ACCOUNTS_CLEAN_INTERVAL_SLOTS + 1,
+            "{cached_slots} slots in the write cache"
+        );
+        // Live accounts sit in a handful of storages (genesis, the airdrop, the newest sysvars): every
+        // storage of the rooted idle slots died and was deleted.
+        let storages = db.storage.get_if(|_, _| true).len();
+        assert!(storages < 10, "{storages} account storages");
+        assert_eq!(
+            chain.get_account(&wallet).map(|a| a.lamports()),
+            Some(1_000_000_000)
+        );
+        // The launchpad (native, behind the upgradeable loader) and SPL Token (SBF) still run once the
+        // program cache has been pruned.
+        let boot = crate::bootstrap::bootstrap(&mut chain).expect("bootstrap after cleaning");
+        let usdc_owner = chain.get_account(&boot.usdc_mint).map(|a| *a.owner());
+        assert_eq!(usdc_owner, Some(sdk::ids::TOKEN_PROGRAM));
+    }
 }
