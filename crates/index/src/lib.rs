@@ -3,10 +3,12 @@
 //! through sqlx's `Any` driver with migrations under `migrations/` at the workspace root.
 //!
 //! - [`model`]: what the indexer decodes and the store writes (accounts, events, launches, fork bookkeeping)
+//! - [`feed`]: what a live-feed event says, as data (the API renders it)
 //! - [`market`]: the trade series across curve and AMM, and its candles
 //! - [`store`]: the connection, migrations and the write side (batches, rollups, holders, the feed table)
 //! - [`read`]: the queries the API serves (launches, curves, trades, candles, holders, wallets, the feed)
 
+pub mod feed;
 pub mod market;
 pub mod model;
 pub mod read;

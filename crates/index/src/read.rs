@@ -14,7 +14,7 @@ mod holders;
 mod listing;
 mod market;
 
-pub use feed::FeedRecord;
+pub use feed::{FeedRecord, Payload};
 pub use holders::{share, Holder, HolderSummary, Holding, Snipers, SNIPER_SLOTS};
 pub use listing::{Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort};
 

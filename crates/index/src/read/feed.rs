@@ -1,5 +1,6 @@
 //! Feed reads: the rows after a `seq`, in order, and the oldest kept.
 
+use crate::feed::FeedData;
 use crate::store::Store;
 use sqlx::Row;
 
@@ -12,15 +13,35 @@ pub struct FeedRecord {
     pub kind: String,
     pub mint: String,
     pub wallet: Option<String>,
-    /// The event object without `seq` (JSON object text).
-    pub payload: String,
+    pub slot: u64,
+    pub signature: String,
+    pub time: i64,
+    pub payload: Payload,
+}
+
+/// A row's payload: the event's data, or, for a row an earlier release wrote within the feed's retention,
+/// the event object it stored already rendered (without `seq`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payload {
+    Data(FeedData),
+    Rendered(String),
+}
+
+impl Payload {
+    fn of(text: String) -> Payload {
+        match serde_json::from_str(&text) {
+            Ok(data) => Payload::Data(data),
+            Err(_) => Payload::Rendered(text),
+        }
+    }
 }
 
 impl Store {
     /// Up to `limit` feed events with `seq > after`, oldest first.
     pub async fn feed_after(&self, after: i64, limit: u32) -> Result<Vec<FeedRecord>> {
         let rows = sqlx::query(
-            "SELECT seq, kind, mint, wallet, payload FROM feed_events WHERE seq > $1 ORDER BY seq LIMIT $2",
+            "SELECT seq, kind, mint, wallet, slot, signature, time, payload FROM feed_events \
+             WHERE seq > $1 ORDER BY seq LIMIT $2",
         )
         .bind(after)
         .bind(i64::from(limit))
@@ -33,7 +54,10 @@ impl Store {
                 kind: r.get(1),
                 mint: r.get(2),
                 wallet: r.get(3),
-                payload: r.get(4),
+                slot: r.get::<i64, _>(4).max(0) as u64,
+                signature: r.get(5),
+                time: r.get(6),
+                payload: Payload::of(r.get(7)),
             })
             .collect())
     }

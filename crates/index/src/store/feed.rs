@@ -7,9 +7,9 @@
 //! source event (`event_key`); a replayed, recovered or re-sent event inserts nothing.
 
 use super::rows::{bind, dialect, values_clause, Val};
-use crate::market::{MarketTrade, TradeEntry};
+use crate::feed::{FeedData, FeedTrade};
+use crate::market::MarketTrade;
 use crate::model::{claim_kind_name, EventKey, Launch};
-use serde_json::{json, Map, Value};
 use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
 use std::collections::BTreeSet;
 
@@ -19,21 +19,16 @@ type Result<T> = std::result::Result<T, sqlx::Error>;
 /// new `seq`, a hint only: readers always read `seq > last` from the table).
 pub const CHANNEL: &str = "launchpad_feed";
 
-/// The kinds of feed events, as they appear in `kind`.
-pub const KINDS: [&str; 6] = ["launch", "trade", "curve", "complete", "migrate", "claim"];
-
 /// One feed row before it is numbered.
 #[derive(Debug, Clone)]
 pub struct FeedRow {
     pub key: String,
-    pub kind: &'static str,
     pub mint: String,
     pub wallet: Option<String>,
     pub slot: u64,
     pub signature: String,
     pub time: i64,
-    /// The event object without `seq`: `kind`, `slot`, `signature`, `time`, `mint` and the kind's fields.
-    pub payload: Map<String, Value>,
+    pub data: FeedData,
 }
 
 fn event_key(kind: &str, k: &EventKey) -> String {
@@ -43,30 +38,19 @@ fn event_key(kind: &str, k: &EventKey) -> String {
 impl FeedRow {
     fn new(
         key: String,
-        kind: &'static str,
         mint: String,
         wallet: Option<String>,
         (slot, signature, time): (u64, String, i64),
-        fields: Value,
+        data: FeedData,
     ) -> FeedRow {
-        let mut payload = Map::new();
-        payload.insert("kind".into(), kind.into());
-        payload.insert("slot".into(), slot.into());
-        payload.insert("signature".into(), signature.clone().into());
-        payload.insert("time".into(), time.into());
-        payload.insert("mint".into(), mint.clone().into());
-        if let Value::Object(f) = fields {
-            payload.extend(f);
-        }
         FeedRow {
             key,
-            kind,
             mint,
             wallet,
             slot,
             signature,
             time,
-            payload,
+            data,
         }
     }
 
@@ -76,38 +60,45 @@ impl FeedRow {
         let signature = l.signature.clone()?;
         Some(FeedRow::new(
             format!("launch:{}", l.mint),
-            "launch",
             l.mint.to_string(),
             None,
             (l.created_slot, signature, l.created_at),
-            json!({
-                "creator": l.creator.to_string(),
-                "name": l.name,
-                "symbol": l.symbol,
-                "uri": l.uri,
-                "preset": l.preset,
-                "quote": l.quote,
-                "quoteMint": l.quote_mint.to_string(),
-                "pool": l.pool.to_string(),
-                "config": l.config.to_string(),
-            }),
+            FeedData::Launch {
+                creator: l.creator.to_string(),
+                name: l.name.clone(),
+                symbol: l.symbol.clone(),
+                uri: l.uri.clone(),
+                preset: l.preset.clone(),
+                quote: l.quote.clone(),
+                quote_mint: l.quote_mint.to_string(),
+                pool: l.pool.to_string(),
+                config: l.config.to_string(),
+            },
         ))
     }
 
-    /// A trade: the entry `GET /launchpad/trades/{mint}` lists, and the curve's progress after it (`None`
-    /// on the AMM).
+    /// A trade, and the curve's progress after it (`None` on the AMM).
     pub fn trade(key: &EventKey, t: &MarketTrade, progress_bps: Option<u16>) -> FeedRow {
-        let mut fields = serde_json::to_value(TradeEntry::from(t.clone())).unwrap_or_default();
-        if let Value::Object(f) = &mut fields {
-            f.insert("progressBps".into(), progress_bps.into());
-        }
         FeedRow::new(
             event_key("trade", key),
-            "trade",
             t.mint.clone(),
             Some(t.wallet.clone()),
             (t.slot, t.signature.clone(), t.time),
-            fields,
+            FeedData::Trade(FeedTrade {
+                venue: t.venue.name().into(),
+                pool: t.pool.clone(),
+                side: t.side.into(),
+                wallet: t.wallet.clone(),
+                amount_in: t.amount_in,
+                amount_out: t.amount_out,
+                base_amount: t.base_amount,
+                quote_amount: t.quote_amount,
+                fee: t.fee,
+                fee_token: t.fee_token.into(),
+                price: t.price,
+                seq: t.seq.clone(),
+                progress_bps,
+            }),
         )
     }
 
@@ -115,65 +106,62 @@ impl FeedRow {
     pub fn curve(key: &EventKey, t: &MarketTrade, e: &sdk::events::EvtSwap) -> FeedRow {
         FeedRow::new(
             event_key("curve", key),
-            "curve",
             t.mint.clone(),
             None,
             (t.slot, t.signature.clone(), t.time),
-            json!({
-                "pool": t.pool,
-                "progressBps": e.progress_bps,
-                // At graduation the quote reserve is exactly the threshold.
-                "quoteRaised": e.quote_reserve.to_string(),
-                "currentFeeBps": e.fee_bps,
-                "price": curve::display::fixed_price_to_decimal(t.price),
-                "baseReserve": e.base_reserve.to_string(),
-                "quoteReserve": e.quote_reserve.to_string(),
-                "complete": e.complete,
-            }),
+            FeedData::Curve {
+                pool: t.pool.clone(),
+                progress_bps: e.progress_bps,
+                base_reserve: e.base_reserve,
+                quote_reserve: e.quote_reserve,
+                fee_bps: e.fee_bps,
+                price: t.price,
+                complete: e.complete,
+            },
         )
     }
 
     pub fn complete(k: &EventKey, e: &sdk::events::EvtCurveComplete) -> FeedRow {
         FeedRow::new(
             event_key("complete", k),
-            "complete",
             e.mint.to_string(),
             None,
             (k.slot, k.signature.clone(), e.timestamp),
-            json!({ "pool": e.pool.to_string(), "trader": e.trader.to_string() }),
+            FeedData::Complete {
+                pool: e.pool.to_string(),
+                trader: e.trader.to_string(),
+            },
         )
     }
 
     pub fn migrate(k: &EventKey, e: &sdk::events::EvtMigrate) -> FeedRow {
         FeedRow::new(
             event_key("migrate", k),
-            "migrate",
             e.mint.to_string(),
             None,
             (k.slot, k.signature.clone(), e.timestamp),
-            json!({
-                "pool": e.pool.to_string(),
-                "ammPool": e.amm_pool.to_string(),
-                "baseAmount": e.base_amount.to_string(),
-                "quoteAmount": e.quote_amount.to_string(),
-            }),
+            FeedData::Migrate {
+                pool: e.pool.to_string(),
+                amm_pool: e.amm_pool.to_string(),
+                base_amount: e.base_amount,
+                quote_amount: e.quote_amount,
+            },
         )
     }
 
     pub fn claim(k: &EventKey, e: &sdk::events::EvtClaim) -> FeedRow {
         FeedRow::new(
             event_key("claim", k),
-            "claim",
             e.mint.to_string(),
             Some(e.claimer.to_string()),
             (k.slot, k.signature.clone(), e.timestamp),
-            json!({
-                "pool": e.pool.to_string(),
-                "wallet": e.claimer.to_string(),
-                "claimKind": claim_kind_name(e.kind),
-                "amount": e.amount.to_string(),
-                "baseAmount": e.base_amount.to_string(),
-            }),
+            FeedData::Claim {
+                pool: e.pool.to_string(),
+                wallet: e.claimer.to_string(),
+                claim_kind: claim_kind_name(e.kind).into(),
+                amount: e.amount,
+                base_amount: e.base_amount,
+            },
         )
     }
 }
@@ -216,13 +204,14 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
             vals.extend([
                 Val::Int(next),
                 Val::Text(r.key.clone()),
-                Val::Text(r.kind.into()),
+                Val::Text(r.data.kind().into()),
                 Val::Text(r.mint.clone()),
                 Val::OptText(r.wallet.clone()),
                 Val::int(r.slot),
                 Val::Text(r.signature.clone()),
                 Val::Int(r.time),
-                Val::Text(Value::Object(r.payload.clone()).to_string()),
+                // Plain data (numbers, strings): serializing cannot fail.
+                Val::Text(serde_json::to_string(&r.data).unwrap_or_default()),
                 Val::Int(written_at),
             ]);
         }

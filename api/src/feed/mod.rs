@@ -7,10 +7,13 @@
 //! where it starts, or first replays from the index after a `since`; the broadcast ring is each client's
 //! bounded queue, and a client that falls further behind than the ring holds is told so and dropped.
 
+pub mod wire;
+
 use crate::error::ApiError;
 use axum::http::StatusCode;
+use index::feed::KINDS;
 use index::read::FeedRecord;
-use index::store::feed::{CHANNEL, KINDS};
+use index::store::feed::CHANNEL;
 use index::{Backend, Store};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::net::IpAddr;
@@ -34,15 +37,13 @@ pub struct FeedEvent {
 
 impl From<FeedRecord> for FeedEvent {
     fn from(r: FeedRecord) -> Self {
-        // The stored payload is the event object without `seq`: `{"kind":...}`.
-        let rest = r.payload.strip_prefix('{').unwrap_or("}");
-        let sep = if rest.starts_with('}') { "" } else { "," };
+        let json = wire::render(&r).into();
         FeedEvent {
             seq: r.seq,
             kind: r.kind,
             mint: r.mint,
             wallet: r.wallet,
-            json: format!("{{\"seq\":{}{sep}{rest}", r.seq).into(),
+            json,
         }
     }
 }

@@ -1,0 +1,123 @@
+//! What a live-feed event says, as data. The indexer stores it in `feed_events.payload` inside the batch's
+//! transaction; the API renders it in the feed's wire format (`docs/live-feed.md`). Amounts are base units,
+//! prices fixed-point ([`crate::market`]); names are the index's own, not the wire's.
+
+use serde::{Deserialize, Serialize};
+
+/// The kinds of feed events, as they appear in `feed_events.kind` and on the wire.
+pub const KINDS: [&str; 6] = ["launch", "trade", "curve", "complete", "migrate", "claim"];
+
+/// One event's data, by kind (the envelope — slot, signature, time, mint, wallet — is in its own columns).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedData {
+    /// A launch seen in its creating transaction.
+    Launch {
+        creator: String,
+        name: String,
+        symbol: String,
+        uri: String,
+        preset: String,
+        quote: String,
+        quote_mint: String,
+        pool: String,
+        config: String,
+    },
+    /// A trade on the curve or the AMM.
+    Trade(FeedTrade),
+    /// The curve's state after a curve trade.
+    Curve {
+        pool: String,
+        progress_bps: u16,
+        base_reserve: u64,
+        /// At graduation exactly the threshold.
+        quote_reserve: u64,
+        fee_bps: u16,
+        /// The spot price after the trade, fixed-point.
+        price: u128,
+        complete: bool,
+    },
+    /// The curve completed (graduated).
+    Complete { pool: String, trader: String },
+    /// The pool migrated into the AMM.
+    Migrate {
+        pool: String,
+        amm_pool: String,
+        base_amount: u64,
+        quote_amount: u64,
+    },
+    /// A claim paid.
+    Claim {
+        pool: String,
+        wallet: String,
+        /// `trading`, `surplus` or `locked-lp`.
+        claim_kind: String,
+        amount: u64,
+        base_amount: u64,
+    },
+}
+
+/// A trade of the market series ([`crate::market::MarketTrade`]) as the feed keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeedTrade {
+    /// `curve` or `amm`.
+    pub venue: String,
+    pub pool: String,
+    /// `buy` or `sell`.
+    pub side: String,
+    pub wallet: String,
+    pub amount_in: u64,
+    pub amount_out: u64,
+    pub base_amount: u64,
+    pub quote_amount: u64,
+    pub fee: u64,
+    /// `quote` or `base`.
+    pub fee_token: String,
+    /// The spot price after the trade, fixed-point.
+    pub price: u128,
+    /// The trade's place in the series (the trade list's cursor).
+    pub seq: String,
+    /// The curve's progress after a curve trade (`None` on the AMM).
+    pub progress_bps: Option<u16>,
+}
+
+impl FeedData {
+    /// The kind's name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            FeedData::Launch { .. } => "launch",
+            FeedData::Trade(_) => "trade",
+            FeedData::Curve { .. } => "curve",
+            FeedData::Complete { .. } => "complete",
+            FeedData::Migrate { .. } => "migrate",
+            FeedData::Claim { .. } => "claim",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_survives_its_stored_form_with_full_precision() {
+        let trade = FeedData::Trade(FeedTrade {
+            venue: "curve".into(),
+            pool: "P".into(),
+            side: "buy".into(),
+            wallet: "W".into(),
+            amount_in: u64::MAX,
+            amount_out: 1,
+            base_amount: 1,
+            quote_amount: u64::MAX,
+            fee: 7,
+            fee_token: "quote".into(),
+            price: u128::MAX,
+            seq: "0".repeat(40),
+            progress_bps: Some(10_000),
+        });
+        let text = serde_json::to_string(&trade).unwrap();
+        assert_eq!(serde_json::from_str::<FeedData>(&text).unwrap(), trade);
+        assert_eq!(trade.kind(), "trade");
+    }
+}
