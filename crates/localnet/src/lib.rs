@@ -30,19 +30,42 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-/// Anchor's `entry` ties its arguments to one lifetime while the runtime's builtin signature does not; the
-/// chain lives for the whole process, so re-borrowing at one lifetime is sound.
+/// Re-borrows a builtin's arguments at the lifetime of its accounts, the one lifetime Anchor's `entry` takes
+/// them at (the runtime's builtin signature gives each its own).
+///
+/// Copying them into leaked boxes would do as well, but that kept about 1 KiB for every call of a program's
+/// entry (each `AccountInfo` clone holds its two `Rc`s) for the life of the process: an `emit_cpi!` event is
+/// a second call, and a preflight simulation runs them all once more, so about 4 KiB a trade.
+///
+/// # Safety
+///
+/// The references returned must not be used after the call that received the arguments returns. An Anchor
+/// `entry` called with them and returned from meets that: its result borrows nothing, and nothing it is
+/// given can carry a reference to them out of the call.
+unsafe fn at_one_lifetime<'info>(
+    program_id: &Pubkey,
+    accounts: &[AccountInfo<'info>],
+    data: &[u8],
+) -> (&'info Pubkey, &'info [AccountInfo<'info>], &'info [u8]) {
+    // SAFETY: the pointers come from live references; the caller keeps the results within the call.
+    unsafe {
+        (
+            &*(program_id as *const Pubkey),
+            &*(accounts as *const [AccountInfo<'info>]),
+            &*(data as *const [u8]),
+        )
+    }
+}
+
 fn launchpad_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
-    let accounts: &[AccountInfo] = Box::leak(accounts.to_vec().into_boxed_slice());
-    let program_id: &Pubkey = Box::leak(Box::new(*program_id));
-    let data: &[u8] = Box::leak(data.to_vec().into_boxed_slice());
+    // SAFETY: the re-borrowed arguments go to `entry` only, which has returned when this does.
+    let (program_id, accounts, data) = unsafe { at_one_lifetime(program_id, accounts, data) };
     launchpad::entry(program_id, accounts, data)
 }
 
 fn amm_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
-    let accounts: &[AccountInfo] = Box::leak(accounts.to_vec().into_boxed_slice());
-    let program_id: &Pubkey = Box::leak(Box::new(*program_id));
-    let data: &[u8] = Box::leak(data.to_vec().into_boxed_slice());
+    // SAFETY: as in `launchpad_entry`.
+    let (program_id, accounts, data) = unsafe { at_one_lifetime(program_id, accounts, data) };
     amm::entry(program_id, accounts, data)
 }
 
