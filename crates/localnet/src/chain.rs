@@ -133,6 +133,8 @@ pub struct Chain {
     bank: Arc<Bank>,
     faucet: Keypair,
     genesis_hash: Hash,
+    /// Every committed transaction, for the life of the process (the indexer's gap recovery reads them past
+    /// `keep_slots`). With `by_address`, what grows with use besides the accounts: about 6 KB a trade.
     txs: HashMap<Signature, Arc<TxRecord>>,
     /// Per address, the signatures of the transactions that name it (static or loaded keys), oldest first.
     by_address: HashMap<Pubkey, Vec<Signature>>,
