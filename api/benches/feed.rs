@@ -124,14 +124,14 @@ async fn main() {
     let commits: Arc<Mutex<Vec<(i64, Instant)>>> = Arc::default();
     {
         let commits = commits.clone();
-        let mut watch = store.feed_commits();
+        let mut watch = store.commits();
         std::thread::spawn(move || {
             tokio::runtime::Builder::new_current_thread()
                 .build()
                 .unwrap()
                 .block_on(async move {
                     while watch.changed().await.is_ok() {
-                        let seq = *watch.borrow_and_update();
+                        let seq = watch.borrow_and_update().feed_seq;
                         commits.lock().unwrap().push((seq, Instant::now()));
                     }
                 })

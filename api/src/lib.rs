@@ -149,13 +149,10 @@ impl AppState {
         }))
     }
 
-    /// The in-process indexer's committed batches (0 when the indexer runs elsewhere): what was read from
+    /// The batches this process's indexer committed (0 when the indexer runs elsewhere): what was read from
     /// the index under an older generation is out of date.
     pub fn generation(&self) -> u64 {
-        self.indexer.as_ref().map_or(0, |m| {
-            m.committed_batches
-                .load(std::sync::atomic::Ordering::Relaxed)
-        })
+        self.store.commits().borrow().batches
     }
 
     /// The process's live feed (its reader starts with the first client).

@@ -222,7 +222,7 @@ pub fn decode_transaction_update(
             let decoded = if program == launchpad::ID {
                 decode_event(&ix.data).map(|e| launchpad_event(event_key, e))
             } else {
-                decode_amm_event(&ix.data).map(|e| Event::Amm(event_key, Box::new(e)))
+                decode_amm_event(&ix.data).map(|e| Event::Amm(event_key, Box::new(e), None))
             };
             match decoded {
                 Some(e) => events.push(e),
@@ -263,28 +263,12 @@ fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Event {
         LaunchpadEvent::Swap(e) => Event::Trade(Box::new(Trade {
             key,
             event: e,
-            price: None,
+            market: None,
         })),
         LaunchpadEvent::CurveComplete(e) => Event::CurveComplete(key, e),
         LaunchpadEvent::Claim(e) => Event::Claim(key, e),
         LaunchpadEvent::Migrate(e) => Event::Migrate(key, Box::new(e)),
     }
-}
-
-/// The average execution price of a curve trade in whole quote per whole token, fee excluded.
-pub fn trade_price(e: &sdk::events::EvtSwap, quote_decimals: u8) -> Option<String> {
-    let (quote, base) = if e.side == 0 {
-        (e.amount_in.checked_sub(e.fee)?, e.amount_out)
-    } else {
-        (e.amount_out.checked_add(e.fee)?, e.amount_in)
-    };
-    curve::display::execution_price(
-        quote,
-        quote_decimals,
-        base,
-        curve::constants::TOKEN_DECIMALS,
-        12,
-    )
 }
 
 #[cfg(test)]

@@ -7,10 +7,11 @@
 
 use crate::backfill;
 use crate::config::{Commitment, IndexerConfig};
-use crate::decode::{decode_account_update, decode_transaction_update, trade_price, DecodeError};
+use crate::decode::{decode_account_update, decode_transaction_update, DecodeError};
 use crate::metrics::Metrics;
 use anchor_lang::prelude::Pubkey;
 use futures::{SinkExt, StreamExt};
+use index::market::Market;
 use index::model::*;
 use index::store::Store;
 use sdk::accounts::Config;
@@ -117,7 +118,11 @@ pub struct Processor {
     /// The cursor to write with the next batch.
     cursor: Option<u64>,
     configs: HashMap<Pubkey, Config>,
-    quote_decimals: HashMap<Pubkey, u8>,
+    /// The launch each pool trades (curve pools and the AMM pools they migrated into): the one cache
+    /// trades are priced from.
+    markets: HashMap<Pubkey, Market>,
+    /// Pools the index knew no launch of, since the last batch was written (asked again after it).
+    unknown_markets: std::collections::HashSet<Pubkey>,
     /// Launched mints and their launchpad pools: token accounts of other mints are dropped here.
     launches: HashMap<Pubkey, Pubkey>,
     /// Token-account writes whose mint is not (yet) a known launch: a launch's first token accounts are
@@ -157,7 +162,8 @@ impl Processor {
             batch_started: None,
             cursor: None,
             configs,
-            quote_decimals: HashMap::new(),
+            markets: HashMap::new(),
+            unknown_markets: Default::default(),
             launches,
             held: Vec::new(),
         })
@@ -212,7 +218,15 @@ impl Processor {
                     AccountState::Pool(p) => {
                         if let Some(c) = self.configs.get(&p.config) {
                             w.progress_bps = Some(sdk::quote::progress_bps(c, p));
-                            self.quote_decimals.insert(w.address, c.quote_decimals);
+                            let market = Market {
+                                mint: p.base_mint,
+                                quote_mint: p.quote_mint,
+                                quote_decimals: c.quote_decimals,
+                            };
+                            self.markets.insert(w.address, market);
+                            if p.amm_pool != Pubkey::default() {
+                                self.markets.insert(p.amm_pool, market);
+                            }
                         }
                         self.launched(p.base_mint, w.address);
                     }
@@ -222,10 +236,21 @@ impl Processor {
             }
             Change::Event(Event::Launch(l)) => {
                 if let Some(q) = curve::QuoteAsset::from_name(&l.quote) {
-                    self.quote_decimals.insert(l.pool, q.decimals());
+                    let market = Market {
+                        mint: l.mint,
+                        quote_mint: l.quote_mint,
+                        quote_decimals: q.decimals(),
+                    };
+                    self.markets.insert(l.pool, market);
                 }
                 self.launched(l.mint, l.pool);
                 Change::Event(Event::Launch(l))
+            }
+            Change::Event(Event::Migrate(k, m)) => {
+                if let Some(market) = self.markets.get(&m.pool).copied() {
+                    self.markets.insert(m.amm_pool, market);
+                }
+                Change::Event(Event::Migrate(k, m))
             }
             other => other,
         }
@@ -274,15 +299,53 @@ impl Processor {
             .increment((before - self.held.len()) as u64);
     }
 
-    async fn decimals_of(&mut self, pool: Pubkey) -> Result<Option<u8>, sqlx::Error> {
-        if let Some(d) = self.quote_decimals.get(&pool) {
-            return Ok(Some(*d));
+    /// The launch `pool` trades: from the cache, else from the index.
+    async fn market_of(&mut self, pool: Pubkey) -> Result<Option<Market>, sqlx::Error> {
+        if let Some(m) = self.markets.get(&pool) {
+            return Ok(Some(*m));
         }
-        let d = self.store.quote_decimals_of_pool(&pool).await?;
-        if let Some(d) = d {
-            self.quote_decimals.insert(pool, d);
+        if self.unknown_markets.contains(&pool) {
+            return Ok(None);
         }
-        Ok(d)
+        let m = self.store.market_of_pool(&pool).await?;
+        match m {
+            Some(m) => {
+                self.markets.insert(pool, m);
+            }
+            None => {
+                self.unknown_markets.insert(pool);
+            }
+        }
+        Ok(m)
+    }
+
+    /// Prices a trade once, as it is decoded: its place in its launch's market series.
+    async fn priced(&mut self, event: Event) -> Result<Event, sqlx::Error> {
+        Ok(match event {
+            Event::Trade(mut t) => {
+                match self.market_of(t.event.pool).await? {
+                    Some(m) => t.market = Some(m.curve_trade(&t.key, &t.event)),
+                    None => tracing::warn!(
+                        "trade {} of an unknown launch pool {}",
+                        t.key.signature,
+                        t.event.pool
+                    ),
+                }
+                Event::Trade(t)
+            }
+            Event::Amm(key, a, _) => {
+                let market = match a.as_ref() {
+                    // Not a launch's pool: not part of any launch's market.
+                    sdk::events::AmmEvent::Swap(s) => self
+                        .market_of(s.pool)
+                        .await?
+                        .map(|m| Box::new(m.amm_trade(&key, s))),
+                    _ => None,
+                };
+                Event::Amm(key, a, market)
+            }
+            other => other,
+        })
     }
 
     /// Takes one transaction (streamed, or recovered from history after a gap): its events; `Ok(true)`
@@ -297,16 +360,12 @@ impl Processor {
         }
         Metrics::bump(&self.metrics.events, events.len() as u64);
         for event in events {
-            let event = match event {
-                Event::Trade(mut trade) => {
-                    if let Some(d) = self.decimals_of(trade.event.pool).await? {
-                        trade.price = trade_price(&trade.event, d);
-                    }
-                    Event::Trade(trade)
-                }
+            // The cache learns of launches and migrations before the trades after them are priced.
+            let change = self.enrich(Change::Event(event));
+            let change = match change {
+                Change::Event(e) => Change::Event(self.priced(e).await?),
                 other => other,
             };
-            let change = self.enrich(Change::Event(event));
             self.push(change);
         }
         Ok(self.batch.len() >= self.batch_size)
@@ -369,6 +428,7 @@ impl Processor {
         }
         self.batch.clear();
         self.batch_started = None;
+        self.unknown_markets.clear();
         Ok(())
     }
 

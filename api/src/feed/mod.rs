@@ -242,7 +242,7 @@ impl Drop for Admission {
 
 /// The process's reader: reads `seq > last` whenever woken, and broadcasts it. Ends with the hub.
 async fn read_loop(hub: Weak<Hub>, store: Store, mut last: i64, poll: Duration) {
-    let mut commits = store.feed_commits();
+    let mut commits = store.commits();
     let mut listener = None;
     loop {
         let Some(tx) = hub.upgrade().map(|h| h.tx.clone()) else {
@@ -262,6 +262,7 @@ async fn read_loop(hub: Weak<Hub>, store: Store, mut last: i64, poll: Duration) 
                 }
                 Err(e) => {
                     tracing::warn!("feed: reading the index failed: {e}");
+                    tokio::time::sleep(poll).await;
                     break;
                 }
             }
@@ -283,7 +284,7 @@ async fn read_loop(hub: Weak<Hub>, store: Store, mut last: i64, poll: Duration) 
         };
         tokio::select! {
             _ = notified => {}
-            _ = commits.changed() => {}
+            _ = commits.wait_for(|c| c.feed_seq > last) => {}
             _ = tokio::time::sleep(poll) => {}
         }
     }

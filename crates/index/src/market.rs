@@ -8,6 +8,9 @@
 //! Volumes are base units: tokens bought or sold, and the quote the trader paid (fee included) or received
 //! (after the fee).
 
+use crate::model::EventKey;
+pub use crate::model::{MarketTrade, Venue};
+use anchor_lang::prelude::Pubkey;
 use serde::Serialize;
 
 /// Candle intervals: name and length in seconds.
@@ -52,66 +55,6 @@ pub fn is_seq(s: &str) -> bool {
 
 /// Digits of a trade's order key (its `cursor`).
 pub const SEQ_DIGITS: usize = 40;
-
-/// Which pool a trade went through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Venue {
-    Curve,
-    Amm,
-}
-
-impl Venue {
-    pub fn name(self) -> &'static str {
-        match self {
-            Venue::Curve => "curve",
-            Venue::Amm => "amm",
-        }
-    }
-}
-
-/// One trade of the series.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MarketTrade {
-    pub signature: String,
-    pub ix_index: u32,
-    pub inner_index: u32,
-    pub slot: u64,
-    pub seq: String,
-    pub time: i64,
-    pub mint: String,
-    pub venue: Venue,
-    pub pool: String,
-    pub wallet: String,
-    /// `buy` (quote in, tokens out) or `sell`.
-    pub side: &'static str,
-    pub amount_in: u64,
-    pub amount_out: u64,
-    /// Tokens bought or sold, base units.
-    pub base_amount: u64,
-    /// Quote paid (fee included) or received (after the fee), base units.
-    pub quote_amount: u64,
-    pub fee: u64,
-    /// `quote` or `base`: the token the fee was taken in (the curve always takes quote; the AMM takes the
-    /// input token).
-    pub fee_token: &'static str,
-    /// Spot price after the trade, fixed-point.
-    pub price: u128,
-}
-
-impl MarketTrade {
-    /// Sets the side and amounts of a trade: a buy pays quote in and takes tokens out, a sell the reverse.
-    pub fn trade(&mut self, buy: bool, amount_in: u64, amount_out: u64, fee: u64) {
-        self.side = if buy { "buy" } else { "sell" };
-        self.amount_in = amount_in;
-        self.amount_out = amount_out;
-        (self.base_amount, self.quote_amount) = if buy {
-            (amount_out, amount_in)
-        } else {
-            (amount_in, amount_out)
-        };
-        self.fee = fee;
-    }
-}
 
 /// One trade.
 #[derive(Debug, Clone, Serialize)]
@@ -321,6 +264,91 @@ pub fn supply(pool: &sdk::accounts::Pool) -> u64 {
     curve::constants::TOTAL_SUPPLY_BASE_UNITS.saturating_sub(pool.burnt_base)
 }
 
+/// The curve's spot price (fixed-point) at a square-root price: the one formula for a curve's price.
+pub fn curve_price(sqrt_price: u128, quote_decimals: u8) -> Option<u128> {
+    curve::display::sqrt_price_to_fixed(
+        sqrt_price,
+        curve::constants::TOKEN_DECIMALS,
+        quote_decimals,
+    )
+}
+
+/// An AMM pool's spot price (fixed-point) at its reserves: the one formula for a pool's price.
+pub fn amm_price(quote_reserve: u64, base_reserve: u64, quote_decimals: u8) -> Option<u128> {
+    curve::display::reserves_to_fixed(
+        quote_reserve,
+        base_reserve,
+        curve::constants::TOKEN_DECIMALS,
+        quote_decimals,
+    )
+}
+
+/// The launch a pool trades (its curve pool, and the AMM pool it migrated into): what pricing its trades
+/// needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Market {
+    pub mint: Pubkey,
+    pub quote_mint: Pubkey,
+    pub quote_decimals: u8,
+}
+
+impl Market {
+    fn trade(
+        &self,
+        key: &EventKey,
+        time: i64,
+        venue: Venue,
+        pool: &Pubkey,
+        wallet: &Pubkey,
+    ) -> MarketTrade {
+        MarketTrade {
+            signature: key.signature.clone(),
+            ix_index: key.ix_index,
+            inner_index: key.inner_index,
+            slot: key.slot,
+            seq: seq(key.slot, key.tx_index, key.ix_index, key.inner_index),
+            time,
+            mint: self.mint.to_string(),
+            venue,
+            pool: pool.to_string(),
+            wallet: wallet.to_string(),
+            side: "buy",
+            amount_in: 0,
+            amount_out: 0,
+            base_amount: 0,
+            quote_amount: 0,
+            fee: 0,
+            fee_token: "quote",
+            price: 0,
+        }
+    }
+
+    /// A curve trade of this launch, priced at the curve's spot price after it.
+    pub fn curve_trade(&self, key: &EventKey, e: &sdk::events::EvtSwap) -> MarketTrade {
+        let mut t = self.trade(key, e.timestamp, Venue::Curve, &e.pool, &e.trader);
+        t.trade(e.side == 0, e.amount_in, e.amount_out, e.fee);
+        t.price = curve_price(e.sqrt_price, self.quote_decimals).unwrap_or(u128::MAX);
+        t
+    }
+
+    /// A swap in this launch's AMM pool, priced at the pool's spot price after it; the AMM orders its
+    /// mints by address and takes its fee in the input token.
+    pub fn amm_trade(&self, key: &EventKey, s: &sdk::events::amm_events::EvtSwap) -> MarketTrade {
+        let a_is_quote = self.quote_mint < self.mint;
+        let buy = s.a_to_b == a_is_quote;
+        let (quote_reserve, base_reserve) = if a_is_quote {
+            (s.reserve_a, s.reserve_b)
+        } else {
+            (s.reserve_b, s.reserve_a)
+        };
+        let mut t = self.trade(key, s.timestamp, Venue::Amm, &s.pool, &s.trader);
+        t.trade(buy, s.amount_in, s.amount_out, s.fee);
+        t.fee_token = if buy { "quote" } else { "base" };
+        t.price = amm_price(quote_reserve, base_reserve, self.quote_decimals).unwrap_or(u128::MAX);
+        t
+    }
+}
+
 /// Where a launch trades now and its spot price there (fixed-point): the curve, also while migration is
 /// pending, or the AMM pool it migrated into when that pool is known.
 pub fn spot_price(
@@ -328,7 +356,6 @@ pub fn spot_price(
     config: &sdk::accounts::Config,
     amm: Option<&sdk::accounts::AmmPool>,
 ) -> (Venue, u128) {
-    let token = curve::constants::TOKEN_DECIMALS;
     match amm {
         Some(a) if pool.status == sdk::accounts::PoolStatus::Migrated => {
             let (quote, base) = if a.mint_a == pool.quote_mint {
@@ -336,12 +363,11 @@ pub fn spot_price(
             } else {
                 (a.reserve_b, a.reserve_a)
             };
-            let p = curve::display::reserves_to_fixed(quote, base, token, config.quote_decimals);
+            let p = amm_price(quote, base, config.quote_decimals);
             (Venue::Amm, p.unwrap_or(0))
         }
         _ => {
-            let p =
-                curve::display::sqrt_price_to_fixed(pool.sqrt_price, token, config.quote_decimals);
+            let p = curve_price(pool.sqrt_price, config.quote_decimals);
             (Venue::Curve, p.unwrap_or(0))
         }
     }

@@ -139,9 +139,9 @@ pub struct Launch {
 pub struct Trade {
     pub key: EventKey,
     pub event: sdk::events::EvtSwap,
-    /// Average execution price in whole quote per whole token (fee excluded), when the quote's decimals are
-    /// known.
-    pub price: Option<String>,
+    /// The trade in its launch's market series, priced once when decoded (`None` when the index does not
+    /// know the pool's launch).
+    pub market: Option<MarketTrade>,
 }
 
 #[derive(Debug, Clone)]
@@ -151,7 +151,23 @@ pub enum Event {
     CurveComplete(EventKey, sdk::events::EvtCurveComplete),
     Claim(EventKey, sdk::events::EvtClaim),
     Migrate(EventKey, Box<sdk::events::EvtMigrate>),
-    Amm(EventKey, Box<sdk::events::AmmEvent>),
+    /// An AMM event, and for a swap of a launch's pool that trade in the launch's market series.
+    Amm(
+        EventKey,
+        Box<sdk::events::AmmEvent>,
+        Option<Box<MarketTrade>>,
+    ),
+}
+
+impl Event {
+    /// The trade this event adds to a launch's market series, if any.
+    pub fn market_trade(&self) -> Option<&MarketTrade> {
+        match self {
+            Event::Trade(t) => t.market.as_ref(),
+            Event::Amm(_, _, m) => m.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 /// One unit of work for the store. A batch of changes is written in one database transaction.
@@ -181,5 +197,65 @@ pub fn claim_kind_name(kind: u8) -> &'static str {
         launchpad::events::CLAIM_KIND_SURPLUS => "surplus",
         launchpad::events::CLAIM_KIND_LOCKED_LP => "locked-lp",
         _ => "unknown",
+    }
+}
+
+/// Which pool a trade went through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Venue {
+    Curve,
+    Amm,
+}
+
+impl Venue {
+    pub fn name(self) -> &'static str {
+        match self {
+            Venue::Curve => "curve",
+            Venue::Amm => "amm",
+        }
+    }
+}
+
+/// One trade of the series.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarketTrade {
+    pub signature: String,
+    pub ix_index: u32,
+    pub inner_index: u32,
+    pub slot: u64,
+    pub seq: String,
+    pub time: i64,
+    pub mint: String,
+    pub venue: Venue,
+    pub pool: String,
+    pub wallet: String,
+    /// `buy` (quote in, tokens out) or `sell`.
+    pub side: &'static str,
+    pub amount_in: u64,
+    pub amount_out: u64,
+    /// Tokens bought or sold, base units.
+    pub base_amount: u64,
+    /// Quote paid (fee included) or received (after the fee), base units.
+    pub quote_amount: u64,
+    pub fee: u64,
+    /// `quote` or `base`: the token the fee was taken in (the curve always takes quote; the AMM takes the
+    /// input token).
+    pub fee_token: &'static str,
+    /// Spot price after the trade, fixed-point.
+    pub price: u128,
+}
+
+impl MarketTrade {
+    /// Sets the side and amounts of a trade: a buy pays quote in and takes tokens out, a sell the reverse.
+    pub fn trade(&mut self, buy: bool, amount_in: u64, amount_out: u64, fee: u64) {
+        self.side = if buy { "buy" } else { "sell" };
+        self.amount_in = amount_in;
+        self.amount_out = amount_out;
+        (self.base_amount, self.quote_amount) = if buy {
+            (amount_out, amount_in)
+        } else {
+            (amount_in, amount_out)
+        };
+        self.fee = fee;
     }
 }

@@ -228,6 +228,8 @@ pub struct TradeRow {
     pub partner_fee: u64,
     pub refund: u64,
     pub fee_bps: u16,
+    /// The curve's spot price after the trade, fixed-point as the market series' (`None` when the trade was
+    /// indexed before its launch was known).
     pub price: Option<String>,
     pub base_reserve: u64,
     pub quote_reserve: u64,

@@ -4,171 +4,13 @@
 //! is skipped by its key) are rolled into `candles`, so a candle never counts a trade twice.
 
 use super::rows::{bind, dialect, values_clause, Val};
-use crate::market::{self, Candle, MarketTrade, Venue};
-use crate::model::{Event, EventKey};
-use anchor_lang::prelude::Pubkey;
-use sdk::events::AmmEvent;
+use crate::market::{self, Candle, MarketTrade};
+use crate::model::Event;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
-
-/// What a launch's market needs to know about a pool: the token, the quote mint and its decimals.
-#[derive(Clone)]
-struct Market {
-    mint: String,
-    quote_mint: String,
-    quote_decimals: u8,
-}
-
-fn market_of(row: Option<AnyRow>) -> Option<Market> {
-    let r = row?;
-    Some(Market {
-        mint: r.get(0),
-        quote_mint: r.get(1),
-        quote_decimals: u8::try_from(r.get::<i64, _>(2)).ok()?,
-    })
-}
-
-async fn curve_market(conn: &mut AnyConnection, pool: &str) -> Result<Option<Market>> {
-    let sql = "SELECT l.mint, l.quote_mint, c.quote_decimals FROM launches l \
-               JOIN configs c ON c.address = l.config WHERE l.pool = $1 \
-               UNION ALL SELECT p.mint, p.quote_mint, c.quote_decimals FROM pools p \
-               JOIN configs c ON c.address = p.config WHERE p.address = $2";
-    let row = sqlx::query(AssertSqlSafe(dialect(conn, sql)))
-        .bind(pool.to_string())
-        .bind(pool.to_string())
-        .fetch_optional(&mut *conn)
-        .await?;
-    Ok(market_of(row))
-}
-
-/// The launch an AMM pool belongs to: the pool its curve migrated into (from the pool account or the
-/// migration event, whichever the index has).
-async fn amm_market(conn: &mut AnyConnection, amm_pool: &str) -> Result<Option<Market>> {
-    let sql = "SELECT p.mint, p.quote_mint, c.quote_decimals FROM pools p \
-               JOIN configs c ON c.address = p.config WHERE p.amm_pool = $1 \
-               UNION ALL SELECT l.mint, l.quote_mint, c.quote_decimals FROM migrations m \
-               JOIN launches l ON l.mint = m.mint JOIN configs c ON c.address = l.config \
-               WHERE m.amm_pool = $2";
-    let row = sqlx::query(AssertSqlSafe(dialect(conn, sql)))
-        .bind(amm_pool.to_string())
-        .bind(amm_pool.to_string())
-        .fetch_optional(&mut *conn)
-        .await?;
-    Ok(market_of(row))
-}
-
-fn base(
-    key: &EventKey,
-    time: i64,
-    mint: String,
-    venue: Venue,
-    pool: String,
-    wallet: String,
-) -> MarketTrade {
-    MarketTrade {
-        signature: key.signature.clone(),
-        ix_index: key.ix_index,
-        inner_index: key.inner_index,
-        slot: key.slot,
-        seq: market::seq(key.slot, key.tx_index, key.ix_index, key.inner_index),
-        time,
-        mint,
-        venue,
-        pool,
-        wallet,
-        side: "buy",
-        amount_in: 0,
-        amount_out: 0,
-        base_amount: 0,
-        quote_amount: 0,
-        fee: 0,
-        fee_token: "quote",
-        price: 0,
-    }
-}
-
-/// The market trade of an event, when it is a trade of a launch the index knows.
-async fn derive(
-    conn: &mut AnyConnection,
-    cache: &mut HashMap<String, Option<Market>>,
-    event: &Event,
-) -> Result<Option<MarketTrade>> {
-    let token_decimals = curve::constants::TOKEN_DECIMALS;
-    match event {
-        Event::Trade(t) => {
-            let e = &t.event;
-            let pool = e.pool.to_string();
-            if !cache.contains_key(&pool) {
-                let m = curve_market(conn, &pool).await?;
-                cache.insert(pool.clone(), m);
-            }
-            let Some(m) = cache.get(&pool).cloned().flatten() else {
-                tracing::warn!("trade {} of an unknown launch pool {pool}", t.key.signature);
-                return Ok(None);
-            };
-            let mut mt = base(
-                &t.key,
-                e.timestamp,
-                m.mint,
-                Venue::Curve,
-                pool,
-                e.trader.to_string(),
-            );
-            mt.trade(e.side == 0, e.amount_in, e.amount_out, e.fee);
-            mt.price =
-                curve::display::sqrt_price_to_fixed(e.sqrt_price, token_decimals, m.quote_decimals)
-                    .unwrap_or(u128::MAX);
-            Ok(Some(mt))
-        }
-        Event::Amm(key, a) => {
-            let AmmEvent::Swap(s) = a.as_ref() else {
-                return Ok(None);
-            };
-            let pool = s.pool.to_string();
-            if !cache.contains_key(&pool) {
-                let m = amm_market(conn, &pool).await?;
-                cache.insert(pool.clone(), m);
-            }
-            // Not a launch's pool: not part of any launch's market.
-            let Some(m) = cache.get(&pool).cloned().flatten() else {
-                return Ok(None);
-            };
-            // The AMM orders its mints by address.
-            let a_is_quote = match (m.quote_mint.parse::<Pubkey>(), m.mint.parse::<Pubkey>()) {
-                (Ok(q), Ok(b)) => q < b,
-                _ => return Ok(None),
-            };
-            let buy = s.a_to_b == a_is_quote;
-            let (quote_reserve, base_reserve) = if a_is_quote {
-                (s.reserve_a, s.reserve_b)
-            } else {
-                (s.reserve_b, s.reserve_a)
-            };
-            let mut mt = base(
-                key,
-                s.timestamp,
-                m.mint.clone(),
-                Venue::Amm,
-                pool,
-                s.trader.to_string(),
-            );
-            mt.trade(buy, s.amount_in, s.amount_out, s.fee);
-            mt.fee_token = if buy { "quote" } else { "base" };
-            mt.price = curve::display::reserves_to_fixed(
-                quote_reserve,
-                base_reserve,
-                token_decimals,
-                m.quote_decimals,
-            )
-            .unwrap_or(u128::MAX);
-            Ok(Some(mt))
-        }
-        _ => Ok(None),
-    }
-}
 
 fn row(t: &MarketTrade) -> Vec<(&'static str, Val)> {
     vec![
@@ -200,16 +42,13 @@ pub struct Recorded {
     pub inserted: Vec<MarketTrade>,
 }
 
-/// Records the trades among `events` (curve swaps and AMM swaps of launches) and rolls the newly inserted
-/// ones into their candles.
+/// Records the trades among `events` (curve swaps and AMM swaps of launches, priced when decoded) and rolls
+/// the newly inserted ones into their candles.
 pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<Recorded> {
-    let mut cache = HashMap::new();
-    let mut trades = Vec::new();
-    for e in events {
-        if let Some(t) = derive(conn, &mut cache, e).await? {
-            trades.push(t);
-        }
-    }
+    let mut trades: Vec<MarketTrade> = events
+        .iter()
+        .filter_map(|e| e.market_trade().cloned())
+        .collect();
     let mut highs: BTreeMap<String, u128> = BTreeMap::new();
     if trades.is_empty() {
         return Ok(Recorded::default());

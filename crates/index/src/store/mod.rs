@@ -15,6 +15,7 @@ pub use market::{candle_row, CANDLE_COLS};
 pub use prepared::{PreparedLaunch, PreparedRecord};
 pub use swap_records::SwapRecord;
 
+use crate::market::Market;
 use crate::model::Change;
 use anchor_lang::prelude::Pubkey;
 use futures::future::BoxFuture;
@@ -74,14 +75,24 @@ pub const FEED_RETENTION_SECS: i64 = 86_400;
 /// How often the writer prunes the feed to [`FEED_RETENTION_SECS`].
 const FEED_PRUNE_EVERY_SECS: i64 = 60;
 
+/// What a process's [`Store::apply`] calls have committed so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Commits {
+    /// Batches committed: the index's generation, as this process wrote it (anything read from the index
+    /// under an older one is out of date).
+    pub batches: u64,
+    /// The highest feed `seq` committed.
+    pub feed_seq: i64,
+}
+
 /// A handle on the index database (cheap to clone).
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    /// The highest feed `seq` this process committed: the in-process wake-up of the feed's readers
-    /// (shared by every clone; other processes learn of commits by PostgreSQL's `NOTIFY`).
-    feed: std::sync::Arc<tokio::sync::watch::Sender<i64>>,
+    /// What this process committed: the one signal that a batch committed (shared by every clone; other
+    /// processes learn of feed commits by PostgreSQL's `NOTIFY`).
+    commits: std::sync::Arc<tokio::sync::watch::Sender<Commits>>,
     /// Unix seconds of the last feed prune.
     feed_pruned: std::sync::Arc<std::sync::atomic::AtomicI64>,
     clock: Clock,
@@ -190,7 +201,7 @@ impl Store {
         Ok(Store {
             pool,
             backend,
-            feed: std::sync::Arc::new(tokio::sync::watch::channel(0).0),
+            commits: std::sync::Arc::new(tokio::sync::watch::channel(Commits::default()).0),
             feed_pruned: Default::default(),
             clock: Clock::wall(),
         })
@@ -264,19 +275,16 @@ impl Store {
             feed::prune(&mut tx, now - FEED_RETENTION_SECS).await?;
         }
         tx.commit().await?;
-        if let Some(seq) = fed {
-            self.feed.send_if_modified(|v| {
-                let newer = seq > *v;
-                *v = (*v).max(seq);
-                newer
-            });
-        }
+        self.commits.send_modify(|c| {
+            c.batches += 1;
+            c.feed_seq = c.feed_seq.max(fed.unwrap_or(0));
+        });
         Ok(())
     }
 
-    /// Wakes when this process commits feed rows (the value is the highest `seq` committed here).
-    pub fn feed_commits(&self) -> tokio::sync::watch::Receiver<i64> {
-        self.feed.subscribe()
+    /// Wakes whenever this process commits a batch ([`Store::apply`]).
+    pub fn commits(&self) -> tokio::sync::watch::Receiver<Commits> {
+        self.commits.subscribe()
     }
 
     /// Deletes the feed's rows written before `before` (unix seconds) but the newest.
@@ -290,17 +298,31 @@ impl Store {
         self.pool.connect_options().database_url.to_string()
     }
 
-    /// The quote token's decimals for a launchpad pool, from its config.
-    pub async fn quote_decimals_of_pool(&self, pool: &Pubkey) -> Result<Option<u8>, sqlx::Error> {
+    /// The launch a pool trades, by its curve pool or by the AMM pool it migrated into (from the pool
+    /// account or the migration event, whichever the index has): `None` when the index knows no launch of
+    /// it.
+    pub async fn market_of_pool(&self, pool: &Pubkey) -> Result<Option<Market>, sqlx::Error> {
         let row: Option<AnyRow> = sqlx::query(
-            "SELECT c.quote_decimals FROM pools p JOIN configs c ON c.address = p.config WHERE p.address = $1 \
-             UNION ALL \
-             SELECT c.quote_decimals FROM launches l JOIN configs c ON c.address = l.config WHERE l.pool = $2",
+            "SELECT l.mint, l.quote_mint, c.quote_decimals FROM launches l \
+             JOIN configs c ON c.address = l.config WHERE l.pool = $1 \
+             UNION ALL SELECT p.mint, p.quote_mint, c.quote_decimals FROM pools p \
+             JOIN configs c ON c.address = p.config WHERE p.address = $2 OR p.amm_pool = $3 \
+             UNION ALL SELECT l.mint, l.quote_mint, c.quote_decimals FROM migrations m \
+             JOIN launches l ON l.mint = m.mint JOIN configs c ON c.address = l.config \
+             WHERE m.amm_pool = $4",
         )
+        .bind(pool.to_string())
+        .bind(pool.to_string())
         .bind(pool.to_string())
         .bind(pool.to_string())
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.and_then(|r| u8::try_from(r.get::<i64, _>(0)).ok()))
+        Ok(row.and_then(|r| {
+            Some(Market {
+                mint: r.get::<String, _>(0).parse().ok()?,
+                quote_mint: r.get::<String, _>(1).parse().ok()?,
+                quote_decimals: u8::try_from(r.get::<i64, _>(2)).ok()?,
+            })
+        }))
     }
 }

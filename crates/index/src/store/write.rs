@@ -160,7 +160,7 @@ fn feed_rows(events: &[&Event], inserted: &[crate::market::MarketTrade]) -> Vec<
                     rows.push(FeedRow::curve(&t.key, mt, &t.event));
                 }
             }
-            Event::Amm(k, a) if matches!(a.as_ref(), AmmEvent::Swap(_)) => {
+            Event::Amm(k, a, _) if matches!(a.as_ref(), AmmEvent::Swap(_)) => {
                 if let Some(mt) = trade(k) {
                     rows.push(FeedRow::trade(k, mt, None));
                 }
@@ -352,7 +352,10 @@ pub fn event_row(e: &Event) -> Option<(&'static str, Row)> {
                 ("partner_fee", Val::num(e.partner_fee)),
                 ("refund", Val::num(e.refund)),
                 ("fee_bps", Val::int(e.fee_bps)),
-                ("price", Val::OptText(t.price.clone())),
+                (
+                    "price",
+                    Val::OptText(t.market.as_ref().map(|m| m.price.to_string())),
+                ),
                 ("sqrt_price", Val::num(e.sqrt_price)),
                 ("base_reserve", Val::num(e.base_reserve)),
                 ("quote_reserve", Val::num(e.quote_reserve)),
@@ -407,7 +410,7 @@ pub fn event_row(e: &Event) -> Option<(&'static str, Row)> {
             ]);
             ("migrations", row)
         }
-        Event::Amm(k, e) => amm_event(k, e),
+        Event::Amm(k, e, _) => amm_event(k, e),
     };
     Some((table, row))
 }
