@@ -282,7 +282,9 @@ fn areas(state: &AppState) -> OpenApiRouter<AppState> {
 /// The whole service. Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
 /// clients without `X-Client-Id` are rate-limited by address.
 pub fn router(state: AppState) -> Router {
-    let (endpoints, api) = areas(&state).split_for_parts();
+    let (endpoints, mut api) = areas(&state).split_for_parts();
+    let (probes, probes_api) = routes::health::probes().split_for_parts();
+    api.merge(probes_api);
     // Serialized once: the document only changes with the binary.
     let document =
         axum::body::Bytes::from(serde_json::to_vec(&openapi_document(api)).unwrap_or_default());
@@ -303,7 +305,9 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
-    layered(endpoints, state)
+    // The probes answer outside the rate limit: a load balancer's frequent probing never gets a 429.
+    let probes = probes.with_state(state.clone());
+    layered(endpoints, state).merge(probes)
 }
 
 /// `endpoints` with what wraps every endpoint ([`layers::wrap`]). Tests wrap routes of their own (a handler

@@ -73,6 +73,11 @@ pub struct IndexerConfig {
     /// Serve `GET /health` (JSON metrics) on this address.
     #[arg(long, env = "INDEXER_HEALTH_ADDR")]
     pub health_addr: Option<SocketAddr>,
+    /// Seconds the gRPC stream may deliver nothing (not even a slot or a ping) before the indexer asks the
+    /// RPC node whether the chain moved on; if it did, the stream is stale (a half-open connection) and is
+    /// reconnected. Also how long `/readyz` tolerates silence. 0 turns the watchdog off.
+    #[arg(long, env = "INDEXER_STREAM_IDLE_SECS", default_value_t = 30)]
+    pub stream_idle_secs: u64,
 }
 
 impl IndexerConfig {
@@ -91,6 +96,7 @@ impl IndexerConfig {
             backoff_max_ms: 10_000,
             metrics_interval_secs: 30,
             health_addr: None,
+            stream_idle_secs: 30,
         }
     }
 

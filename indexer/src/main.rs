@@ -24,7 +24,18 @@ async fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .init();
-    let cli = Cli::parse();
+    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
+    // The index is the product's database: never a file made up in the working directory.
+    if !matches!(
+        matches.value_source("database_url"),
+        Some(clap::parser::ValueSource::CommandLine | clap::parser::ValueSource::EnvVariable)
+    ) {
+        anyhow::bail!(
+            "the indexer needs its database: give --database-url or DATABASE_URL \
+             (postgres://user:password@host/database, or sqlite://path.db for a single machine)"
+        );
+    }
     indexer::metrics::prometheus();
     let config = cli.config;
     // Settings that can never work stop here, with the flag at fault named, rather than in a retry loop.
@@ -58,7 +69,7 @@ async fn main() -> anyhow::Result<()> {
             anyhow::anyhow!("--health-addr (INDEXER_HEALTH_ADDR) {addr}: cannot bind: {e}")
         })?;
         tracing::info!(
-            "health on http://{addr}/health, Prometheus metrics on http://{addr}/metrics"
+            "health on http://{addr}/health (/livez, /readyz), Prometheus metrics on http://{addr}/metrics"
         );
         let app = indexer::metrics::health_router(metrics.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
@@ -70,6 +81,9 @@ async fn main() -> anyhow::Result<()> {
         let _ = stop.send(true);
     });
     indexer.run(shutdown).await;
+    if metrics.role() == indexer::metrics::Role::Refused {
+        anyhow::bail!("{}", metrics.last_error().unwrap_or_default());
+    }
     tracing::info!("stopped");
     Ok(())
 }

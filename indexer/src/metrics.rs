@@ -28,13 +28,59 @@ pub struct Metrics {
     /// The highest slot the stream has announced (any commitment).
     pub tip_slot: AtomicU64,
     pub connected: AtomicU64,
+    /// Unix milliseconds of the last update the stream delivered (server pings included).
+    pub last_update_ms: AtomicU64,
+    /// Unix milliseconds of the last time the committed cursor moved forward.
+    pub cursor_moved_ms: AtomicU64,
+    /// The chain's slot as the RPC node last reported it (asked by the stream's idle watchdog).
+    pub chain_slot: AtomicU64,
+    /// How long the stream may stay silent before it counts as stalled (`--stream-idle-secs`), in ms.
+    pub stall_after_ms: AtomicU64,
+    /// The writer's lease: [`Role`] as a number.
+    pub role: AtomicU64,
     /// Why the last connection or stream failed, until streaming resumes.
     pub last_error: std::sync::Mutex<Option<String>>,
 }
 
+/// Where an indexer stands with the writer's lease.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Not yet asked.
+    Starting = 0,
+    /// Holds the lease and writes.
+    Active = 1,
+    /// Another indexer holds it; this one takes over when it goes.
+    Standby = 2,
+    /// A SQLite database that already has its writer: this one stopped.
+    Refused = 3,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Starting => "starting",
+            Role::Active => "active",
+            Role::Standby => "standby",
+            Role::Refused => "refused",
+        }
+    }
+
+    fn of(n: u64) -> Role {
+        match n {
+            1 => Role::Active,
+            2 => Role::Standby,
+            3 => Role::Refused,
+            _ => Role::Starting,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Snapshot {
+    /// `ok`, `lagging`, `stalled`, `disconnected`, `standby` or `refused`.
     pub status: &'static str,
+    /// The writer's lease: `active`, `standby`, `refused` (or `starting`).
+    pub role: &'static str,
     pub connected: bool,
     pub cursor_slot: u64,
     pub tip_slot: u64,
@@ -50,6 +96,15 @@ pub struct Snapshot {
     pub recovered_transactions: u64,
     pub backfilled_accounts: u64,
     pub dead_slots: u64,
+    /// Whether a load balancer should count this indexer as working: connected, and the stream delivered
+    /// something within `--stream-idle-secs`.
+    pub ready: bool,
+    /// Milliseconds since the stream last delivered anything (`None` before it ever did).
+    pub last_update_age_ms: Option<u64>,
+    /// Milliseconds since the committed cursor last moved (`None` before it ever did).
+    pub cursor_age_ms: Option<u64>,
+    /// The chain's slot as the RPC node last reported it (0 until asked).
+    pub chain_slot: u64,
     /// Why the last connection or stream failed (a TLS certificate the indexer does not trust, a refused
     /// connection, ...), until streaming resumes.
     pub last_error: Option<String>,
@@ -74,14 +129,59 @@ impl Metrics {
         self.last_error.lock().ok().and_then(|e| e.clone())
     }
 
+    /// Unix milliseconds now.
+    pub fn now_ms() -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    }
+
+    pub fn set_role(&self, role: Role) {
+        self.role.store(role as u64, Relaxed);
+    }
+
+    pub fn role(&self) -> Role {
+        Role::of(self.role.load(Relaxed))
+    }
+
+    /// Notes that the stream delivered something.
+    pub fn heard(&self) {
+        self.last_update_ms.store(Self::now_ms(), Relaxed);
+    }
+
+    /// Raises the committed cursor, noting when it moved.
+    pub fn cursor_to(&self, slot: u64) {
+        if self.cursor_slot.fetch_max(slot, Relaxed) < slot {
+            self.cursor_moved_ms.store(Self::now_ms(), Relaxed);
+        }
+    }
+
     pub fn snapshot(&self) -> Snapshot {
+        let now = Self::now_ms();
+        let age = |at: &AtomicU64| match at.load(Relaxed) {
+            0 => None,
+            t => Some(now.saturating_sub(t)),
+        };
         let cursor_slot = self.cursor_slot.load(Relaxed);
         let tip_slot = self.tip_slot.load(Relaxed);
         let connected = self.connected.load(Relaxed) == 1;
         let slot_lag = tip_slot.saturating_sub(cursor_slot);
+        let last_update_age_ms = age(&self.last_update_ms);
+        let stall_after = self.stall_after_ms.load(Relaxed);
+        let stalled = stall_after > 0 && last_update_age_ms.is_none_or(|a| a > stall_after);
+        let role = self.role();
         Snapshot {
-            status: if !connected {
+            role: role.name(),
+            ready: role == Role::Standby || (connected && !stalled),
+            last_update_age_ms,
+            cursor_age_ms: age(&self.cursor_moved_ms),
+            chain_slot: self.chain_slot.load(Relaxed),
+            status: if role == Role::Standby || role == Role::Refused {
+                role.name()
+            } else if !connected {
                 "disconnected"
+            } else if stalled {
+                "stalled"
             } else if slot_lag > 150 {
                 "lagging"
             } else {
@@ -176,6 +276,15 @@ impl Metrics {
         metrics::gauge!("indexer_cursor_slot").set(s.cursor_slot as f64);
         metrics::gauge!("indexer_tip_slot").set(s.tip_slot as f64);
         metrics::gauge!("indexer_connected").set(if s.connected { 1.0 } else { 0.0 });
+        metrics::gauge!("indexer_ready").set(if s.ready { 1.0 } else { 0.0 });
+        metrics::gauge!("indexer_lease_active").set(if s.role == "active" { 1.0 } else { 0.0 });
+        metrics::gauge!("indexer_chain_slot").set(s.chain_slot as f64);
+        if let Some(ms) = s.cursor_age_ms {
+            metrics::gauge!("indexer_cursor_age_seconds").set(ms as f64 / 1000.0);
+        }
+        if let Some(ms) = s.last_update_age_ms {
+            metrics::gauge!("indexer_stream_idle_seconds").set(ms as f64 / 1000.0);
+        }
         for (name, value) in [
             ("indexer_account_updates_total", s.account_updates),
             ("indexer_events_total", s.events),
@@ -227,15 +336,39 @@ pub fn metrics_router(indexer: Option<Arc<Metrics>>) -> axum::Router {
     )
 }
 
-/// The indexer's own endpoints (`--health-addr`): `GET /health` (the snapshot as JSON) and `GET /metrics`.
+/// The indexer's own endpoints (`--health-addr`): `GET /health` (the snapshot as JSON), `GET /livez` (the
+/// process answers), `GET /readyz` (200 while connected to its source and hearing from it, else 503) and
+/// `GET /metrics`.
 pub fn health_router(metrics: Arc<Metrics>) -> axum::Router {
-    let m = metrics.clone();
+    use axum::http::StatusCode;
+    let health = metrics.clone();
+    let ready = metrics.clone();
     axum::Router::new()
         .route(
             "/health",
             axum::routing::get(move || {
-                let m = m.clone();
+                let m = health.clone();
                 async move { axum::Json(m.snapshot()) }
+            }),
+        )
+        .route(
+            "/livez",
+            axum::routing::get(|| async { axum::Json(serde_json::json!({"status": "ok"})) }),
+        )
+        .route(
+            "/readyz",
+            axum::routing::get(move || {
+                let m = ready.clone();
+                async move {
+                    let s = m.snapshot();
+                    let code = if s.ready {
+                        StatusCode::OK
+                    } else {
+                        StatusCode::SERVICE_UNAVAILABLE
+                    };
+                    let status = if s.ready { "ready" } else { s.status };
+                    (code, axum::Json(serde_json::json!({"status": status})))
+                }
             }),
         )
         .merge(metrics_router(Some(metrics)))

@@ -8,12 +8,13 @@
 use crate::backfill;
 use crate::config::{Commitment, IndexerConfig};
 use crate::decode::{decode_account_update, decode_transaction_update, DecodeError};
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, Role};
 use anchor_lang::prelude::Pubkey;
 use futures::{SinkExt, StreamExt};
 use index::market::Market;
 use index::model::*;
-use index::store::Store;
+use index::store::lease::{Lease, LeaseKind};
+use index::store::{Backend, Store};
 use sdk::accounts::Config;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use sqlx::Row;
@@ -128,7 +129,12 @@ pub struct Processor {
     /// Token-account writes whose mint is not (yet) a known launch: a launch's first token accounts are
     /// written in the transaction whose event announces it, so they wait until their slot completes.
     held: Vec<TokenAccountWrite>,
+    /// The writer's lease the batches are written under (none in tests and benchmarks that write alone).
+    lease: Option<SharedLease>,
 }
+
+/// The writer's lease, shared by the indexer's sessions and their processor.
+pub type SharedLease = Arc<tokio::sync::Mutex<Lease>>;
 
 impl Processor {
     /// A processor over `store`, with the configs already indexed loaded.
@@ -166,7 +172,24 @@ impl Processor {
             unknown_markets: Default::default(),
             launches,
             held: Vec::new(),
+            lease: None,
         })
+    }
+
+    /// This processor writing under `lease` (see [`index::store::lease`]).
+    pub fn with_lease(self, lease: SharedLease) -> Processor {
+        Processor {
+            lease: Some(lease),
+            ..self
+        }
+    }
+
+    /// Whether the lease this processor writes under was lost (it must stop writing).
+    pub async fn lease_lost(&self) -> bool {
+        match &self.lease {
+            Some(l) => l.lock().await.is_lost(),
+            None => false,
+        }
     }
 
     pub fn pending(&self) -> usize {
@@ -414,7 +437,15 @@ impl Processor {
             return Ok(());
         }
         let writing = Instant::now();
-        self.store.apply(&self.batch, self.cursor).await?;
+        match &self.lease {
+            Some(lease) => {
+                let mut lease = lease.lock().await;
+                self.store
+                    .apply_leased(&mut lease, &self.batch, self.cursor)
+                    .await?
+            }
+            None => self.store.apply(&self.batch, self.cursor).await?,
+        }
         // Latency of a batch: the database write, and the time its first change waited until committed.
         metrics::histogram!("indexer_batch_write_seconds").record(writing.elapsed().as_secs_f64());
         if let Some(started) = self.batch_started {
@@ -424,7 +455,7 @@ impl Processor {
         Metrics::bump(&self.metrics.committed_batches, 1);
         Metrics::bump(&self.metrics.committed_changes, self.batch.len() as u64);
         if let Some(c) = self.cursor.take() {
-            Metrics::raise(&self.metrics.cursor_slot, c);
+            self.metrics.cursor_to(c);
         }
         self.batch.clear();
         self.batch_started = None;
@@ -468,6 +499,9 @@ fn replay_start(first_available: Option<u64>, snapshot_slot: u64) -> u64 {
     start.min(snapshot_slot)
 }
 
+/// How often a standby tries to take the writer's lease (the takeover delay after the active one goes).
+pub const LEASE_RETRY: Duration = Duration::from_secs(1);
+
 /// The indexer: runs sessions until shut down, reconnecting with capped exponential backoff.
 pub struct Indexer {
     config: IndexerConfig,
@@ -483,11 +517,16 @@ impl Indexer {
             Commitment::Finalized => solana_commitment_config::CommitmentConfig::finalized(),
         };
         let rpc = RpcClient::new_with_commitment(config.rpc_url.clone(), commitment);
+        let metrics = Metrics::default();
+        metrics.stall_after_ms.store(
+            config.stream_idle_secs.saturating_mul(1000),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         Indexer {
             config,
             store,
             rpc,
-            metrics: Arc::new(Metrics::default()),
+            metrics: Arc::new(metrics),
         }
     }
 
@@ -497,17 +536,76 @@ impl Indexer {
 
     /// Runs until `shutdown` turns true. Errors of the network or the database are retried, never fatal.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        loop {
+            let Some(lease) = self.take_lease(&mut shutdown).await else {
+                return;
+            };
+            let lease = Arc::new(tokio::sync::Mutex::new(lease));
+            self.write(&mut shutdown, &lease).await;
+            if !lease.lock().await.is_lost() {
+                return;
+            }
+        }
+    }
+
+    /// Takes the writer's lease, waiting as the standby while another indexer holds it. `None` on shutdown,
+    /// or when a SQLite database already has its writer.
+    async fn take_lease(&self, shutdown: &mut watch::Receiver<bool>) -> Option<Lease> {
+        let mut waiting = false;
+        loop {
+            match self.store.try_lease(LeaseKind::Indexer).await {
+                Ok(Some(lease)) => {
+                    self.metrics.set_role(Role::Active);
+                    tracing::info!("indexer: holding the writer's lease");
+                    return Some(lease);
+                }
+                Ok(None) if self.store.backend() == Backend::Sqlite => {
+                    let reason = format!(
+                        "another indexer is writing this SQLite database (it holds {}); SQLite takes one \
+                         writer: stop that one first, or use PostgreSQL for a standby",
+                        self.store.lock_file(LeaseKind::Indexer).display()
+                    );
+                    tracing::error!("indexer: {reason}");
+                    self.metrics.set_last_error(Some(reason));
+                    self.metrics.set_role(Role::Refused);
+                    return None;
+                }
+                Ok(None) => {
+                    if !waiting {
+                        tracing::info!(
+                            "indexer: standby: another indexer holds the writer's lease; taking over when it goes"
+                        );
+                    }
+                    waiting = true;
+                    self.metrics.set_role(Role::Standby);
+                }
+                Err(e) => {
+                    Metrics::bump(&self.metrics.db_errors, 1);
+                    tracing::warn!("indexer: taking the writer's lease: {e}");
+                }
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(LEASE_RETRY) => {}
+                _ = stopped(shutdown) => return None,
+            }
+        }
+    }
+
+    /// Runs sessions under `lease` until shut down or the lease is lost, reconnecting with capped
+    /// exponential backoff.
+    async fn write(&self, shutdown: &mut watch::Receiver<bool>, lease: &SharedLease) {
+        let mut shutdown = shutdown.clone();
         let mut backoff = self.config.backoff();
         let mut force_backfill = false;
         loop {
-            if *shutdown.borrow() {
+            if *shutdown.borrow() || lease.lock().await.is_lost() {
                 return;
             }
             let progress_before = self
                 .metrics
                 .committed_batches
                 .load(std::sync::atomic::Ordering::Relaxed);
-            let end = self.session(&mut shutdown, force_backfill).await;
+            let end = self.session(&mut shutdown, force_backfill, lease).await;
             self.metrics
                 .connected
                 .store(0, std::sync::atomic::Ordering::Relaxed);
@@ -571,6 +669,12 @@ impl Indexer {
         loop {
             match processor.flush().await {
                 Ok(()) => return true,
+                Err(_) if processor.lease_lost().await => {
+                    // Another indexer may be writing now: this one stops and waits as the standby.
+                    tracing::warn!("indexer: lost the writer's lease; the open batch is left to the next writer");
+                    processor.discard();
+                    return false;
+                }
                 Err(e) => {
                     Metrics::bump(&self.metrics.db_errors, 1);
                     let delay = backoff.next().unwrap_or(Duration::from_secs(1));
@@ -650,6 +754,7 @@ impl Indexer {
         &self,
         shutdown: &mut watch::Receiver<bool>,
         force_backfill: bool,
+        lease: &SharedLease,
     ) -> anyhow::Result<End> {
         let store = self.store.clone();
         let Some(cursor) = self
@@ -664,7 +769,7 @@ impl Indexer {
         let metrics = self.metrics.clone();
         let commitment = self.config.commitment;
         let batch_size = self.config.batch_size;
-        let Some(mut processor) = self
+        let Some(processor) = self
             .db_retry(shutdown, || {
                 Processor::new(store.clone(), metrics.clone(), commitment, batch_size)
             })
@@ -672,6 +777,7 @@ impl Indexer {
         else {
             return Ok(End::Shutdown);
         };
+        let mut processor = processor.with_lease(lease.clone());
 
         let mut client = connect(&self.config).await?;
         // The oldest slot the server can replay, when it says.
@@ -732,8 +838,14 @@ impl Indexer {
         tracing::info!("indexer: streaming from slot {from_slot:?}");
         let mut received_any = false;
         let wait = self.config.batch_wait();
+        self.metrics.heard();
+        let idle = Duration::from_secs(self.config.stream_idle_secs);
+        let mut last_heard = Instant::now();
+        let mut chain_slot = self.rpc.get_slot().await.unwrap_or(0);
+        Metrics::raise(&self.metrics.chain_slot, chain_slot);
         loop {
             let deadline = processor.deadline(wait);
+            let watchdog = (!idle.is_zero()).then(|| last_heard + idle);
             let mut stop = shutdown.clone();
             tokio::select! {
                 _ = stopped(&mut stop) => {
@@ -745,9 +857,30 @@ impl Indexer {
                         return Ok(End::Shutdown);
                     }
                 }
+                _ = sleep_until(watchdog) => {
+                    // Silence: a halted chain sends nothing either, so ask the RPC node whether it moved on.
+                    match self.rpc.get_slot().await {
+                        Ok(now) if now > chain_slot => {
+                            Metrics::raise(&self.metrics.chain_slot, now);
+                            self.flush(&mut processor, shutdown).await;
+                            return Ok(End::Lost {
+                                reason: format!(
+                                    "the stream sent nothing for {}s while the chain moved from slot {chain_slot} to {now}",
+                                    idle.as_secs()
+                                ),
+                                gap: false,
+                            });
+                        }
+                        Ok(now) => chain_slot = now,
+                        Err(e) => tracing::warn!("indexer: the stream is silent and getSlot failed: {e}"),
+                    }
+                    last_heard = Instant::now();
+                }
                 next = stream.next() => match next {
                     Some(Ok(update)) => {
                         received_any = true;
+                        last_heard = Instant::now();
+                        self.metrics.heard();
                         match &update.update_oneof {
                             Some(UpdateOneof::Ping(_)) => {
                                 // Answer server pings so that load balancers keep the stream open.
@@ -802,6 +935,12 @@ pub async fn connect(config: &IndexerConfig) -> anyhow::Result<GeyserGrpcClient>
         .x_token(config.grpc_x_token.clone())
         .context("--grpc-x-token (GRPC_X_TOKEN)")?
         .connect_timeout(Duration::from_secs(5))
+        // HTTP/2 pings, also while idle: a connection a middlebox dropped fails within ~40 s instead of
+        // hanging for ever.
+        .http2_keep_alive_interval(Duration::from_secs(20))
+        .keep_alive_timeout(Duration::from_secs(20))
+        .keep_alive_while_idle(true)
+        .tcp_keepalive(Some(Duration::from_secs(30)))
         .max_decoding_message_size(64 * 1024 * 1024);
     if let Some(tls) = config.grpc_tls()? {
         builder = builder.tls_config(tls)?;

@@ -1,33 +1,129 @@
-//! `GET /health`: the service and its indexer.
+//! The service's state, for people and for machines: `GET /health` (JSON detail), and the probes a load
+//! balancer or an orchestrator uses, `GET /livez` (the process answers) and `GET /readyz` (it can serve:
+//! the database answers). The probes sit outside the rate limit, so frequent probing never gets a 429.
+//!
+//! A stale index does not make the service unready: serving the index as it stands (every response says
+//! how current it is through `/health`'s `indexedSlot` and the indexer's metrics) beats serving nothing
+//! while the indexer catches up.
 
 use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
+use axum::http::StatusCode;
 use serde::Serialize;
+use std::time::Duration;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
+
+/// How long the readiness probe (and `/health`) waits for the database.
+pub const DATABASE_TIMEOUT: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Health {
-    /// `ok`, or the indexer's state (`lagging`, `disconnected`) when it runs in this process.
+    /// `ok`; `database_unreachable` when the database does not answer within 2 s; else, with the indexer in
+    /// this process, its state (`lagging`, `stalled`, `disconnected`).
     pub status: String,
-    /// The indexer's last committed slot, when it runs in this process.
+    /// `ok` or `unreachable`.
+    pub database: String,
+    /// The indexer's last committed slot (its own count when it runs in this process, else the cursor it
+    /// stored; absent while the database does not answer).
     pub indexed_slot: Option<u64>,
+    /// Slots between the chain's tip as the stream announced it and the committed cursor, when the indexer
+    /// runs in this process.
     pub slot_lag: Option<u64>,
 }
 
 #[utoipa::path(get, path = "/health", responses((status = 200, body = Health)), tag = "service")]
 pub async fn health(State(state): State<AppState>) -> Json<Health> {
     let snap = state.indexer.as_ref().map(|m| m.snapshot());
+    let database = state.store.ping(DATABASE_TIMEOUT).await;
+    let indexed_slot = match (&snap, &database) {
+        (Some(s), _) => Some(s.cursor_slot),
+        (None, Ok(())) => state
+            .store
+            .cursor(index::store::MAIN_STREAM)
+            .await
+            .ok()
+            .flatten(),
+        (None, Err(_)) => None,
+    };
+    let status = match (&database, &snap) {
+        (Err(_), _) => "database_unreachable",
+        (Ok(()), Some(s)) => s.status,
+        (Ok(()), None) => "ok",
+    };
     Json(Health {
-        status: snap.as_ref().map_or("ok", |s| s.status).to_string(),
-        indexed_slot: snap.as_ref().map(|s| s.cursor_slot),
+        status: status.to_string(),
+        database: if database.is_ok() {
+            "ok"
+        } else {
+            "unreachable"
+        }
+        .to_string(),
+        indexed_slot,
         slot_lag: snap.as_ref().map(|s| s.slot_lag),
     })
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Probe {
+    /// `ok` (`/livez`), `ready`, or `unavailable` (`/readyz`).
+    pub status: String,
+    /// Why the service is unavailable (`database unreachable`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The process answers (nothing else is checked: a failing dependency must not get a live process
+/// restarted).
+#[utoipa::path(get, path = "/livez", responses((status = 200, body = Probe)), tag = "service")]
+pub async fn livez() -> Json<Probe> {
+    Json(Probe {
+        status: "ok".into(),
+        reason: None,
+    })
+}
+
+/// The service can serve: 200 when the database answers within 2 s, else 503 (a load balancer stops
+/// sending traffic here until it answers again).
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    responses((status = 200, body = Probe), (status = 503, body = Probe)),
+    tag = "service"
+)]
+pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Probe>) {
+    match state.store.ping(DATABASE_TIMEOUT).await {
+        Ok(()) => (
+            StatusCode::OK,
+            Json(Probe {
+                status: "ready".into(),
+                reason: None,
+            }),
+        ),
+        Err(e) => {
+            // The error's text stays in the debug log: probes come every few seconds.
+            tracing::debug!("readyz: database: {e}");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(Probe {
+                    status: "unavailable".into(),
+                    reason: Some("database unreachable".into()),
+                }),
+            )
+        }
+    }
 }
 
 /// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(health))
+}
+
+/// The probes, with their OpenAPI paths: served outside the rate limit and the response cache.
+pub fn probes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(livez))
+        .routes(routes!(readyz))
 }

@@ -3,6 +3,7 @@
 
 pub mod feed;
 mod holders;
+pub mod lease;
 mod listing;
 mod market;
 mod prepared;
@@ -260,6 +261,37 @@ impl Store {
     /// Writes `changes` and (when given) the cursor in one transaction: all or nothing.
     pub async fn apply(&self, changes: &[Change], cursor: Option<u64>) -> Result<(), sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
+        self.apply_on(&mut conn, changes, cursor).await
+    }
+
+    /// [`Store::apply`] as the holder of `lease`: on PostgreSQL through the lease's own session, so that a
+    /// writer whose lease went with its connection cannot commit. A failed write whose session no longer
+    /// answers marks the lease lost.
+    pub async fn apply_leased(
+        &self,
+        lease: &mut lease::Lease,
+        changes: &[Change],
+        cursor: Option<u64>,
+    ) -> Result<(), sqlx::Error> {
+        if lease.is_lost() {
+            return Err(sqlx::Error::Protocol("the writer's lease was lost".into()));
+        }
+        let result = match lease.connection() {
+            Some(conn) => self.apply_on(conn, changes, cursor).await,
+            None => self.apply(changes, cursor).await,
+        };
+        if result.is_err() {
+            lease.check().await;
+        }
+        result
+    }
+
+    async fn apply_on(
+        &self,
+        conn: &mut AnyConnection,
+        changes: &[Change],
+        cursor: Option<u64>,
+    ) -> Result<(), sqlx::Error> {
         let mut tx = conn.begin().await?;
         let fed = write::changes(&mut tx, changes, self.now()).await?;
         if let Some(slot) = cursor {
@@ -280,6 +312,15 @@ impl Store {
             c.feed_seq = c.feed_seq.max(fed.unwrap_or(0));
         });
         Ok(())
+    }
+
+    /// Whether the database answers a trivial query within `within`: the readiness of whatever reads it.
+    pub async fn ping(&self, within: Duration) -> Result<(), String> {
+        match tokio::time::timeout(within, sqlx::query("SELECT 1").execute(&self.pool)).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {} ms", within.as_millis())),
+        }
     }
 
     /// Wakes whenever this process commits a batch ([`Store::apply`]).

@@ -1,0 +1,441 @@
+//! The production topology end to end, as an operator runs it: PostgreSQL, a chain (the localnet's RPC and
+//! Yellowstone gRPC), two `indexer` processes (one writes, one waits as the standby) and two `api serve`
+//! replicas, under trading load. The active indexer is SIGKILLed mid-load and the standby takes over; the
+//! index then equals the chain (every trade, candle counts equal to the trades) and the stored cursor never
+//! moved back. PostgreSQL is stopped (the replicas' readiness turns 503, liveness stays 200) and started
+//! again (readiness 200, reads served again); last, the gRPC source goes away and the indexer's readiness
+//! turns 503.
+//!
+//! The binaries are the workspace's own (`scripts/test` builds them with `--bins`), found beside this test's
+//! `dev` binary.
+
+use localnet::testkit::{self, SOL};
+use localnet::{Localnet, LocalnetConfig};
+use solana_signer::Signer;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+fn binary(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_BIN_EXE_dev")).parent().unwrap();
+    let path = dir.join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: build the workspace's binaries first (scripts/test does: cargo test --workspace --bins)",
+        path.display()
+    );
+    path
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn command(name: &str, args: &[&str]) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(binary(name));
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("RUST_LOG", "warn,indexer=info,api=info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    cmd
+}
+
+/// A throwaway PostgreSQL cluster this test can stop and start.
+struct Postgres {
+    dir: PathBuf,
+    url: String,
+}
+
+impl Postgres {
+    fn start() -> Postgres {
+        let dir = std::env::temp_dir().join(format!("topology-pg-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pg-throwaway");
+        let out = std::process::Command::new(script)
+            .arg(&dir)
+            .output()
+            .expect("scripts/pg-throwaway runs");
+        assert!(
+            out.status.success(),
+            "PostgreSQL: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let url = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        Postgres { dir, url }
+    }
+
+    fn port(&self) -> &str {
+        self.url
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+    }
+
+    fn pg_ctl(&self, args: &[&str]) {
+        let bin = std::process::Command::new("sh")
+            .args([
+                "-c",
+                "dirname \"$(command -v pg_ctl 2>/dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl | sort -V | tail -1)\"",
+            ])
+            .output()
+            .unwrap();
+        let pg_ctl = format!("{}/pg_ctl", String::from_utf8_lossy(&bin.stdout).trim());
+        let root = std::process::Command::new("id")
+            .arg("-u")
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+            .unwrap_or(false);
+        let mut cmd = if root {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "postgres", "--", &pg_ctl]);
+            c
+        } else {
+            std::process::Command::new(&pg_ctl)
+        };
+        let status = cmd
+            .arg("-D")
+            .arg(self.dir.join("data"))
+            .args(args)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "pg_ctl {args:?}");
+    }
+
+    fn stop(&self) {
+        self.pg_ctl(&["-m", "fast", "-w", "stop"]);
+    }
+
+    fn restart(&self) {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off",
+            self.port(),
+            self.dir.display()
+        );
+        let log = self.dir.join("server.log");
+        self.pg_ctl(&["-l", log.to_str().unwrap(), "-w", "-o", &options, "start"]);
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let _ = std::panic::catch_unwind(|| self.pg_ctl(&["-m", "immediate", "stop"]));
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+async fn get_json(http: &reqwest::Client, url: &str) -> Option<(u16, serde_json::Value)> {
+    let r = http.get(url).send().await.ok()?;
+    let status = r.status().as_u16();
+    Some((status, r.json().await.ok()?))
+}
+
+async fn wait_for<F, Fut>(what: &str, within: Duration, mut f: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    while !f().await {
+        assert!(start.elapsed() < within, "{what}: not within {within:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+struct Indexer {
+    child: tokio::process::Child,
+    health: String,
+}
+
+async fn role(http: &reqwest::Client, ix: &Indexer) -> String {
+    match get_json(http, &format!("{}/health", ix.health)).await {
+        Some((_, v)) => v["role"].as_str().unwrap_or_default().to_string(),
+        None => String::new(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restart() {
+    let pg = Postgres::start();
+    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let (rpc_url, grpc_url) = (net.rpc_url(), net.grpc_url());
+
+    // Two indexers on one database: one takes the writer's lease, the other waits as the standby.
+    let mut indexers = Vec::new();
+    for _ in 0..2 {
+        let port = free_port();
+        let health = format!("127.0.0.1:{port}");
+        let child = command(
+            "indexer",
+            &[
+                "--rpc-url",
+                &rpc_url,
+                "--grpc-url",
+                &grpc_url,
+                "--database-url",
+                &pg.url,
+                "--health-addr",
+                &health,
+                "--metrics-interval-secs",
+                "0",
+            ],
+        )
+        .spawn()
+        .expect("indexer starts");
+        indexers.push(Indexer {
+            child,
+            health: format!("http://{health}"),
+        });
+        // The first one migrates the schema before the second starts.
+        let ix = indexers.last().unwrap();
+        wait_for("an indexer answers /livez", Duration::from_secs(60), || {
+            let url = format!("{}/livez", ix.health);
+            let http = http.clone();
+            async move { http.get(url).send().await.is_ok() }
+        })
+        .await;
+    }
+    wait_for(
+        "one active indexer and one standby",
+        Duration::from_secs(30),
+        || async {
+            let mut roles = vec![
+                role(&http, &indexers[0]).await,
+                role(&http, &indexers[1]).await,
+            ];
+            roles.sort();
+            roles == ["active", "standby"]
+        },
+    )
+    .await;
+    for ix in &indexers {
+        let (status, body) = get_json(&http, &format!("{}/readyz", ix.health))
+            .await
+            .unwrap();
+        assert_eq!(
+            status, 200,
+            "a connected writer and a waiting standby are ready: {body}"
+        );
+    }
+
+    // Two API replicas reading the same database.
+    let mut replicas = Vec::new();
+    for _ in 0..2 {
+        let port = free_port();
+        let base = format!("http://127.0.0.1:{port}");
+        let child = command(
+            "api",
+            &[
+                "serve",
+                "--rpc-url",
+                &rpc_url,
+                "--database-url",
+                &pg.url,
+                "--public-base-url",
+                &base,
+                "--listen",
+                &format!("127.0.0.1:{port}"),
+            ],
+        )
+        .spawn()
+        .expect("api serve starts");
+        replicas.push((child, base));
+    }
+    for (_, base) in &replicas {
+        wait_for("a replica is ready", Duration::from_secs(60), || {
+            let url = format!("{base}/readyz");
+            let http = http.clone();
+            async move { http.get(url).send().await.is_ok_and(|r| r.status() == 200) }
+        })
+        .await;
+    }
+
+    // Trading load: a launch and buys from three wallets, while the stored cursor is sampled.
+    let creator = testkit::funded(&rpc, 10 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Standard, 7, "TOPO")
+        .await
+        .unwrap();
+    let mint = keys.mint.to_string();
+    let traders = [
+        testkit::funded(&rpc, 20 * SOL).await.unwrap(),
+        testkit::funded(&rpc, 20 * SOL).await.unwrap(),
+        testkit::funded(&rpc, 20 * SOL).await.unwrap(),
+    ];
+    const ROUNDS: usize = 12;
+    let expected = ROUNDS * traders.len();
+    let load = {
+        let rpc_url = rpc_url.clone();
+        let keys = keys;
+        tokio::spawn(async move {
+            let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+                rpc_url,
+                solana_commitment_config::CommitmentConfig::confirmed(),
+            );
+            let mut sent = 0usize;
+            for round in 0..ROUNDS {
+                let buys = traders
+                    .iter()
+                    .map(|t| testkit::buy(&rpc, &keys, t, SOL / 100 + round as u64));
+                for r in futures::future::join_all(buys).await {
+                    r.expect("a buy lands");
+                    sent += 1;
+                }
+            }
+            sent
+        })
+    };
+    let cursor_of = |url: String| async move {
+        let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+            .await
+            .ok()?;
+        let row: (i64,) = sqlx::query_as("SELECT slot FROM indexer_cursor WHERE stream = 'main'")
+            .fetch_one(&mut conn)
+            .await
+            .ok()?;
+        Some(row.0)
+    };
+    let mut cursors = Vec::new();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    // The active indexer is SIGKILLed mid-load; the standby takes over.
+    let active = if role(&http, &indexers[0]).await == "active" {
+        0
+    } else {
+        1
+    };
+    let standby = 1 - active;
+    let pid = indexers[active].child.id().unwrap().to_string();
+    assert!(std::process::Command::new("kill")
+        .args(["-KILL", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let killed = Instant::now();
+    wait_for(
+        "the standby takes over",
+        Duration::from_secs(10),
+        || async { role(&http, &indexers[standby]).await == "active" },
+    )
+    .await;
+    let failover = killed.elapsed();
+    eprintln!("failover: the standby took the lease {failover:?} after the SIGKILL");
+    assert!(
+        failover < Duration::from_secs(5),
+        "takeover within 5 s: {failover:?}"
+    );
+    while !load.is_finished() {
+        if let Some(c) = cursor_of(pg.url.clone()).await {
+            cursors.push(c);
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let sent = load.await.unwrap();
+    assert_eq!(sent, expected);
+
+    // The index equals the chain: every trade, through either replica; the candles count each once.
+    let trades_url = |base: &str| format!("{base}/launchpad/trades/{mint}?limit=100");
+    for (_, base) in &replicas {
+        wait_for(
+            "every trade is indexed",
+            Duration::from_secs(60),
+            || async {
+                get_json(&http, &trades_url(base))
+                    .await
+                    .is_some_and(|(_, v)| v["trades"].as_array().map_or(0, |t| t.len()) == sent)
+            },
+        )
+        .await;
+    }
+    let (_, candles) = get_json(
+        &http,
+        &format!("{}/launchpad/candles/{mint}?interval=1d", replicas[0].1),
+    )
+    .await
+    .unwrap();
+    let counted: u64 = candles["candles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["trades"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        counted, sent as u64,
+        "candle trade counts equal the trades: {candles}"
+    );
+    if let Some(c) = cursor_of(pg.url.clone()).await {
+        cursors.push(c);
+    }
+    assert!(cursors.len() > 2, "the cursor was sampled: {cursors:?}");
+    assert!(
+        cursors.windows(2).all(|w| w[0] <= w[1]),
+        "the stored cursor never moves back: {cursors:?}"
+    );
+
+    // PostgreSQL stops: the replicas stay live but are not ready; it starts again: ready, reads served.
+    pg.stop();
+    for (_, base) in &replicas {
+        let (status, _) = get_json(&http, &format!("{base}/livez")).await.unwrap();
+        assert_eq!(status, 200);
+        wait_for("readiness turns 503", Duration::from_secs(10), || async {
+            get_json(&http, &format!("{base}/readyz"))
+                .await
+                .is_some_and(|(s, _)| s == 503)
+        })
+        .await;
+        let (_, health) = get_json(&http, &format!("{base}/health")).await.unwrap();
+        assert_eq!(health["database"], "unreachable", "{health}");
+    }
+    pg.restart();
+    for (_, base) in &replicas {
+        wait_for("readiness is back", Duration::from_secs(30), || async {
+            get_json(&http, &format!("{base}/readyz"))
+                .await
+                .is_some_and(|(s, _)| s == 200)
+        })
+        .await;
+        wait_for(
+            "reads are served again",
+            Duration::from_secs(30),
+            || async {
+                get_json(&http, &trades_url(base))
+                    .await
+                    .is_some_and(|(s, v)| {
+                        s == 200 && v["trades"].as_array().map_or(0, |t| t.len()) == sent
+                    })
+            },
+        )
+        .await;
+    }
+
+    // The gRPC source goes away: the writing indexer is no longer ready.
+    net.shutdown().await;
+    wait_for(
+        "the indexer's readiness turns 503 without its source",
+        Duration::from_secs(30),
+        || async {
+            get_json(&http, &format!("{}/readyz", indexers[standby].health))
+                .await
+                .is_some_and(|(s, _)| s == 503)
+        },
+    )
+    .await;
+}
