@@ -9,7 +9,7 @@ use crate::crosschain::store::{self, QuoteRow};
 use crate::error::ApiError;
 use crate::evm::{EvmChains, EvmTransaction};
 use crate::json::Json;
-use crate::routes::swap::{invalid_route, quote_expired};
+use crate::routes::swap::common::{invalid_route, quote_expired};
 use crate::AppState;
 use alloy::primitives::{Address, U256};
 use anchor_lang::solana_program::instruction::{AccountMeta, Instruction};

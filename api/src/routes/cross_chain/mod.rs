@@ -8,7 +8,7 @@ pub mod status;
 
 use crate::chains::{self, ChainInfo, ChainKind};
 use crate::error::ApiError;
-use crate::routes::swap;
+use crate::routes::swap::common;
 use crate::AppState;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
@@ -82,7 +82,7 @@ impl utoipa::PartialSchema for CrossChainRequest {
                 ),
                 (
                     "slippageBps",
-                    nullable(schema::integer(0, u64::from(swap::MAX_SLIPPAGE_BPS))),
+                    nullable(schema::integer(0, u64::from(common::MAX_SLIPPAGE_BPS))),
                     false,
                 ),
             ]));
@@ -153,7 +153,7 @@ pub fn validate(req: &CrossChainRequest) -> Result<Validated, ApiError> {
             ))
         }
     };
-    let slippage_bps = swap::slippage(req.slippage_bps)?;
+    let slippage_bps = common::slippage(req.slippage_bps)?;
     Ok(Validated {
         from,
         to,

@@ -2,9 +2,10 @@
 //! ranked by `amountOut`; builds return the aggregator's router call after the wallet's balance and
 //! allowance are checked and the call is simulated from the wallet (`eth_call`, then gas estimation).
 
-use super::{
-    amount_in, invalid_route, min_out, no_route, quote_expired, same_token, slippage, BuildRequest,
-    Fee, Gas, QuoteRequest, QuoteResponse, RouteEntry, QUOTE_TTL_SECS,
+use super::common::{
+    amount_in, invalid_route, min_out, mul_div, no_route, quote_expired, reject_same_token,
+    same_token, slippage, tolerance_bps, BuildRequest, Fee, Gas, QuoteRequest, QuoteResponse,
+    Route, RouteEntry, QUOTE_TTL_SECS,
 };
 use crate::aggregators::{zerox, PlatformFee};
 use crate::chains::{self, ChainInfo};
@@ -36,7 +37,7 @@ impl Pair {
 }
 
 fn validate(chain: &ChainInfo, req: &QuoteRequest) -> Result<Pair, ApiError> {
-    super::reject_same_token(req, true)?;
+    reject_same_token(req, true)?;
     let token_in = chains::evm_address("tokenIn", chain, req.token_in.as_deref())?;
     let token_out = chains::evm_address("tokenOut", chain, req.token_out.as_deref())?;
     let native = |t: &Address| chains::is_evm_native(t);
@@ -76,7 +77,7 @@ fn fee_entry(state: &AppState, amount_out: u128, token_out: &Address) -> Fee {
     let (bps, amount) = match platform_fee(state) {
         Some(PlatformFee { bps, .. }) => (
             bps,
-            super::mul_div(
+            mul_div(
                 amount_out,
                 u128::from(bps),
                 u128::from(10_000u16.saturating_sub(bps)),
@@ -148,7 +149,7 @@ async fn kyberswap_entry(
         amount_out: q.amount_out.to_string(),
         min_amount_out: min_out(q.amount_out, pair.slippage_bps).to_string(),
         spender: Some(q.router),
-        route: super::Route::Aggregator(route),
+        route: Route::Aggregator(route),
         pool_fee: None,
         platform_fee: fee_entry(state, q.amount_out, &pair.token_out),
         estimated_gas: Gas {
@@ -209,7 +210,7 @@ async fn zerox_entry(
             .unwrap_or_else(|| min_out(q.buy_amount, pair.slippage_bps))
             .to_string(),
         spender: q.spender,
-        route: super::Route::Aggregator(route),
+        route: Route::Aggregator(route),
         pool_fee: None,
         platform_fee: fee_entry(state, q.buy_amount, &pair.token_out),
         estimated_gas: Gas {
@@ -327,7 +328,7 @@ pub(super) async fn build(
             "`minAmountOut` {min_amount_out} is above the quoted amountOut {quoted_out}"
         )));
     }
-    let slippage_bps = super::tolerance_bps(quoted_out, min_amount_out);
+    let slippage_bps = tolerance_bps(quoted_out, min_amount_out);
     let spender: Option<Address> = route["spender"].as_str().and_then(|s| s.parse().ok());
     state
         .evm
