@@ -14,6 +14,7 @@ pub mod extract;
 pub mod feed;
 pub mod image;
 pub mod json;
+pub mod jupiter;
 pub mod keeper;
 pub mod layers;
 pub mod logging;
@@ -63,7 +64,7 @@ pub struct Shared {
     /// The indexer's metrics, when it runs in this process.
     pub indexer: Option<Arc<Metrics>>,
     /// The Jupiter adapter, when configured.
-    pub jupiter: Option<aggregators::jupiter::Jupiter>,
+    pub jupiter: Option<jupiter::Jupiter>,
     /// The EVM swap sources: KyberSwap (keyless) and 0x (with an API key), when configured.
     pub kyberswap: Option<aggregators::kyberswap::KyberSwap>,
     pub zerox: Option<aggregators::zerox::ZeroX>,
@@ -102,7 +103,7 @@ impl AppState {
     ) -> AppState {
         use aggregators::http::Upstream;
         let jupiter = (!config.jupiter_base_url.is_empty())
-            .then(|| aggregators::jupiter::Jupiter::new(&config.jupiter_base_url));
+            .then(|| jupiter::Jupiter::new(&config.jupiter_base_url));
         let kyberswap = Upstream::enabled(&config.kyberswap_base_url).then(|| {
             aggregators::kyberswap::KyberSwap::new(
                 &config.kyberswap_base_url,

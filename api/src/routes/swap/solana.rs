@@ -174,11 +174,7 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     }])
 }
 
-fn jupiter_entry(
-    state: &AppState,
-    pair: &Pair,
-    q: crate::aggregators::jupiter::JupiterQuote,
-) -> RouteEntry {
+fn jupiter_entry(state: &AppState, pair: &Pair, q: crate::jupiter::JupiterQuote) -> RouteEntry {
     RouteEntry {
         dex_id: "jupiter-solana".into(),
         amount_in: pair.amount_in.to_string(),
