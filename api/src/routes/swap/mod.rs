@@ -1,9 +1,8 @@
 //! Same-chain swaps: `POST /swap/quote`, `POST /swap/build`, `POST /swap/record`. The handlers read the
-//! request's `chainKey` and hand over to the chain family: `solana` (own pools, Jupiter) or `evm`
-//! (KyberSwap, 0x). Route entries have one shape on every chain (`common`).
+//! request's `chainKey` and hand over to the chain family: `solana` (own pools, Jupiter) or the EVM
+//! aggregator ([`crate::multichain`]: KyberSwap, 0x). Route entries have one shape on every chain (`common`).
 
 pub mod common;
-pub mod evm;
 pub mod record;
 pub mod solana;
 
@@ -11,6 +10,7 @@ use crate::body::ApiJson;
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::multichain;
 use crate::AppState;
 use axum::extract::State;
 use common::{max_amount, BuildRequest, QuoteRequest, QuoteResponse, HUMAN, MAX_SLIPPAGE_BPS};
@@ -135,7 +135,7 @@ pub async fn quote(
     let chain = chain_of(&req)?;
     Ok(Json(match chain.kind {
         ChainKind::Solana => solana::quote(&state, &req).await?,
-        ChainKind::Evm => evm::quote(&state, chain, &req).await?,
+        ChainKind::Evm => multichain::swap_quote(&state, chain, &req).await?,
     }))
 }
 
@@ -144,7 +144,7 @@ pub async fn quote(
 #[serde(untagged)]
 pub enum BuildResponse {
     Solana(solana::SolanaBuild),
-    Evm(Box<evm::EvmBuild>),
+    Evm(Box<multichain::EvmBuild>),
 }
 
 #[utoipa::path(
@@ -167,6 +167,8 @@ pub async fn build(
     let chain = chain_of(&req.request)?;
     Ok(Json(match chain.kind {
         ChainKind::Solana => BuildResponse::Solana(solana::build(&state, &req).await?),
-        ChainKind::Evm => BuildResponse::Evm(Box::new(evm::build(&state, chain, &req).await?)),
+        ChainKind::Evm => {
+            BuildResponse::Evm(Box::new(multichain::swap_build(&state, chain, &req).await?))
+        }
     }))
 }

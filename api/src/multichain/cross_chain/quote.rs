@@ -2,11 +2,11 @@
 //! LI.FI has no route or fails. The quote is persisted under its `quoteId`.
 
 use super::{provider_token, CrossChainRequest, Validated};
-use crate::aggregators::{lifi, relay};
 use crate::body::ApiJson;
-use crate::crosschain::store::{self, QuoteRow};
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::multichain::aggregators::{lifi, relay};
+use crate::multichain::transfers::store::{self, QuoteRow};
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -208,7 +208,7 @@ async fn from_lifi(
     state: &AppState,
     v: &Validated,
 ) -> Result<Option<(CrossChainQuote, QuoteRow)>, ApiError> {
-    let Some(lifi) = &state.lifi else {
+    let Some(lifi) = &state.multichain.lifi else {
         return Ok(None);
     };
     let (from_token, to_token) = (
@@ -248,7 +248,7 @@ async fn from_relay(
     state: &AppState,
     v: &Validated,
 ) -> Result<Option<(CrossChainQuote, QuoteRow)>, ApiError> {
-    let Some(relay) = &state.relay else {
+    let Some(relay) = &state.multichain.relay else {
         return Ok(None);
     };
     let (from_token, to_token) = (
@@ -375,7 +375,7 @@ pub async fn quote(
         }
     }
     let Some((mut quote, mut row)) = found else {
-        if state.lifi.is_none() && state.relay.is_none() {
+        if state.multichain.lifi.is_none() && state.multichain.relay.is_none() {
             return Err(no_cross_chain_route(
                 "no bridge aggregator is configured on this service",
             ));

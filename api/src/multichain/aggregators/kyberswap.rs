@@ -34,6 +34,11 @@ pub struct KyberBuild {
     pub data: String,
     /// Wei to send with the call (non-zero when selling the native token).
     pub value: String,
+    /// What the built call should give (a build without it is malformed).
+    #[expect(
+        dead_code,
+        reason = "parsed to check the answer is whole; the build reports the caller's `minAmountOut`"
+    )]
     pub amount_out: u128,
 }
 

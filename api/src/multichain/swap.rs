@@ -2,15 +2,15 @@
 //! ranked by `amountOut`; builds return the aggregator's router call after the wallet's balance and
 //! allowance are checked and the call is simulated from the wallet (`eth_call`, then gas estimation).
 
-use super::common::{
+use crate::chains::{self, ChainInfo};
+use crate::error::ApiError;
+use crate::multichain::aggregators::{zerox, PlatformFee};
+use crate::multichain::evm::EvmTransaction;
+use crate::routes::swap::common::{
     amount_in, invalid_route, min_out, mul_div, no_route, quote_expired, reject_same_token,
     same_token, slippage, tolerance_bps, BuildRequest, Fee, Gas, QuoteRequest, QuoteResponse,
     Route, RouteEntry, QUOTE_TTL_SECS,
 };
-use crate::aggregators::{zerox, PlatformFee};
-use crate::chains::{self, ChainInfo};
-use crate::error::ApiError;
-use crate::evm::EvmTransaction;
 use crate::AppState;
 use alloy::primitives::{Address, U256};
 use serde::Serialize;
@@ -118,7 +118,7 @@ async fn kyberswap_entry(
     chain: &ChainInfo,
     pair: &Pair,
 ) -> Result<Option<RouteEntry>, ApiError> {
-    let Some(kyber) = &state.kyberswap else {
+    let Some(kyber) = &state.multichain.kyberswap else {
         return Ok(None);
     };
     let fee = platform_fee(state);
@@ -168,7 +168,7 @@ async fn zerox_quote(
     taker: Option<&Address>,
     slippage_bps: u16,
 ) -> Result<Option<zerox::ZeroXQuote>, ApiError> {
-    let Some(zx) = &state.zerox else {
+    let Some(zx) = &state.multichain.zerox else {
         return Ok(None);
     };
     let fee = platform_fee(state);
@@ -221,13 +221,13 @@ async fn zerox_entry(
     }))
 }
 
-pub(super) async fn quote(
+pub async fn quote(
     state: &AppState,
     chain: &ChainInfo,
     req: &QuoteRequest,
 ) -> Result<QuoteResponse, ApiError> {
     let pair = validate(chain, req)?;
-    if state.kyberswap.is_none() && state.zerox.is_none() {
+    if state.multichain.kyberswap.is_none() && state.multichain.zerox.is_none() {
         return Err(no_route(format!(
             "no EVM swap source is configured on this service for {}",
             chain.name
@@ -294,7 +294,7 @@ pub struct EvmBuild {
     pub simulated: bool,
 }
 
-pub(super) async fn build(
+pub async fn build(
     state: &AppState,
     chain: &ChainInfo,
     req: &BuildRequest,
@@ -331,6 +331,7 @@ pub(super) async fn build(
     let slippage_bps = tolerance_bps(quoted_out, min_amount_out);
     let spender: Option<Address> = route["spender"].as_str().and_then(|s| s.parse().ok());
     state
+        .multichain
         .evm
         .check_funds(
             chain,
@@ -343,10 +344,10 @@ pub(super) async fn build(
     let chain_id = chain.chain_id.unwrap_or_default();
     let (dex_id, tx) = match route["aggregator"].as_str() {
         Some("kyberswap") => {
-            let kyber = state
-                .kyberswap
-                .as_ref()
-                .ok_or_else(|| invalid_route("KyberSwap routes are not enabled on this service"))?;
+            let kyber =
+                state.multichain.kyberswap.as_ref().ok_or_else(|| {
+                    invalid_route("KyberSwap routes are not enabled on this service")
+                })?;
             let deadline = state.now() + 20 * 60;
             let built = kyber
                 .build(
@@ -368,7 +369,7 @@ pub(super) async fn build(
                 from: taker.to_checksum(None),
                 to: built.router,
                 data: built.data,
-                value: crate::evm::quantity(&Value::String(built.value)),
+                value: crate::multichain::evm::quantity(&Value::String(built.value)),
                 gas: None,
             };
             (format!("kyberswap-{}", chain.key), tx)
@@ -382,16 +383,16 @@ pub(super) async fn build(
                     "the price moved below `minAmountOut`: quote again",
                 ));
             }
-            let t = q
-                .transaction
-                .ok_or_else(|| crate::aggregators::http::malformed("0x", "transaction"))?;
+            let t = q.transaction.ok_or_else(|| {
+                crate::multichain::aggregators::http::malformed("0x", "transaction")
+            })?;
             let text = |k: &str| t[k].as_str().unwrap_or_default().to_string();
             let tx = EvmTransaction {
                 chain_id,
                 from: taker.to_checksum(None),
                 to: text("to"),
                 data: text("data"),
-                value: crate::evm::quantity(&t["value"]),
+                value: crate::multichain::evm::quantity(&t["value"]),
                 gas: None,
             };
             (format!("zerox-{}", chain.key), tx)
@@ -402,7 +403,7 @@ pub(super) async fn build(
             ))
         }
     };
-    let simulated = state.evm.simulate(chain, &tx).await?;
+    let simulated = state.multichain.evm.simulate(chain, &tx).await?;
     Ok(EvmBuild {
         chain_key: chain.key.into(),
         chain_id,

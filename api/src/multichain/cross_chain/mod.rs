@@ -1,6 +1,6 @@
 //! Cross-chain swaps: `POST /swap/cross-chain/quote`, `POST /swap/cross-chain/build` and
 //! `GET /swap/cross-chain/status/{quoteId}`. LI.FI is the source, Relay the fallback; every transfer is
-//! reported in the one state machine of [`crate::crosschain`].
+//! reported in the one state machine of [`crate::multichain::transfers`].
 
 pub mod build;
 pub mod quote;
