@@ -3,10 +3,12 @@
 //! the EVM chains' JSON-RPC clients and the cross-chain transfers' state machine and store.
 //!
 //! Its whole surface is this file: [`router`] (mounted by the service's router), [`Multichain`] (its part
-//! of the service's state), and [`swap_quote`] / [`swap_build`] with [`EvmBuild`], which the swap area
-//! (`POST /swap/quote`, `POST /swap/build`) hands an EVM chain's requests over to. Its modules are private:
-//! nothing outside the tree names them (`dev/tests/layout.rs` checks it too). The tree uses the crate's
-//! shared pieces (state, errors, extractors, schemas, the chain registry, the swap area's shapes).
+//! of the service's state), [`swap_quote`] / [`swap_build`] with [`EvmBuild`], which the swap area
+//! (`POST /swap/quote`, `POST /swap/build`) hands an EVM chain's requests over to, and [`catalog`], the EVM
+//! chains' token catalog, which `GET /swap/tokens` lists and the swap request's schema names. Its modules
+//! are private: nothing outside the tree names them (`dev/tests/layout.rs` checks it too). The tree uses
+//! the crate's shared pieces (state, errors, extractors, schemas, the chain registry, the swap area's
+//! shapes).
 //!
 //! ```text
 //!  swap            EVM same-chain swaps: quote (KyberSwap, 0x) and build (checked, simulated)
@@ -15,6 +17,7 @@
 //!  transfers       the cross-chain transfer state machine (pure) and its store
 //!  aggregators     the KyberSwap, 0x, LI.FI and Relay adapters and their HTTP plumbing
 //!  evm             the EVM chains over JSON-RPC: ERC-20 reads, simulation
+//!  tokens          the EVM chains' token catalog
 //! ```
 
 mod aggregators;
@@ -22,6 +25,7 @@ mod allowance;
 mod cross_chain;
 mod evm;
 mod swap;
+mod tokens;
 mod transfers;
 
 use crate::config::ApiConfig;
@@ -31,6 +35,14 @@ use aggregators::{kyberswap::KyberSwap, lifi::Lifi, relay::Relay, zerox::ZeroX};
 use utoipa_axum::router::OpenApiRouter;
 
 pub use swap::{build as swap_build, quote as swap_quote, EvmBuild};
+
+/// One token of the catalog: `(chainKey, address, symbol, name, decimals)`, the address in EIP-55 form.
+pub type CatalogToken = (&'static str, &'static str, &'static str, &'static str, u8);
+
+/// The token catalog of the EVM chain `chain_key`, its native token aside (none for other chains).
+pub fn catalog(chain_key: &str) -> impl Iterator<Item = &'static CatalogToken> + '_ {
+    tokens::EVM_TOKENS.iter().filter(move |t| t.0 == chain_key)
+}
 
 /// The aggregator's clients, configured once for the service ([`crate::Shared::multichain`]).
 pub struct Multichain {

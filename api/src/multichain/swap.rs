@@ -6,6 +6,7 @@ use crate::chains::{self, ChainInfo};
 use crate::error::ApiError;
 use crate::multichain::aggregators::{zerox, PlatformFee};
 use crate::multichain::evm::EvmTransaction;
+use crate::multichain::tokens;
 use crate::routes::swap::common::{
     amount_in, invalid_route, min_out, mul_div, no_route, quote_expired, reject_same_token,
     same_token, slippage, tolerance_bps, BuildRequest, Fee, Gas, QuoteRequest, QuoteResponse,
@@ -48,7 +49,7 @@ fn validate(chain: &ChainInfo, req: &QuoteRequest) -> Result<Pair, ApiError> {
     let decimals = req
         .amount_in
         .is_none()
-        .then(|| chains::evm_catalog_decimals(chain, &token_in))
+        .then(|| tokens::evm_catalog_decimals(chain, &token_in))
         .flatten();
     let amount_in = amount_in(req, decimals)?;
     let slippage_bps = slippage(req.slippage_bps)?;

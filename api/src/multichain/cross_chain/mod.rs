@@ -8,6 +8,7 @@ pub mod status;
 
 use crate::chains::{self, ChainInfo, ChainKind};
 use crate::error::ApiError;
+use crate::multichain::aggregators::relay;
 use crate::routes::swap::common;
 use crate::AppState;
 use axum::http::StatusCode;
@@ -174,7 +175,7 @@ pub fn provider_token(chain: &ChainInfo, token: &str) -> String {
             chains::EVM_NATIVE_ZERO.to_checksum(None)
         }
         ChainKind::Solana if token == sdk::ids::NATIVE_MINT.to_string() => {
-            chains::RELAY_SOLANA_NATIVE.to_string()
+            relay::SOLANA_NATIVE.to_string()
         }
         _ => token.to_string(),
     }

@@ -115,7 +115,7 @@ fn token_info(chain_key: &str, v: &Value, fallback_address: &str) -> TokenInfo {
 }
 
 fn chain_key_of_lifi(id: Option<u64>) -> String {
-    id.and_then(crate::chains::by_lifi_id)
+    id.and_then(lifi::chain)
         .map_or_else(|| "unknown".to_string(), |c| c.key.to_string())
 }
 
@@ -170,7 +170,7 @@ fn relay_costs(raw: &Value) -> Vec<CostEntry> {
         .map(|(name, f)| {
             let chain = f["currency"]["chainId"]
                 .as_u64()
-                .and_then(crate::chains::by_relay_id)
+                .and_then(relay::chain)
                 .map_or("unknown", |c| c.key);
             CostEntry {
                 kind: if name == "gas" { "gas" } else { "fee" }.into(),
@@ -217,8 +217,8 @@ async fn from_lifi(
     );
     let Some(q) = lifi
         .quote(&lifi::QuoteParams {
-            from_chain: v.from.lifi_chain_id,
-            to_chain: v.to.lifi_chain_id,
+            from_chain: lifi::chain_id(v.from),
+            to_chain: lifi::chain_id(v.to),
             from_token: &from_token,
             to_token: &to_token,
             from_amount: v.amount_in,
@@ -259,8 +259,8 @@ async fn from_relay(
         .quote(&relay::QuoteParams {
             user: &v.taker,
             recipient: &v.recipient,
-            origin_chain_id: v.from.relay_chain_id,
-            destination_chain_id: v.to.relay_chain_id,
+            origin_chain_id: relay::chain_id(v.from),
+            destination_chain_id: relay::chain_id(v.to),
             origin_currency: &from_token,
             destination_currency: &to_token,
             amount: v.amount_in,

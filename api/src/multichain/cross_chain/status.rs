@@ -6,6 +6,7 @@ use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
 use crate::extract::{ApiPath, ApiQuery};
 use crate::json::Json;
+use crate::multichain::aggregators::lifi::chain_id as lifi_chain_id;
 use crate::multichain::transfers::{self, store, Status};
 use crate::AppState;
 use axum::extract::State;
@@ -193,7 +194,12 @@ async fn ask_provider(
                 })?;
             let bridge = q.provider_ref.as_deref().unwrap_or_default();
             let s = lifi
-                .status(origin_tx_hash, from.lifi_chain_id, to.lifi_chain_id, bridge)
+                .status(
+                    origin_tx_hash,
+                    lifi_chain_id(from),
+                    lifi_chain_id(to),
+                    bridge,
+                )
                 .await?;
             Ok(store::Observation {
                 state: transfers::from_lifi(&s.status, s.substatus.as_deref()),

@@ -90,12 +90,7 @@ fn human_tokens(kind: ChainKind) -> Vec<(&'static str, Vec<(String, u8)>)> {
                 ChainKind::Evm => [chains::EVM_NATIVE, chains::EVM_NATIVE_ZERO]
                     .iter()
                     .map(|a| (a.to_checksum(None), c.native_decimals))
-                    .chain(
-                        chains::EVM_TOKENS
-                            .iter()
-                            .filter(|t| t.0 == c.key)
-                            .map(|t| (t.1.to_string(), t.4)),
-                    )
+                    .chain(multichain::catalog(c.key).map(|t| (t.1.to_string(), t.4)))
                     .collect(),
             };
             (c.key, tokens)
