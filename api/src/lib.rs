@@ -1,22 +1,22 @@
 //! The launchpad's REST API: thin axum handlers per area (`routes/`) over the index (`index::read`), the
-//! SDK and the chain. Errors are [`error::ApiError`]; `/openapi.json` is generated from the handlers.
+//! SDK and the chain. The EVM swap and cross-chain aggregator is one module tree, [`multichain`], mounted
+//! as one router. Errors are [`error::ApiError`]; `/openapi.json` is generated from the handlers.
 
 pub mod access;
-pub mod aggregators;
 pub mod body;
 pub mod cache;
 pub mod chains;
 pub mod config;
-pub mod crosschain;
 pub mod error;
-pub mod evm;
 pub mod extract;
 pub mod feed;
 pub mod image;
 pub mod json;
+pub mod jupiter;
 pub mod keeper;
 pub mod layers;
 pub mod logging;
+pub mod multichain;
 pub mod process;
 pub mod routes;
 pub mod schema;
@@ -63,15 +63,9 @@ pub struct Shared {
     /// The indexer's metrics, when it runs in this process.
     pub indexer: Option<Arc<Metrics>>,
     /// The Jupiter adapter, when configured.
-    pub jupiter: Option<aggregators::jupiter::Jupiter>,
-    /// The EVM swap sources: KyberSwap (keyless) and 0x (with an API key), when configured.
-    pub kyberswap: Option<aggregators::kyberswap::KyberSwap>,
-    pub zerox: Option<aggregators::zerox::ZeroX>,
-    /// The bridge aggregators: LI.FI, and Relay as its fallback.
-    pub lifi: Option<aggregators::lifi::Lifi>,
-    pub relay: Option<aggregators::relay::Relay>,
-    /// JSON-RPC clients of the EVM chains.
-    pub evm: evm::EvmChains,
+    pub jupiter: Option<jupiter::Jupiter>,
+    /// The EVM swap and cross-chain aggregator's clients (EVM RPC, KyberSwap, 0x, LI.FI, Relay).
+    pub multichain: multichain::Multichain,
     /// Seconds added to the wall clock (tests move time forward with it; always 0 in service).
     pub clock_offset: Arc<std::sync::atomic::AtomicI64>,
     /// Curves read from the index, by mint and the in-process indexer's batch count (so a new batch
@@ -100,40 +94,16 @@ impl AppState {
         rpc: Arc<solana_rpc_client::nonblocking::rpc_client::RpcClient>,
         indexer: Option<Arc<Metrics>>,
     ) -> AppState {
-        use aggregators::http::Upstream;
         let jupiter = (!config.jupiter_base_url.is_empty())
-            .then(|| aggregators::jupiter::Jupiter::new(&config.jupiter_base_url));
-        let kyberswap = Upstream::enabled(&config.kyberswap_base_url).then(|| {
-            aggregators::kyberswap::KyberSwap::new(
-                &config.kyberswap_base_url,
-                &config.kyberswap_client_id,
-            )
-        });
-        let zerox = match (
-            &config.zerox_api_key,
-            Upstream::enabled(&config.zerox_base_url),
-        ) {
-            (Some(key), true) if !key.is_empty() => {
-                Some(aggregators::zerox::ZeroX::new(&config.zerox_base_url, key))
-            }
-            _ => None,
-        };
-        let lifi = Upstream::enabled(&config.lifi_base_url)
-            .then(|| aggregators::lifi::Lifi::new(&config.lifi_base_url, &config.lifi_integrator));
-        let relay = Upstream::enabled(&config.relay_base_url)
-            .then(|| aggregators::relay::Relay::new(&config.relay_base_url));
-        let evm = evm::EvmChains::new(&config);
+            .then(|| jupiter::Jupiter::new(&config.jupiter_base_url));
+        let multichain = multichain::Multichain::new(&config);
         AppState(Arc::new(Shared {
             store,
             config: Arc::new(config),
             rpc,
             indexer,
             jupiter,
-            kyberswap,
-            zerox,
-            lifi,
-            relay,
-            evm,
+            multichain,
             clock_offset: Arc::new(std::sync::atomic::AtomicI64::new(0)),
             curves: moka::future::Cache::builder()
                 .max_capacity(100_000)
@@ -275,8 +245,7 @@ fn areas(state: &AppState) -> OpenApiRouter<AppState> {
         .merge(routes::submit::router())
         .merge(routes::catalog::router())
         .merge(routes::swap::router())
-        .merge(routes::allowance::router())
-        .merge(routes::cross_chain::router())
+        .merge(multichain::router())
 }
 
 /// The whole service. Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that

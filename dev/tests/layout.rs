@@ -1,6 +1,7 @@
 //! The workspace's layout, checked: the crate arrows run one way (the production API links no development
-//! chain; the database crate uses neither the indexer nor the API), and no crate's modules import each other
-//! in a circle (the write side of the index never reaches its read side).
+//! chain; the database crate uses neither the indexer nor the API), no crate's modules import each other
+//! in a circle (the write side of the index never reaches its read side), and the API's EVM swap and
+//! cross-chain aggregator is one room (`api/src/multichain/`) entered only through its surface.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -270,4 +271,112 @@ fn the_circle_finder_finds_a_circle() {
     let mut graph = graph;
     graph.get_mut("store::listing").unwrap().clear();
     assert_eq!(circle(&graph), None);
+}
+
+/// The Rust files under `dir`, recursively, build output aside.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            if !path.ends_with("target") && !path.ends_with("node_modules") {
+                rust_files(&path, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// A path into the aggregator's room: `multichain::` and what follows it (an item, a module, or a `{...}`
+/// or `*` import).
+fn room_path() -> regex::Regex {
+    regex::Regex::new(r"\bmultichain::(\{|\*|[A-Za-z_][A-Za-z0-9_]*)").unwrap()
+}
+
+/// The API's EVM swap and cross-chain aggregator, `api/src/multichain/`, is reached only through its surface
+/// (the items its `mod.rs` declares public) and only by the code that mounts it or hands over to it: the
+/// service's router and state (`lib.rs`), the swap area (`/swap/quote` and `/swap/build` on an EVM chain)
+/// and the token listing (`/swap/tokens`). Nothing names one of its modules; the compiler refuses that too
+/// (they are private), this also says who may reach the room at all.
+#[test]
+fn the_multichain_room_is_entered_only_through_its_surface() {
+    let root = workspace();
+    let tree = root.join("api/src/multichain");
+    let modules: BTreeSet<String> = std::fs::read_dir(&tree)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|m| m != "mod")
+        .collect();
+    assert!(
+        modules.contains("swap") && modules.contains("cross_chain"),
+        "{modules:?}"
+    );
+    let allowed: BTreeSet<&str> = [
+        "api/src/lib.rs",
+        "api/src/routes/swap/mod.rs",
+        "api/src/routes/catalog.rs",
+    ]
+    .into();
+    let path_re = room_path();
+    let mut files = Vec::new();
+    for dir in [
+        "api",
+        "dev",
+        "indexer",
+        "crates",
+        "programs",
+        "tests/programs",
+    ] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    let mut naming = BTreeSet::new();
+    let mut wrong = Vec::new();
+    // This file spells such paths out in its own test.
+    let this = root.join("dev/tests/layout.rs");
+    for path in files
+        .iter()
+        .filter(|p| !p.starts_with(&tree) && **p != this)
+    {
+        let rel = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(path).unwrap();
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for cap in path_re.captures_iter(line) {
+                naming.insert(rel.clone());
+                let next = &cap[1];
+                if !allowed.contains(rel.as_str()) {
+                    wrong.push(format!("{rel} names the room: {}", line.trim()));
+                } else if next == "{" || next == "*" || modules.contains(next) {
+                    wrong.push(format!("{rel} reaches inside the room: {}", line.trim()));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Each file allowed to name it does (the list is not stale, and the scan sees the code).
+    let naming: BTreeSet<&str> = naming.iter().map(String::as_str).collect();
+    assert_eq!(naming, allowed);
+}
+
+#[test]
+fn the_room_check_sees_a_reach_inside() {
+    let re = room_path();
+    let next = |line: &str| re.captures(line).map(|c| c[1].to_string());
+    assert_eq!(
+        next("use crate::multichain::swap::quote;").as_deref(),
+        Some("swap")
+    );
+    assert_eq!(
+        next("use api::multichain::{self, swap};").as_deref(),
+        Some("{")
+    );
+    assert_eq!(
+        next("multichain::swap_quote(&state, chain, &req)").as_deref(),
+        Some("swap_quote")
+    );
+    assert_eq!(next("pub mod multichain;"), None);
 }

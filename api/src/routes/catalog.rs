@@ -79,7 +79,7 @@ fn evm_tokens(c: &ChainInfo) -> Vec<Token> {
         kind: "native".into(),
     };
     std::iter::once(native)
-        .chain(chains::EVM_TOKENS.iter().filter(|t| t.0 == c.key).map(
+        .chain(crate::multichain::catalog(c.key).map(
             |(chain_key, address, symbol, name, decimals)| {
                 Token {
                     chain_key: chain_key.to_string(),

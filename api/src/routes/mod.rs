@@ -1,10 +1,8 @@
 //! One module per area of the spec.
 
-pub mod allowance;
 pub mod candles;
 pub mod catalog;
 pub mod claim;
-pub mod cross_chain;
 pub mod feed;
 pub mod health;
 pub mod holders;

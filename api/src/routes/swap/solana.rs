@@ -2,9 +2,10 @@
 //! migrated one on its AMM pool; quotes use the programs' own math on the indexed accounts), and through
 //! Jupiter when it is configured.
 
-use super::{
-    invalid_route, min_out, no_route, quote_expired, same_token, slippage, BuildRequest, Fee, Gas,
-    QuoteRequest, QuoteResponse, Route, RouteEntry, QUOTE_TTL_SECS,
+use super::common::{
+    amount_in, invalid_route, min_out, no_route, quote_expired, reject_same_token, route_stale,
+    same_token, slippage, BuildRequest, Fee, Gas, OwnRoute, QuoteRequest, QuoteResponse, Route,
+    RouteEntry, QUOTE_TTL_SECS,
 };
 use crate::error::{address, ApiError};
 use crate::routes::catalog;
@@ -12,7 +13,7 @@ use crate::AppState;
 use anchor_lang::prelude::Pubkey;
 use sdk::accounts::PoolStatus;
 use sdk::launchpad_ix::{self as lix, LaunchKeys, SwapArgs, SIDE_BUY, SIDE_SELL};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
@@ -47,7 +48,7 @@ struct Pair {
 }
 
 async fn validate(state: &AppState, req: &QuoteRequest) -> Result<Pair, ApiError> {
-    super::reject_same_token(req, false)?;
+    reject_same_token(req, false)?;
     let token_in = address("tokenIn", req.token_in.as_deref())?;
     let token_out = address("tokenOut", req.token_out.as_deref())?;
     if token_in == token_out {
@@ -58,7 +59,7 @@ async fn validate(state: &AppState, req: &QuoteRequest) -> Result<Pair, ApiError
     } else {
         None
     };
-    let amount_in = u64::try_from(super::amount_in(req, decimals)?)
+    let amount_in = u64::try_from(amount_in(req, decimals)?)
         .map_err(|_| ApiError::invalid("`amountIn` is larger than any Solana token amount"))?;
     let slippage_bps = slippage(req.slippage_bps)?;
     if let Some(t) = req.taker.as_deref() {
@@ -70,26 +71,6 @@ async fn validate(state: &AppState, req: &QuoteRequest) -> Result<Pair, ApiError
         amount_in,
         slippage_bps,
     })
-}
-
-/// Where a route trades, as carried in its opaque `route` object.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OwnRoute {
-    /// `bonding-curve` or `amm`.
-    pub venue: String,
-    /// The launch's pool (its AMM pool for `amm` routes is `ammPool`).
-    pub pool: String,
-    pub amm_pool: Option<String>,
-    pub mint: String,
-    pub quote_mint: String,
-    /// `buy` (quote in) or `sell` (token in).
-    pub side: String,
-    pub amount_in: String,
-    pub amount_out: String,
-    /// The buy completes the curve: the build appends `migrate`.
-    pub completes: bool,
-    pub expires_at: i64,
 }
 
 async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, ApiError> {
@@ -193,11 +174,7 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     }])
 }
 
-fn jupiter_entry(
-    state: &AppState,
-    pair: &Pair,
-    q: crate::aggregators::jupiter::JupiterQuote,
-) -> RouteEntry {
+fn jupiter_entry(state: &AppState, pair: &Pair, q: crate::jupiter::JupiterQuote) -> RouteEntry {
     RouteEntry {
         dex_id: "jupiter-solana".into(),
         amount_in: pair.amount_in.to_string(),
@@ -347,7 +324,7 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
     // fail in simulation.
     match (route.venue.as_str(), curve.pool.status) {
         ("bonding-curve", PoolStatus::Bonding) | ("amm", PoolStatus::Migrated) => {}
-        ("bonding-curve", _) => return Err(super::route_stale(
+        ("bonding-curve", _) => return Err(route_stale(
             "the curve graduated after this quote: the token now trades on its AMM pool; quote again",
         )),
         ("amm", _) => {

@@ -26,6 +26,10 @@ pub struct QuoteRow {
 /// A persisted transfer: where a quote's origin transaction stands.
 #[derive(Debug, Clone)]
 pub struct TransferRow {
+    #[expect(
+        dead_code,
+        reason = "read with the row; the status answer does not report it"
+    )]
     pub wallet: String,
     pub origin_tx_hash: String,
     pub state: State,

@@ -3,8 +3,25 @@
 //! transfer by its origin transaction hash.
 
 use super::http::{int_field, malformed, Answer, Upstream};
+use crate::chains::{ChainInfo, ChainKind, CHAINS};
 use crate::error::ApiError;
 use serde_json::Value;
+
+/// LI.FI's id of Solana (a large one of its own).
+const SOLANA_CHAIN_ID: u64 = 1_151_111_081_099_710;
+
+/// How LI.FI names `chain`: an EVM chain by its chain id, Solana by LI.FI's own id.
+pub fn chain_id(chain: &ChainInfo) -> u64 {
+    match chain.kind {
+        ChainKind::Evm => chain.chain_id.unwrap_or_default(),
+        ChainKind::Solana => SOLANA_CHAIN_ID,
+    }
+}
+
+/// The chain LI.FI names by `id`.
+pub fn chain(id: u64) -> Option<&'static ChainInfo> {
+    CHAINS.iter().find(|c| chain_id(c) == id)
+}
 
 #[derive(Clone)]
 pub struct Lifi {
@@ -140,5 +157,21 @@ impl Lifi {
             destination_tx_hash: text(&body["receiving"]["txHash"]),
             amount_received: text(&body["receiving"]["amount"]),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_chain_has_its_own_lifi_id() {
+        for c in CHAINS.iter() {
+            assert_eq!(chain(chain_id(c)).map(|c| c.key), Some(c.key));
+        }
+        let id = |key| chain_id(crate::chains::chain(key).unwrap());
+        assert_eq!(id("ethereum"), 1);
+        assert_eq!(id("base"), 8453);
+        assert_eq!(id("solana"), 1_151_111_081_099_710, "LI.FI's id of Solana");
     }
 }

@@ -98,7 +98,11 @@ pub async fn allowance(
     let allowance = if native {
         U256::MAX
     } else {
-        state.evm.allowance(chain, token, owner, spender).await?
+        state
+            .multichain
+            .evm
+            .allowance(chain, token, owner, spender)
+            .await?
     };
     Ok(Json(AllowanceResponse {
         allowance: allowance.to_string(),

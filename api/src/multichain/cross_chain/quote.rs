@@ -2,11 +2,11 @@
 //! LI.FI has no route or fails. The quote is persisted under its `quoteId`.
 
 use super::{provider_token, CrossChainRequest, Validated};
-use crate::aggregators::{lifi, relay};
 use crate::body::ApiJson;
-use crate::crosschain::store::{self, QuoteRow};
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::multichain::aggregators::{lifi, relay};
+use crate::multichain::transfers::store::{self, QuoteRow};
 use crate::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -115,7 +115,7 @@ fn token_info(chain_key: &str, v: &Value, fallback_address: &str) -> TokenInfo {
 }
 
 fn chain_key_of_lifi(id: Option<u64>) -> String {
-    id.and_then(crate::chains::by_lifi_id)
+    id.and_then(lifi::chain)
         .map_or_else(|| "unknown".to_string(), |c| c.key.to_string())
 }
 
@@ -170,7 +170,7 @@ fn relay_costs(raw: &Value) -> Vec<CostEntry> {
         .map(|(name, f)| {
             let chain = f["currency"]["chainId"]
                 .as_u64()
-                .and_then(crate::chains::by_relay_id)
+                .and_then(relay::chain)
                 .map_or("unknown", |c| c.key);
             CostEntry {
                 kind: if name == "gas" { "gas" } else { "fee" }.into(),
@@ -208,7 +208,7 @@ async fn from_lifi(
     state: &AppState,
     v: &Validated,
 ) -> Result<Option<(CrossChainQuote, QuoteRow)>, ApiError> {
-    let Some(lifi) = &state.lifi else {
+    let Some(lifi) = &state.multichain.lifi else {
         return Ok(None);
     };
     let (from_token, to_token) = (
@@ -217,8 +217,8 @@ async fn from_lifi(
     );
     let Some(q) = lifi
         .quote(&lifi::QuoteParams {
-            from_chain: v.from.lifi_chain_id,
-            to_chain: v.to.lifi_chain_id,
+            from_chain: lifi::chain_id(v.from),
+            to_chain: lifi::chain_id(v.to),
             from_token: &from_token,
             to_token: &to_token,
             from_amount: v.amount_in,
@@ -248,7 +248,7 @@ async fn from_relay(
     state: &AppState,
     v: &Validated,
 ) -> Result<Option<(CrossChainQuote, QuoteRow)>, ApiError> {
-    let Some(relay) = &state.relay else {
+    let Some(relay) = &state.multichain.relay else {
         return Ok(None);
     };
     let (from_token, to_token) = (
@@ -259,8 +259,8 @@ async fn from_relay(
         .quote(&relay::QuoteParams {
             user: &v.taker,
             recipient: &v.recipient,
-            origin_chain_id: v.from.relay_chain_id,
-            destination_chain_id: v.to.relay_chain_id,
+            origin_chain_id: relay::chain_id(v.from),
+            destination_chain_id: relay::chain_id(v.to),
             origin_currency: &from_token,
             destination_currency: &to_token,
             amount: v.amount_in,
@@ -375,7 +375,7 @@ pub async fn quote(
         }
     }
     let Some((mut quote, mut row)) = found else {
-        if state.lifi.is_none() && state.relay.is_none() {
+        if state.multichain.lifi.is_none() && state.multichain.relay.is_none() {
             return Err(no_cross_chain_route(
                 "no bridge aggregator is configured on this service",
             ));

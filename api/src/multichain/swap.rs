@@ -2,14 +2,16 @@
 //! ranked by `amountOut`; builds return the aggregator's router call after the wallet's balance and
 //! allowance are checked and the call is simulated from the wallet (`eth_call`, then gas estimation).
 
-use super::{
-    amount_in, invalid_route, min_out, no_route, quote_expired, same_token, slippage, BuildRequest,
-    Fee, Gas, QuoteRequest, QuoteResponse, RouteEntry, QUOTE_TTL_SECS,
-};
-use crate::aggregators::{zerox, PlatformFee};
 use crate::chains::{self, ChainInfo};
 use crate::error::ApiError;
-use crate::evm::EvmTransaction;
+use crate::multichain::aggregators::{zerox, PlatformFee};
+use crate::multichain::evm::EvmTransaction;
+use crate::multichain::tokens;
+use crate::routes::swap::common::{
+    amount_in, invalid_route, min_out, mul_div, no_route, quote_expired, reject_same_token,
+    same_token, slippage, tolerance_bps, BuildRequest, Fee, Gas, QuoteRequest, QuoteResponse,
+    Route, RouteEntry, QUOTE_TTL_SECS,
+};
 use crate::AppState;
 use alloy::primitives::{Address, U256};
 use serde::Serialize;
@@ -36,7 +38,7 @@ impl Pair {
 }
 
 fn validate(chain: &ChainInfo, req: &QuoteRequest) -> Result<Pair, ApiError> {
-    super::reject_same_token(req, true)?;
+    reject_same_token(req, true)?;
     let token_in = chains::evm_address("tokenIn", chain, req.token_in.as_deref())?;
     let token_out = chains::evm_address("tokenOut", chain, req.token_out.as_deref())?;
     let native = |t: &Address| chains::is_evm_native(t);
@@ -47,7 +49,7 @@ fn validate(chain: &ChainInfo, req: &QuoteRequest) -> Result<Pair, ApiError> {
     let decimals = req
         .amount_in
         .is_none()
-        .then(|| chains::evm_catalog_decimals(chain, &token_in))
+        .then(|| tokens::evm_catalog_decimals(chain, &token_in))
         .flatten();
     let amount_in = amount_in(req, decimals)?;
     let slippage_bps = slippage(req.slippage_bps)?;
@@ -76,7 +78,7 @@ fn fee_entry(state: &AppState, amount_out: u128, token_out: &Address) -> Fee {
     let (bps, amount) = match platform_fee(state) {
         Some(PlatformFee { bps, .. }) => (
             bps,
-            super::mul_div(
+            mul_div(
                 amount_out,
                 u128::from(bps),
                 u128::from(10_000u16.saturating_sub(bps)),
@@ -117,7 +119,7 @@ async fn kyberswap_entry(
     chain: &ChainInfo,
     pair: &Pair,
 ) -> Result<Option<RouteEntry>, ApiError> {
-    let Some(kyber) = &state.kyberswap else {
+    let Some(kyber) = &state.multichain.kyberswap else {
         return Ok(None);
     };
     let fee = platform_fee(state);
@@ -148,7 +150,7 @@ async fn kyberswap_entry(
         amount_out: q.amount_out.to_string(),
         min_amount_out: min_out(q.amount_out, pair.slippage_bps).to_string(),
         spender: Some(q.router),
-        route: super::Route::Aggregator(route),
+        route: Route::Aggregator(route),
         pool_fee: None,
         platform_fee: fee_entry(state, q.amount_out, &pair.token_out),
         estimated_gas: Gas {
@@ -167,7 +169,7 @@ async fn zerox_quote(
     taker: Option<&Address>,
     slippage_bps: u16,
 ) -> Result<Option<zerox::ZeroXQuote>, ApiError> {
-    let Some(zx) = &state.zerox else {
+    let Some(zx) = &state.multichain.zerox else {
         return Ok(None);
     };
     let fee = platform_fee(state);
@@ -209,7 +211,7 @@ async fn zerox_entry(
             .unwrap_or_else(|| min_out(q.buy_amount, pair.slippage_bps))
             .to_string(),
         spender: q.spender,
-        route: super::Route::Aggregator(route),
+        route: Route::Aggregator(route),
         pool_fee: None,
         platform_fee: fee_entry(state, q.buy_amount, &pair.token_out),
         estimated_gas: Gas {
@@ -220,13 +222,13 @@ async fn zerox_entry(
     }))
 }
 
-pub(super) async fn quote(
+pub async fn quote(
     state: &AppState,
     chain: &ChainInfo,
     req: &QuoteRequest,
 ) -> Result<QuoteResponse, ApiError> {
     let pair = validate(chain, req)?;
-    if state.kyberswap.is_none() && state.zerox.is_none() {
+    if state.multichain.kyberswap.is_none() && state.multichain.zerox.is_none() {
         return Err(no_route(format!(
             "no EVM swap source is configured on this service for {}",
             chain.name
@@ -293,7 +295,7 @@ pub struct EvmBuild {
     pub simulated: bool,
 }
 
-pub(super) async fn build(
+pub async fn build(
     state: &AppState,
     chain: &ChainInfo,
     req: &BuildRequest,
@@ -327,9 +329,10 @@ pub(super) async fn build(
             "`minAmountOut` {min_amount_out} is above the quoted amountOut {quoted_out}"
         )));
     }
-    let slippage_bps = super::tolerance_bps(quoted_out, min_amount_out);
+    let slippage_bps = tolerance_bps(quoted_out, min_amount_out);
     let spender: Option<Address> = route["spender"].as_str().and_then(|s| s.parse().ok());
     state
+        .multichain
         .evm
         .check_funds(
             chain,
@@ -342,10 +345,10 @@ pub(super) async fn build(
     let chain_id = chain.chain_id.unwrap_or_default();
     let (dex_id, tx) = match route["aggregator"].as_str() {
         Some("kyberswap") => {
-            let kyber = state
-                .kyberswap
-                .as_ref()
-                .ok_or_else(|| invalid_route("KyberSwap routes are not enabled on this service"))?;
+            let kyber =
+                state.multichain.kyberswap.as_ref().ok_or_else(|| {
+                    invalid_route("KyberSwap routes are not enabled on this service")
+                })?;
             let deadline = state.now() + 20 * 60;
             let built = kyber
                 .build(
@@ -367,7 +370,7 @@ pub(super) async fn build(
                 from: taker.to_checksum(None),
                 to: built.router,
                 data: built.data,
-                value: crate::evm::quantity(&Value::String(built.value)),
+                value: crate::multichain::evm::quantity(&Value::String(built.value)),
                 gas: None,
             };
             (format!("kyberswap-{}", chain.key), tx)
@@ -381,16 +384,16 @@ pub(super) async fn build(
                     "the price moved below `minAmountOut`: quote again",
                 ));
             }
-            let t = q
-                .transaction
-                .ok_or_else(|| crate::aggregators::http::malformed("0x", "transaction"))?;
+            let t = q.transaction.ok_or_else(|| {
+                crate::multichain::aggregators::http::malformed("0x", "transaction")
+            })?;
             let text = |k: &str| t[k].as_str().unwrap_or_default().to_string();
             let tx = EvmTransaction {
                 chain_id,
                 from: taker.to_checksum(None),
                 to: text("to"),
                 data: text("data"),
-                value: crate::evm::quantity(&t["value"]),
+                value: crate::multichain::evm::quantity(&t["value"]),
                 gas: None,
             };
             (format!("zerox-{}", chain.key), tx)
@@ -401,7 +404,7 @@ pub(super) async fn build(
             ))
         }
     };
-    let simulated = state.evm.simulate(chain, &tx).await?;
+    let simulated = state.multichain.evm.simulate(chain, &tx).await?;
     Ok(EvmBuild {
         chain_key: chain.key.into(),
         chain_id,

@@ -1,12 +1,13 @@
 //! `GET /swap/cross-chain/status/{quoteId}`: where a transfer stands, in the one state machine of
-//! [`crate::crosschain`]. The first call with `originTxHash` starts following the transfer; every poll
+//! [`crate::multichain::transfers`]. The first call with `originTxHash` starts following the transfer; every poll
 //! asks the provider (until a terminal state) and persists each transition.
 
 use crate::chains::{self, ChainKind};
-use crate::crosschain::{self, store, Status};
 use crate::error::ApiError;
 use crate::extract::{ApiPath, ApiQuery};
 use crate::json::Json;
+use crate::multichain::aggregators::lifi::chain_id as lifi_chain_id;
+use crate::multichain::transfers::{self, store, Status};
 use crate::AppState;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -136,6 +137,7 @@ async fn origin_on_chain(
                 .parse()
                 .map_err(|_| ApiError::invalid("`originTxHash` is not a transaction hash"))?;
             let (sender, to) = state
+                .multichain
                 .evm
                 .transaction(from, parsed)
                 .await?
@@ -186,33 +188,38 @@ async fn ask_provider(
     };
     match q.provider.as_str() {
         "lifi" => {
-            let lifi = state
-                .lifi
-                .as_ref()
-                .ok_or_else(|| ApiError::unavailable("LI.FI is not configured on this service"))?;
+            let lifi =
+                state.multichain.lifi.as_ref().ok_or_else(|| {
+                    ApiError::unavailable("LI.FI is not configured on this service")
+                })?;
             let bridge = q.provider_ref.as_deref().unwrap_or_default();
             let s = lifi
-                .status(origin_tx_hash, from.lifi_chain_id, to.lifi_chain_id, bridge)
+                .status(
+                    origin_tx_hash,
+                    lifi_chain_id(from),
+                    lifi_chain_id(to),
+                    bridge,
+                )
                 .await?;
             Ok(store::Observation {
-                state: crosschain::from_lifi(&s.status, s.substatus.as_deref()),
+                state: transfers::from_lifi(&s.status, s.substatus.as_deref()),
                 destination_tx_hash: s.destination_tx_hash,
                 amount_received: s.amount_received,
                 message: s.message,
             })
         }
         _ => {
-            let relay = state
-                .relay
-                .as_ref()
-                .ok_or_else(|| ApiError::unavailable("Relay is not configured on this service"))?;
+            let relay =
+                state.multichain.relay.as_ref().ok_or_else(|| {
+                    ApiError::unavailable("Relay is not configured on this service")
+                })?;
             let id = q
                 .provider_ref
                 .as_deref()
                 .ok_or_else(|| ApiError::invalid("the Relay quote has no requestId"))?;
             let s = relay.status(id).await?;
             Ok(store::Observation {
-                state: crosschain::from_relay(&s.status),
+                state: transfers::from_relay(&s.status),
                 destination_tx_hash: s.destination_tx_hash,
                 amount_received: None,
                 message: None,
@@ -280,7 +287,7 @@ pub async fn status(
             let hash = hash.ok_or_else(|| ApiError::missing("originTxHash"))?;
             // Bound only once found on the origin chain, sent by the taker to the bridge.
             origin_on_chain(&state, &q, from, hash).await?;
-            let first = crosschain::from_lifi("NOT_FOUND", None);
+            let first = transfers::from_lifi("NOT_FOUND", None);
             store::start_transfer(&state.store, &q, hash, &first, now).await?;
             store::transfer(&state.store, &quote_id)
                 .await?
@@ -303,22 +310,22 @@ pub async fn status(
             }
         };
         // Late is late even when the provider cannot be asked.
-        seen.state = crosschain::with_delay(
+        seen.state = transfers::with_delay(
             seen.state,
             transfer.started_at,
             now,
             state.config.cross_chain_delay_secs,
         );
-        let recognized = !crosschain::unrecognized(&seen.state.substatus)
+        let recognized = !transfers::unrecognized(&seen.state.substatus)
             || store::recognized(&state.store, &quote_id).await?;
-        seen.state = crosschain::with_expiry(
+        seen.state = transfers::with_expiry(
             seen.state,
             recognized,
             transfer.started_at,
             now,
             state.config.cross_chain_expiry_secs,
         );
-        if seen.state.substatus == crosschain::EXPIRED {
+        if seen.state.substatus == transfers::EXPIRED {
             seen = store::Observation::expired();
         }
         if !stale || seen.state != transfer.state {
@@ -341,9 +348,9 @@ pub async fn status(
         quote_id: q.quote_id.clone(),
         provider: q.provider.clone(),
         status: t.state.status,
-        delayed: t.state.substatus == crosschain::DELAYED,
+        delayed: t.state.substatus == transfers::DELAYED,
         terminal: t.state.status.is_terminal(),
-        can_start_another: !crosschain::in_flight(t.state.status),
+        can_start_another: !transfers::in_flight(t.state.status),
         substatus: t.state.substatus,
         message: t.message,
         origin_chain_key: q.from_chain.clone(),

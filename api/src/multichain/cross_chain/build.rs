@@ -5,11 +5,11 @@
 use super::{CrossChainRequest, Validated};
 use crate::body::ApiJson;
 use crate::chains::{self, ChainKind};
-use crate::crosschain::store::{self, QuoteRow};
 use crate::error::ApiError;
-use crate::evm::{EvmChains, EvmTransaction};
 use crate::json::Json;
-use crate::routes::swap::{invalid_route, quote_expired};
+use crate::multichain::evm::{EvmChains, EvmTransaction};
+use crate::multichain::transfers::store::{self, QuoteRow};
+use crate::routes::swap::common::{invalid_route, quote_expired};
 use crate::AppState;
 use alloy::primitives::{Address, U256};
 use anchor_lang::solana_program::instruction::{AccountMeta, Instruction};
@@ -80,7 +80,7 @@ pub struct CrossChainBuild {
 }
 
 fn upstream_tx(provider: &str, what: &str) -> ApiError {
-    crate::aggregators::http::malformed(provider, what)
+    crate::multichain::aggregators::http::malformed(provider, what)
 }
 
 /// The origin EVM transaction the provider quoted.
@@ -98,7 +98,7 @@ pub(super) fn evm_origin(q: &QuoteRow, chain_id: u64) -> Result<EvmTransaction, 
         from: q.taker.clone(),
         to: text("to").ok_or_else(|| upstream_tx(&q.provider, "transaction `to`"))?,
         data: text("data").ok_or_else(|| upstream_tx(&q.provider, "transaction `data`"))?,
-        value: crate::evm::quantity(&t["value"]),
+        value: crate::multichain::evm::quantity(&t["value"]),
         gas: None,
     })
 }
@@ -280,7 +280,11 @@ async fn evm_build(
     let taker: Address = q.taker.parse().map_err(|_| invalid("taker"))?;
     let token_in: Address = q.token_in.parse().map_err(|_| invalid("tokenIn"))?;
     let amount = U256::from(v.amount_in);
-    let balance = state.evm.balance(v.from, token_in, taker).await?;
+    let balance = state
+        .multichain
+        .evm
+        .balance(v.from, token_in, taker)
+        .await?;
     if balance < amount {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -297,6 +301,7 @@ async fn evm_build(
     let short = match (chains::is_evm_native(&token_in), spender) {
         (false, Some(spender)) => {
             state
+                .multichain
                 .evm
                 .allowance(v.from, token_in, taker, spender)
                 .await?
@@ -326,7 +331,7 @@ async fn evm_build(
             }),
             solana_transaction: None,
         }),
-        _ => tx.gas = Some(state.evm.simulate(v.from, &tx).await?.limit.to_string()),
+        _ => tx.gas = Some(state.multichain.evm.simulate(v.from, &tx).await?.limit.to_string()),
     }
     steps.push(ExecutionStep {
         step: 0,

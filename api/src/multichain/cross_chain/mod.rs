@@ -1,6 +1,6 @@
 //! Cross-chain swaps: `POST /swap/cross-chain/quote`, `POST /swap/cross-chain/build` and
 //! `GET /swap/cross-chain/status/{quoteId}`. LI.FI is the source, Relay the fallback; every transfer is
-//! reported in the one state machine of [`crate::crosschain`].
+//! reported in the one state machine of [`crate::multichain::transfers`].
 
 pub mod build;
 pub mod quote;
@@ -8,7 +8,8 @@ pub mod status;
 
 use crate::chains::{self, ChainInfo, ChainKind};
 use crate::error::ApiError;
-use crate::routes::swap;
+use crate::multichain::aggregators::relay;
+use crate::routes::swap::common;
 use crate::AppState;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
@@ -82,7 +83,7 @@ impl utoipa::PartialSchema for CrossChainRequest {
                 ),
                 (
                     "slippageBps",
-                    nullable(schema::integer(0, u64::from(swap::MAX_SLIPPAGE_BPS))),
+                    nullable(schema::integer(0, u64::from(common::MAX_SLIPPAGE_BPS))),
                     false,
                 ),
             ]));
@@ -153,7 +154,7 @@ pub fn validate(req: &CrossChainRequest) -> Result<Validated, ApiError> {
             ))
         }
     };
-    let slippage_bps = swap::slippage(req.slippage_bps)?;
+    let slippage_bps = common::slippage(req.slippage_bps)?;
     Ok(Validated {
         from,
         to,
@@ -174,7 +175,7 @@ pub fn provider_token(chain: &ChainInfo, token: &str) -> String {
             chains::EVM_NATIVE_ZERO.to_checksum(None)
         }
         ChainKind::Solana if token == sdk::ids::NATIVE_MINT.to_string() => {
-            chains::RELAY_SOLANA_NATIVE.to_string()
+            relay::SOLANA_NATIVE.to_string()
         }
         _ => token.to_string(),
     }

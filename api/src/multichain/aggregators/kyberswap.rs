@@ -4,7 +4,7 @@
 
 use super::http::{int_field, malformed, Answer, Upstream};
 use super::PlatformFee;
-use crate::chains::ChainInfo;
+use crate::chains::{ChainInfo, ChainKind};
 use crate::error::ApiError;
 use serde_json::{json, Value};
 
@@ -34,6 +34,11 @@ pub struct KyberBuild {
     pub data: String,
     /// Wei to send with the call (non-zero when selling the native token).
     pub value: String,
+    /// What the built call should give (a build without it is malformed).
+    #[expect(
+        dead_code,
+        reason = "parsed to check the answer is whole; the build reports the caller's `minAmountOut`"
+    )]
     pub amount_out: u128,
 }
 
@@ -45,10 +50,12 @@ impl KyberSwap {
         }
     }
 
+    /// KyberSwap's path segment for `chain`: it names the six EVM chains by their keys here.
     fn slug(chain: &ChainInfo) -> Result<&'static str, ApiError> {
-        chain
-            .kyberswap_slug
-            .ok_or_else(|| crate::chains::unsupported_chain(chain.key))
+        match chain.kind {
+            ChainKind::Evm => Ok(chain.key),
+            ChainKind::Solana => Err(crate::chains::unsupported_chain(chain.key)),
+        }
     }
 
     /// The best route, or `None` when KyberSwap has none for the pair and amount.
@@ -145,5 +152,20 @@ impl KyberSwap {
             amount_out: int_field(&data["amountOut"], "amountOut")
                 .ok_or_else(|| malformed("KyberSwap", "data.amountOut"))?,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kyberswap_names_the_evm_chains_by_their_keys() {
+        for c in crate::chains::CHAINS.iter() {
+            match c.kind {
+                ChainKind::Evm => assert_eq!(KyberSwap::slug(c).unwrap(), c.key),
+                ChainKind::Solana => assert!(KyberSwap::slug(c).is_err()),
+            }
+        }
     }
 }

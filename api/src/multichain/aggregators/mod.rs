@@ -1,8 +1,7 @@
-//! Clients of outside aggregators' documented HTTP APIs (base URLs from config), one file each, sharing
-//! the HTTP plumbing in `http`.
+//! Clients of the EVM and cross-chain aggregators' documented HTTP APIs (base URLs from config), one file
+//! each, sharing the HTTP plumbing in `http`. (Jupiter, the Solana aggregator, is `crate::jupiter`.)
 
 pub mod http;
-pub mod jupiter;
 pub mod kyberswap;
 pub mod lifi;
 pub mod relay;

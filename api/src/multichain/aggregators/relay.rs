@@ -3,8 +3,28 @@
 //! follows the transfer.
 
 use super::http::{int_field, malformed, Answer, Upstream};
+use crate::chains::{ChainInfo, ChainKind, CHAINS};
 use crate::error::ApiError;
 use serde_json::{json, Value};
+
+/// Relay's id of Solana.
+const SOLANA_CHAIN_ID: u64 = 792_703_809;
+
+/// How Relay names SOL.
+pub const SOLANA_NATIVE: &str = "11111111111111111111111111111111";
+
+/// How Relay names `chain`: an EVM chain by its chain id, Solana by Relay's own id.
+pub fn chain_id(chain: &ChainInfo) -> u64 {
+    match chain.kind {
+        ChainKind::Evm => chain.chain_id.unwrap_or_default(),
+        ChainKind::Solana => SOLANA_CHAIN_ID,
+    }
+}
+
+/// The chain Relay names by `id`.
+pub fn chain(id: u64) -> Option<&'static ChainInfo> {
+    CHAINS.iter().find(|c| chain_id(c) == id)
+}
 
 #[derive(Clone)]
 pub struct Relay {
@@ -108,5 +128,21 @@ impl Relay {
                 .and_then(Value::as_str)
                 .map(str::to_string),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_chain_has_its_own_relay_id() {
+        for c in CHAINS.iter() {
+            assert_eq!(chain(chain_id(c)).map(|c| c.key), Some(c.key));
+        }
+        let id = |key| chain_id(crate::chains::chain(key).unwrap());
+        assert_eq!(id("ethereum"), 1);
+        assert_eq!(id("base"), 8453);
+        assert_eq!(id("solana"), 792_703_809, "Relay's id of Solana");
     }
 }
