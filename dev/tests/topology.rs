@@ -11,7 +11,6 @@
 
 use localnet::testkit::{self, SOL};
 use localnet::{Localnet, LocalnetConfig};
-use solana_signer::Signer;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -271,7 +270,7 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
 
     // Trading load: a launch and buys from three wallets, while the stored cursor is sampled.
     let creator = testkit::funded(&rpc, 10 * SOL).await.unwrap();
-    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Standard, 7, "TOPO")
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 7, "TOPO")
         .await
         .unwrap();
     let mint = keys.mint.to_string();
@@ -303,17 +302,27 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
             sent
         })
     };
-    let cursor_of = |url: String| async move {
-        let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
-            .await
-            .ok()?;
-        let row: (i64,) = sqlx::query_as("SELECT slot FROM indexer_cursor WHERE stream = 'main'")
-            .fetch_one(&mut conn)
-            .await
-            .ok()?;
-        Some(row.0)
+    // The stored cursor, sampled every 50 ms from before the kill until everything is indexed.
+    let sampling = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = {
+        let (url, sampling) = (pg.url.clone(), sampling.clone());
+        tokio::spawn(async move {
+            let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+                .await
+                .unwrap();
+            let mut cursors = Vec::new();
+            while sampling.load(std::sync::atomic::Ordering::Relaxed) {
+                let row: Option<(i64,)> =
+                    sqlx::query_as("SELECT slot FROM indexer_cursor WHERE stream = 'main'")
+                        .fetch_optional(&mut conn)
+                        .await
+                        .unwrap();
+                cursors.extend(row.map(|r| r.0));
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            cursors
+        })
     };
-    let mut cursors = Vec::new();
     tokio::time::sleep(Duration::from_secs(2)).await;
 
     // The active indexer is SIGKILLed mid-load; the standby takes over.
@@ -342,12 +351,6 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
         failover < Duration::from_secs(5),
         "takeover within 5 s: {failover:?}"
     );
-    while !load.is_finished() {
-        if let Some(c) = cursor_of(pg.url.clone()).await {
-            cursors.push(c);
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
     let sent = load.await.unwrap();
     assert_eq!(sent, expected);
 
@@ -381,10 +384,9 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
         counted, sent as u64,
         "candle trade counts equal the trades: {candles}"
     );
-    if let Some(c) = cursor_of(pg.url.clone()).await {
-        cursors.push(c);
-    }
-    assert!(cursors.len() > 2, "the cursor was sampled: {cursors:?}");
+    sampling.store(false, std::sync::atomic::Ordering::Relaxed);
+    let cursors = sampler.await.unwrap();
+    assert!(cursors.len() > 20, "the cursor was sampled: {cursors:?}");
     assert!(
         cursors.windows(2).all(|w| w[0] <= w[1]),
         "the stored cursor never moves back: {cursors:?}"
