@@ -145,10 +145,15 @@ async fn main() -> anyhow::Result<()> {
                 let operator = solana_keypair::read_keypair_file(&path).map_err(|e| {
                     anyhow::anyhow!("reading the keeper keypair {}: {e}", path.display())
                 })?;
+                let policy = api::solana::FeePolicy {
+                    percentile: api.priority_fee_percentile,
+                    cap: api.priority_fee_cap,
+                };
                 tasks.push(tokio::spawn(api::keeper::run(
                     store.clone(),
                     rpc.clone(),
                     operator,
+                    policy,
                     rx.clone(),
                 )));
             }

@@ -388,23 +388,6 @@ pub async fn simulate(rpc: &RpcClient, b64: &str) -> Result<Option<u64>, ApiErro
     Ok(result.units_consumed)
 }
 
-/// Signs with the operator's own key (the keeper's) and waits for confirmation. Never used for users.
-pub async fn send_and_confirm(
-    rpc: &RpcClient,
-    instructions: &[Instruction],
-    signer: &solana_keypair::Keypair,
-) -> anyhow::Result<Signature> {
-    use solana_signer::Signer;
-    let blockhash = rpc.get_latest_blockhash().await?;
-    let tx = solana_transaction::Transaction::new_signed_with_payer(
-        instructions,
-        Some(&signer.pubkey()),
-        &[signer],
-        blockhash,
-    );
-    Ok(rpc.send_and_confirm_transaction(&tx).await?)
-}
-
 /// Whether the landed transaction `tx` holds the launchpad program's `create_launch` (by its Anchor
 /// discriminator, as a top-level instruction) of `mint` by `creator` with metadata `uri`: its accounts at
 /// the positions the program's `CreateLaunch` accounts give `creator` and `mint`, resolved through the

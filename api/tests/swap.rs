@@ -308,6 +308,10 @@ async fn the_keeper_migrates_a_curve_completed_by_another_client() {
         store,
         rpc.clone(),
         operator,
+        api::solana::FeePolicy {
+            percentile: 50,
+            cap: 1_000_000,
+        },
         s.stop.subscribe(),
     ));
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();

@@ -131,10 +131,15 @@ pub async fn run(args: DevArgs, rx: watch::Receiver<bool>) -> anyhow::Result<()>
     );
     let rpc = Arc::new(rpc_client(&net.rpc_url()));
     let keeper = localnet::testkit::funded(&rpc, 100 * localnet::testkit::SOL).await?;
+    let policy = api::solana::FeePolicy {
+        percentile: api_config.priority_fee_percentile,
+        cap: api_config.priority_fee_cap,
+    };
     tokio::spawn(api::keeper::run(
         store.clone(),
         rpc.clone(),
         keeper,
+        policy,
         rx.clone(),
     ));
     let state = AppState::new(store, api_config, rpc, Some(metrics));

@@ -283,7 +283,6 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
     let expected = ROUNDS * traders.len();
     let load = {
         let rpc_url = rpc_url.clone();
-        let keys = keys;
         tokio::spawn(async move {
             let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
                 rpc_url,
