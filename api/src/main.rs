@@ -22,6 +22,16 @@ struct Cli {
 enum Command {
     /// The API over an existing index (and, with --with-indexer, the indexer in the same process).
     Serve(Box<ServeArgs>),
+    /// Brings the index's schema up to date and exits (once per release, before processes started with
+    /// --no-migrate).
+    Migrate(MigrateArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct MigrateArgs {
+    /// The index: postgres://user:password@host/database or sqlite://path.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    database_url: String,
 }
 
 #[derive(clap::Args, Debug)]
@@ -115,7 +125,7 @@ async fn main() -> anyhow::Result<()> {
                 indexer.grpc_tls()?;
             }
             shutdown_signal(stop);
-            let store = Store::open(&indexer.database_url).await?;
+            let store = Store::open_with(&indexer.database_url, indexer.db_options()).await?;
             let rpc_url = indexer.rpc_url.clone();
             let mut tasks = Vec::new();
             let metrics = if with_indexer {
@@ -164,6 +174,12 @@ async fn main() -> anyhow::Result<()> {
                 let _ = tokio::time::timeout(std::time::Duration::from_secs(30), task).await;
             }
             tracing::info!("stopped");
+            Ok(())
+        }
+        Command::Migrate(MigrateArgs { database_url }) => {
+            let store = Store::connect(&database_url).await?;
+            store.migrate().await?;
+            tracing::info!("the {} index is up to date", store.backend().name());
             Ok(())
         }
     }

@@ -82,6 +82,26 @@ async fn serve_refuses_to_start_on_local_defaults_and_names_each_setting() {
 }
 
 /// The value of one series in Prometheus text (`name{labels} value`), by its name and labels it carries.
+#[tokio::test]
+async fn migrate_brings_a_schema_up_to_date_and_exits() {
+    let dir = std::env::temp_dir().join(format!("api-migrate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}/index.db", dir.display());
+    let (ok, said) = output_of(&["migrate", "--database-url", &db]).await;
+    assert!(ok, "{said}");
+    let store = index::Store::connect(&db).await.unwrap();
+    assert_eq!(
+        store.cursor("main").await.unwrap(),
+        None,
+        "the schema is there"
+    );
+    let (ok, said) = output_of(&["migrate", "--database-url", &db]).await;
+    assert!(ok, "a second run finds nothing to do: {said}");
+    let (ok, said) = output_of(&["migrate"]).await;
+    assert!(!ok && said.contains("--database-url"), "{said}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn series(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
     text.lines()
         .filter(|l| !l.starts_with('#'))

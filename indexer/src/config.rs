@@ -78,6 +78,16 @@ pub struct IndexerConfig {
     /// reconnected. Also how long `/readyz` tolerates silence. 0 turns the watchdog off.
     #[arg(long, env = "INDEXER_STREAM_IDLE_SECS", default_value_t = 30)]
     pub stream_idle_secs: u64,
+    /// Most connections this process opens to the database (default: 10 on PostgreSQL, 4 on SQLite).
+    #[arg(long, env = "DB_MAX_CONNECTIONS")]
+    pub db_max_connections: Option<u32>,
+    /// Longest a statement may run, in milliseconds, before PostgreSQL cancels it (0: no limit).
+    #[arg(long, env = "DB_STATEMENT_TIMEOUT_MS", default_value_t = 0)]
+    pub db_statement_timeout_ms: u64,
+    /// Do not migrate the schema at start: for processes that must not change it (run `api migrate`
+    /// once per release instead).
+    #[arg(long, env = "DB_NO_MIGRATE")]
+    pub no_migrate: bool,
 }
 
 impl IndexerConfig {
@@ -97,6 +107,19 @@ impl IndexerConfig {
             metrics_interval_secs: 30,
             health_addr: None,
             stream_idle_secs: 30,
+            db_max_connections: None,
+            db_statement_timeout_ms: 0,
+            no_migrate: false,
+        }
+    }
+
+    /// How this process uses the database.
+    pub fn db_options(&self) -> index::store::DbOptions {
+        index::store::DbOptions {
+            max_connections: self.db_max_connections,
+            statement_timeout: (self.db_statement_timeout_ms > 0)
+                .then(|| std::time::Duration::from_millis(self.db_statement_timeout_ms)),
+            migrate: !self.no_migrate,
         }
     }
 

@@ -41,7 +41,7 @@ async fn main() -> anyhow::Result<()> {
     // Settings that can never work stop here, with the flag at fault named, rather than in a retry loop.
     config.grpc_tls()?;
     let store = loop {
-        match Store::open(&config.database_url).await {
+        match Store::open_with(&config.database_url, config.db_options()).await {
             Ok(s) => break s,
             Err(e) => {
                 tracing::warn!("database not ready ({e:#}); retrying");

@@ -129,6 +129,46 @@ impl std::fmt::Debug for Clock {
     }
 }
 
+/// How a process uses its database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DbOptions {
+    /// Most pooled connections (`None`: 10 on PostgreSQL, 4 on SQLite).
+    pub max_connections: Option<u32>,
+    /// Longest a statement may run before PostgreSQL cancels it (`None`: no limit).
+    pub statement_timeout: Option<Duration>,
+    /// Bring the schema up to date when opening (off for a replica, or where migrations run apart).
+    pub migrate: bool,
+}
+
+impl Default for DbOptions {
+    fn default() -> Self {
+        DbOptions {
+            max_connections: None,
+            statement_timeout: None,
+            migrate: true,
+        }
+    }
+}
+
+/// Each new connection's settings: SQLite's pragmas, PostgreSQL's statement timeout.
+fn prepare(
+    conn: &mut AnyConnection,
+    statement_timeout: Option<Duration>,
+) -> BoxFuture<'_, Result<(), sqlx::Error>> {
+    Box::pin(async move {
+        if let (false, Some(t)) = (
+            conn.backend_name().eq_ignore_ascii_case("sqlite"),
+            statement_timeout,
+        ) {
+            sqlx::query("SELECT set_config('statement_timeout', $1, false)")
+                .bind(t.as_millis().to_string())
+                .execute(&mut *conn)
+                .await?;
+        }
+        sqlite_pragmas(conn).await
+    })
+}
+
 fn sqlite_pragmas(conn: &mut AnyConnection) -> BoxFuture<'_, Result<(), sqlx::Error>> {
     Box::pin(async move {
         if conn.backend_name().eq_ignore_ascii_case("sqlite") {
@@ -176,6 +216,11 @@ impl Store {
     /// Connects (creating a SQLite file if needed) without migrating. `postgres://…` or `sqlite://path`
     /// (`sqlite::memory:` is refused: every pooled connection would see its own empty database).
     pub async fn connect(url: &str) -> anyhow::Result<Store> {
+        Store::connect_with(url, DbOptions::default()).await
+    }
+
+    /// [`Store::connect`] with `options`' pool size and statement timeout (it never migrates).
+    pub async fn connect_with(url: &str, options: DbOptions) -> anyhow::Result<Store> {
         sqlx::any::install_default_drivers();
         let backend = Backend::of_url(url).ok_or_else(|| {
             anyhow::anyhow!("unsupported database URL (expected postgres://… or sqlite://…)")
@@ -190,13 +235,14 @@ impl Store {
             }
             _ => url.to_string(),
         };
+        let timeout = options.statement_timeout.filter(|t| !t.is_zero());
         let pool = AnyPoolOptions::new()
-            .max_connections(match backend {
+            .max_connections(options.max_connections.unwrap_or(match backend {
                 Backend::Postgres => 10,
                 Backend::Sqlite => 4,
-            })
+            }))
             .acquire_timeout(Duration::from_secs(10))
-            .after_connect(|conn, _| sqlite_pragmas(conn))
+            .after_connect(move |conn, _| prepare(conn, timeout))
             .connect(&url)
             .await?;
         Ok(Store {
@@ -210,8 +256,15 @@ impl Store {
 
     /// Connects and brings the schema up to date.
     pub async fn open(url: &str) -> anyhow::Result<Store> {
-        let store = Store::connect(url).await?;
-        store.migrate().await?;
+        Store::open_with(url, DbOptions::default()).await
+    }
+
+    /// Connects with `options`, migrating when they say so.
+    pub async fn open_with(url: &str, options: DbOptions) -> anyhow::Result<Store> {
+        let store = Store::connect_with(url, options).await?;
+        if options.migrate {
+            store.migrate().await?;
+        }
         Ok(store)
     }
 
