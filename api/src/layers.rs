@@ -65,7 +65,79 @@ impl ClientAddress {
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0.ip());
-        LimitKey::Address(self.of(req.headers(), peer).map(|ip| ip.to_canonical()))
+        LimitKey::Address(
+            self.of(req.headers(), peer)
+                .map(|ip| limit_address(ip.to_canonical())),
+        )
+    }
+}
+
+/// The address a limit counts: an IPv6 client by its /64 (one host commonly holds a whole /64, and could
+/// otherwise take 2^64 fresh keys), an IPv4 client by its address.
+pub fn limit_address(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => IpAddr::V6(std::net::Ipv6Addr::from(
+            u128::from(v6) & !(u128::from(u64::MAX)),
+        )),
+        v4 => v4,
+    }
+}
+
+/// A keyed limiter as its layer holds it.
+type Limiter = tower_governor::governor::SharedRateLimiter<
+    LimitKey,
+    governor::middleware::NoOpMiddleware<governor::clock::QuantaInstant>,
+>;
+
+/// How often the limiters forget the clients whose quota is whole again (they would be let through as
+/// fresh ones anyway): without it every address and client id ever seen stays in memory.
+pub const LIMITER_PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The service's two keyed limiters (per client, per address): their memory, and its pruning.
+#[derive(Clone)]
+pub struct Limiters {
+    per_client: Limiter,
+    per_address: Limiter,
+}
+
+impl Limiters {
+    /// The keys each limiter holds: (per client, per address).
+    pub fn keys(&self) -> (usize, usize) {
+        (self.per_client.len(), self.per_address.len())
+    }
+
+    /// Forgets every key whose quota is whole again, and gives the memory back.
+    pub fn prune(&self) {
+        for (name, limiter) in [("client", &self.per_client), ("address", &self.per_address)] {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+            metrics::gauge!("api_rate_limiter_keys", "limiter" => name).set(limiter.len() as f64);
+        }
+    }
+
+    /// Prunes every [`LIMITER_PRUNE_EVERY`] on a thread of its own, until the limiters are dropped.
+    fn prune_on_a_timer(&self) {
+        let (client, address) = (
+            Arc::downgrade(&self.per_client),
+            Arc::downgrade(&self.per_address),
+        );
+        let spawned = std::thread::Builder::new()
+            .name("rate-limit-prune".into())
+            .spawn(move || loop {
+                std::thread::sleep(LIMITER_PRUNE_EVERY);
+                let (Some(per_client), Some(per_address)) = (client.upgrade(), address.upgrade())
+                else {
+                    return;
+                };
+                Limiters {
+                    per_client,
+                    per_address,
+                }
+                .prune();
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("rate limiter pruning thread: {e}: the limiters' memory is not bounded");
+        }
     }
 }
 
@@ -187,7 +259,7 @@ fn governor_error(e: GovernorError) -> Response {
 pub fn wrap<S: Clone + Send + Sync + 'static>(
     router: axum::Router<S>,
     config: &crate::config::ApiConfig,
-) -> axum::Router<S> {
+) -> (axum::Router<S>, Limiters) {
     let address = ClientAddress::new(&config.trusted_proxies);
     let client = quota(config.rate_limit_per_second, config.rate_limit_burst);
     let shared = quota(
@@ -208,7 +280,12 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
         .key_extractor(AddressKey(address))
         .finish()
         .expect("rate limits are positive");
-    router.layer(
+    let limiters = Limiters {
+        per_client: per_client.limiter().clone(),
+        per_address: per_address.limiter().clone(),
+    };
+    limiters.prune_on_a_timer();
+    let router = router.layer(
         tower::ServiceBuilder::new()
             .layer(axum::middleware::from_fn(crate::access::record))
             .option_layer(cors(&config.cors_origins))
@@ -217,7 +294,8 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
             .layer(GovernorLayer::new(per_client).error_handler(governor_error))
             .map_response(IntoResponse::into_response)
             .layer(crate::error::catch_panic()),
-    )
+    );
+    (router, limiters)
 }
 
 /// CORS for browsers on other origins: `*` allows any origin (what `dev` uses unless told otherwise),

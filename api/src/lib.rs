@@ -79,6 +79,8 @@ pub struct Shared {
     pub responses: Arc<cache::Responses>,
     /// The live feed's fan-out, started by its first client.
     pub feed: Arc<tokio::sync::OnceCell<Arc<feed::Hub>>>,
+    /// The rate limiters of the router built over this state (the first one).
+    pub limiters: Arc<std::sync::OnceLock<layers::Limiters>>,
 }
 
 /// How long a listing total is reused: the listing's own `max-age`.
@@ -116,6 +118,7 @@ impl AppState {
                 .build(),
             responses: Arc::new(cache::responses()),
             feed: Arc::new(tokio::sync::OnceCell::new()),
+            limiters: Arc::default(),
         }))
     }
 
@@ -282,7 +285,8 @@ pub fn router(state: AppState) -> Router {
 /// `endpoints` with what wraps every endpoint ([`layers::wrap`]). Tests wrap routes of their own (a handler
 /// made to panic) with it.
 pub fn layered(endpoints: Router<AppState>, state: AppState) -> Router {
-    let wrapped = layers::wrap(endpoints, &state.config);
+    let (wrapped, limiters) = layers::wrap(endpoints, &state.config);
+    let _ = state.limiters.set(limiters);
     wrapped.with_state(state)
 }
 

@@ -466,3 +466,94 @@ async fn handlers_accept_what_their_schemas_admit() {
     .await;
     assert_eq!(status, 400, "{body}");
 }
+
+/// One request to `router` from `peer` (through the trusted proxy at 127.0.0.1) with `headers`: its status.
+async fn oneshot(router: &axum::Router, headers: &[(&str, String)]) -> u16 {
+    use tower::ServiceExt;
+    let mut request = axum::http::Request::get("/no-such-route");
+    for (name, value) in headers {
+        request = request.header(*name, value);
+    }
+    let mut request = request.body(axum::body::Body::empty()).unwrap();
+    request
+        .extensions_mut()
+        .insert(axum::extract::ConnectInfo(SocketAddr::from((
+            [127, 0, 0, 1],
+            4000,
+        ))));
+    router
+        .clone()
+        .oneshot(request)
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[tokio::test]
+async fn a_flood_of_fresh_addresses_and_client_ids_leaves_the_limiters_as_they_were() {
+    let state = state(|c| ApiConfig {
+        rate_limit_per_second: 1,
+        rate_limit_burst: 2,
+        trusted_proxies: vec!["127.0.0.0/8".parse().unwrap()],
+        ..c
+    })
+    .await;
+    let router = api::router(state.clone());
+    let limiters = state.limiters.get().expect("the router's limiters").clone();
+    let baseline = limiters.keys();
+
+    // 100,000 fresh addresses of one IPv6 /64, each with a fresh client id: one address, limited as one.
+    let mut passed = 0;
+    let started = std::time::Instant::now();
+    for i in 0..100_000u64 {
+        let ip =
+            std::net::Ipv6Addr::from((0x2001_0db8_0001_0002u128 << 64) | (u128::from(i) * 7919));
+        let status = oneshot(
+            &router,
+            &[
+                ("x-forwarded-for", ip.to_string()),
+                ("x-client-id", format!("flood-{i}")),
+            ],
+        )
+        .await;
+        passed += usize::from(status != 429);
+    }
+    // One address's quota (4 clients' worth: 8 at once, 4 a second) over the flood's duration.
+    let quota = 8 + 4 * (started.elapsed().as_secs() as usize + 1);
+    assert!(
+        passed <= quota,
+        "one /64 is one client address: {passed} passed, quota {quota}"
+    );
+    let (clients, addresses) = limiters.keys();
+    assert!(
+        addresses <= baseline.1 + 1 && clients <= baseline.0 + passed,
+        "a /64 adds one key: {:?}",
+        limiters.keys()
+    );
+
+    // 20,000 distinct IPv4 addresses, each with its own client id: each a new key of both limiters...
+    for i in 0..20_000u32 {
+        let ip = std::net::Ipv4Addr::from(0x0a00_0000 | i);
+        oneshot(
+            &router,
+            &[
+                ("x-forwarded-for", ip.to_string()),
+                ("x-client-id", format!("fresh-{i}")),
+            ],
+        )
+        .await;
+    }
+    let (clients, addresses) = limiters.keys();
+    assert!(
+        clients >= 20_000 && addresses >= 20_000,
+        "{clients} {addresses}"
+    );
+    // ...forgotten once their quota is whole again (2 s here), by the pruning timer.
+    tokio::time::sleep(api::layers::LIMITER_PRUNE_EVERY + std::time::Duration::from_secs(3)).await;
+    let after = limiters.keys();
+    assert!(
+        after.0 <= baseline.0 + 1 && after.1 <= baseline.1 + 1,
+        "back to the baseline {baseline:?}: {after:?}"
+    );
+}
