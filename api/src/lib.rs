@@ -79,6 +79,9 @@ pub struct Shared {
     pub responses: Arc<cache::Responses>,
     /// The live feed's fan-out, started by its first client.
     pub feed: Arc<tokio::sync::OnceCell<Arc<feed::Hub>>>,
+    /// Turns true when the process starts shutting down: live streams end with a last word (SSE
+    /// `event: shutdown`, WebSocket close 1012) so that the server can drain and clients resume elsewhere.
+    pub closing: Arc<tokio::sync::watch::Sender<bool>>,
     /// The rate limiters of the router built over this state (the first one).
     pub limiters: Arc<std::sync::OnceLock<layers::Limiters>>,
 }
@@ -119,6 +122,7 @@ impl AppState {
             responses: Arc::new(cache::responses()),
             feed: Arc::new(tokio::sync::OnceCell::new()),
             limiters: Arc::default(),
+            closing: Arc::new(tokio::sync::watch::channel(false).0),
         }))
     }
 
@@ -297,6 +301,13 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     use axum::serve::ListenerExt;
+    // On shutdown the live streams end first (each with its last word), so that draining does not wait
+    // for subscribers that would never leave.
+    let closing = state.closing.clone();
+    let shutdown = async move {
+        shutdown.await;
+        let _ = closing.send(true);
+    };
     // No Nagle delay: a small write (a feed event, a response's last bytes) goes out at once instead of
     // waiting for the peer's (possibly delayed) acknowledgement of the previous one.
     let listener = listener.tap_io(|tcp| {

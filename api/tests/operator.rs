@@ -251,6 +251,25 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
         .unwrap();
     assert!(series(&indexer_metrics, "indexer_slot_lag", &[]).is_some());
 
+    // Live subscribers when SIGTERM arrives: one SSE stream and one WebSocket with a subscription.
+    let mut sse = http
+        .get(format!("{base}/launchpad/stream"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sse.status(), 200);
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{listen}/launchpad/ws"))
+        .await
+        .unwrap();
+    {
+        use futures::SinkExt;
+        ws.send(tokio_tungstenite::tungstenite::Message::Text(
+            r#"{"op":"subscribe","kinds":["trade"]}"#.into(),
+        ))
+        .await
+        .unwrap();
+    }
+
     // A request in flight when SIGTERM arrives: its headers are in, its body is not yet.
     let body = br#"{"chainKey":"solana","dexId":"launchpad-solana"}"#;
     let mut conn = tokio::net::TcpStream::connect(("127.0.0.1", api_port))
@@ -274,6 +293,40 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
         .status()
         .unwrap();
     assert!(sent.success());
+    let terminated = Instant::now();
+    // Each stream ends with its last word: where to resume.
+    let mut said = String::new();
+    while let Ok(Some(chunk)) = tokio::time::timeout(Duration::from_secs(10), sse.chunk())
+        .await
+        .expect("the SSE stream ends within 10 s of SIGTERM")
+    {
+        said.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(
+        said.contains("event: shutdown") && said.contains("lastSeq"),
+        "{said}"
+    );
+    let mut closed = None;
+    let mut words = String::new();
+    while let Some(msg) = tokio::time::timeout(Duration::from_secs(10), {
+        use futures::StreamExt;
+        ws.next()
+    })
+    .await
+    .expect("the WebSocket closes within 10 s of SIGTERM")
+    {
+        match msg {
+            Ok(tokio_tungstenite::tungstenite::Message::Text(t)) => words.push_str(t.as_str()),
+            Ok(tokio_tungstenite::tungstenite::Message::Close(frame)) => {
+                closed = frame.map(|f| u16::from(f.code));
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    assert!(words.contains("\"shutdown\""), "{words}");
+    assert_eq!(closed, Some(1012), "closed as a service restart");
     tokio::time::sleep(Duration::from_millis(500)).await;
     // New connections are no longer accepted...
     assert!(
@@ -295,6 +348,10 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
         .await
         .expect("exits within 30 s of SIGTERM")
         .unwrap();
+    eprintln!(
+        "exited {:?} after SIGTERM, with an SSE and a WebSocket subscriber",
+        terminated.elapsed()
+    );
     let mut log = String::new();
     if let Some(mut err) = child.stderr.take() {
         let _ = err.read_to_string(&mut log).await;

@@ -148,38 +148,59 @@ pub async fn stream(
         None => parse_since(q.since.as_deref(), "since")?,
     };
     let (_, follower, admission) = open(&state, &headers, &extensions, since).await?;
-    let events = futures::stream::unfold(Some((follower, filter, admission)), |open| async move {
-        let (mut follower, filter, admission) = open?;
-        loop {
-            let event = match follower.next().await {
-                Ok(Next::Event(e)) if filter.matches(&e) => SseEvent::default()
-                    .id(e.seq.to_string())
-                    .event(e.kind.as_str())
-                    .data(e.json.as_str()),
-                Ok(Next::Event(_)) => continue,
-                Ok(Next::Lagged) => {
-                    let last = follower.last();
-                    return Some((
-                        Ok::<_, Infallible>(
-                            SseEvent::default()
-                                .event("lagged")
-                                .data(lagged_message(last).to_string()),
-                        ),
-                        None,
-                    ));
-                }
-                Err(e) => {
-                    return Some((
-                        Ok(SseEvent::default()
-                            .event("error")
-                            .data(error_message(None, &e).to_string())),
-                        None,
-                    ))
-                }
-            };
-            return Some((Ok(event), Some((follower, filter, admission))));
-        }
-    });
+    let closing = state.closing.subscribe();
+    let events = futures::stream::unfold(
+        Some((follower, filter, admission, closing)),
+        |open| async move {
+            let (mut follower, filter, admission, mut closing) = open?;
+            loop {
+                let next = tokio::select! {
+                    next = follower.next() => next,
+                    changed = closing.changed() => {
+                    if changed.is_ok() && !*closing.borrow_and_update() {
+                        continue;
+                    }
+                        let last = follower.last();
+                        return Some((
+                            Ok::<_, Infallible>(
+                                SseEvent::default()
+                                    .event("shutdown")
+                                    .data(shutdown_message(last).to_string()),
+                            ),
+                            None,
+                        ));
+                    }
+                };
+                let event = match next {
+                    Ok(Next::Event(e)) if filter.matches(&e) => SseEvent::default()
+                        .id(e.seq.to_string())
+                        .event(e.kind.as_str())
+                        .data(e.json.as_str()),
+                    Ok(Next::Event(_)) => continue,
+                    Ok(Next::Lagged) => {
+                        let last = follower.last();
+                        return Some((
+                            Ok::<_, Infallible>(
+                                SseEvent::default()
+                                    .event("lagged")
+                                    .data(lagged_message(last).to_string()),
+                            ),
+                            None,
+                        ));
+                    }
+                    Err(e) => {
+                        return Some((
+                            Ok(SseEvent::default()
+                                .event("error")
+                                .data(error_message(None, &e).to_string())),
+                            None,
+                        ))
+                    }
+                };
+                return Some((Ok(event), Some((follower, filter, admission, closing))));
+            }
+        },
+    );
     Ok(Sse::new(events)
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("ping"))
         .into_response())
@@ -220,6 +241,7 @@ pub async fn ws(
         max_filter_values: state.config.feed_max_filter_values,
         send_timeout: Duration::from_millis(state.config.feed_send_timeout_ms),
     };
+    let closing = state.closing.subscribe();
     Ok(upgrade
         .max_message_size(MAX_CONTROL_BYTES)
         .read_buffer_size(READ_BUFFER_BYTES)
@@ -231,6 +253,7 @@ pub async fn ws(
                 subscriptions: BTreeMap::new(),
                 named: 0,
                 limits,
+                closing,
             }
             .run()
             .await;
@@ -276,6 +299,17 @@ enum Control {
 }
 
 /// An error message: the spec's envelope, with the control message's `id` when it had one.
+/// The last word of a stream the server closes to shut down: where to resume.
+fn shutdown_message(last: i64) -> Value {
+    json!({
+        "type": "shutdown",
+        "lastSeq": last,
+        "message": format!(
+            "the server is shutting down: reconnect (to another replica) with Last-Event-ID or since={last}"
+        ),
+    })
+}
+
 fn error_message(id: Option<&str>, e: &ApiError) -> Value {
     let mut v = json!({ "type": "error", "error": { "message": e.message, "code": e.code } });
     if let Some(id) = id {
@@ -292,12 +326,15 @@ struct Session {
     /// Subscriptions named by the server so far (`s1`, `s2`, ...).
     named: u64,
     limits: Limits,
+    /// Turns true when the server shuts down.
+    closing: tokio::sync::watch::Receiver<bool>,
 }
 
 impl Session {
     async fn run(mut self) {
         let mut ping =
             tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+        let mut closing = self.closing.clone();
         loop {
             tokio::select! {
                 msg = self.socket.recv() => {
@@ -348,6 +385,22 @@ impl Session {
                         return;
                     }
                 },
+                changed = closing.changed() => {
+                    if changed.is_ok() && !*closing.borrow_and_update() {
+                        continue;
+                    }
+                    // The last word: where to resume, then close 1012 (service restart).
+                    let text = shutdown_message(self.follower.last()).to_string();
+                    if self.send(Message::Text(text.into())).await {
+                        let _ = self
+                            .send(Message::Close(Some(CloseFrame {
+                                code: 1012,
+                                reason: "server shutting down".into(),
+                            })))
+                            .await;
+                    }
+                    return;
+                }
                 _ = ping.tick() => {
                     if !self.send(Message::Ping(Default::default())).await {
                         let last = self.follower.last();
