@@ -92,7 +92,8 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody {
             error: ErrorDetail {
-                message: self.message,
+                // An upstream's error text can repeat the URL it called, with our key in it.
+                message: crate::redact::redact(&self.message).into_owned(),
                 code: self.code.to_string(),
             },
         };

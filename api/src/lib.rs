@@ -18,6 +18,7 @@ pub mod layers;
 pub mod logging;
 pub mod multichain;
 pub mod process;
+pub use indexer::redact;
 pub mod routes;
 pub mod schema;
 pub mod solana;

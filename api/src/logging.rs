@@ -1,5 +1,5 @@
 //! The process's log: one line per event, written by a background thread so that no request waits on
-//! the terminal, a pipe or a log collector. The writer applies back-pressure when its queue is full rather
+//! the terminal, a pipe or a log collector, each line with any URL's credentials removed ([`crate::redact`]). The writer applies back-pressure when its queue is full rather
 //! than dropping lines.
 
 use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
@@ -11,7 +11,10 @@ pub const DEFAULT_FILTER: &str = "info,sqlx=warn,solana=warn,agave=warn";
 /// terminal; never in files and pipes). Keep the guard until the process ends: dropping it flushes what is
 /// queued.
 pub fn init(out: impl std::io::Write + Send + 'static, ansi: bool) -> WorkerGuard {
-    let (writer, guard) = NonBlockingBuilder::default().lossy(false).finish(out);
+    // Every line passes through the redaction: no URL's key reaches a log.
+    let (writer, guard) = NonBlockingBuilder::default()
+        .lossy(false)
+        .finish(crate::redact::Redacting(out));
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

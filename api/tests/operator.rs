@@ -515,3 +515,134 @@ fn amm_id() -> String {
     let idl: serde_json::Value = serde_json::from_str(include_str!("../../idl/amm.json")).unwrap();
     idl["address"].as_str().unwrap().to_string()
 }
+
+/// A canary secret in every upstream URL `serve` takes (the Solana RPC node, Jupiter, an EVM RPC node), each
+/// upstream failing (nothing listens on port 9): no response and no log line carries the canary.
+#[tokio::test]
+async fn no_upstream_secret_reaches_a_caller_or_a_log() {
+    use solana_signer::Signer;
+    const CANARY: &str = "CANARY7c1f";
+    let dir = std::env::temp_dir().join(format!("api-canary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}/index.db", dir.display());
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let rpc = format!("http://127.0.0.1:9/?api-key={CANARY}");
+    let jupiter = format!("http://user:{CANARY}@127.0.0.1:9/swap/v1?api-key={CANARY}");
+    let evm = format!("ethereum=http://127.0.0.1:9/{CANARY}0123456789abcdefghijkl/");
+    let child = api_command(&[
+        "serve",
+        "--rpc-url",
+        &rpc,
+        "--database-url",
+        &db,
+        "--public-base-url",
+        &base,
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "--jupiter-base-url",
+        &jupiter,
+        "--evm-rpc",
+        &evm,
+    ])
+    .env("RUST_LOG", "debug,hyper=info,h2=info,rustls=info,sqlx=info")
+    .spawn()
+    .expect("api serve starts");
+    let http = reqwest::Client::new();
+    let started = Instant::now();
+    while http.get(format!("{base}/livez")).send().await.is_err() {
+        assert!(started.elapsed() < Duration::from_secs(60), "serve starts");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // A well-formed signed transaction (a transfer with a made-up blockhash): relayed to the failing node.
+    let payer = solana_keypair::Keypair::new();
+    let tx = solana_transaction::Transaction::new_signed_with_payer(
+        &[solana_system_interface::instruction::transfer(
+            &payer.pubkey(),
+            &solana_pubkey::Pubkey::new_unique(),
+            1,
+        )],
+        Some(&payer.pubkey()),
+        &[&payer],
+        solana_transaction::Hash::new_unique(),
+    );
+    use base64::Engine as _;
+    let signed = base64::engine::general_purpose::STANDARD.encode(bincode::serialize(&tx).unwrap());
+    let sol = "So11111111111111111111111111111111111111112";
+    let usdc = "EPjFWdd5AufqSSqeM2qJxdTJwYBYBCTPsaQ6yd8A8mpK";
+    let owner = "0x1111111111111111111111111111111111111111";
+    let token = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
+    let posts = [
+        (
+            "/swap/submit-solana",
+            serde_json::json!({ "signedTransaction": signed }),
+        ),
+        (
+            "/swap/quote",
+            serde_json::json!({ "chainKey": "solana", "tokenIn": sol, "tokenOut": usdc, "amountIn": "1000000" }),
+        ),
+        (
+            "/swap/build",
+            serde_json::json!({ "chainKey": "solana", "tokenIn": sol, "tokenOut": usdc, "amountIn": "1000000",
+                                "taker": payer.pubkey().to_string() }),
+        ),
+    ];
+    let gets = [
+        format!("/swap/allowance?chainKey=ethereum&token={token}&owner={owner}&spender={owner}"),
+        format!("/launchpad/claimable/{}", payer.pubkey()),
+        format!("/launchpad/fees?wallet={}", payer.pubkey()),
+        "/health".to_string(),
+        "/readyz".to_string(),
+    ];
+    let mut answers = String::new();
+    for (path, body) in &posts {
+        let r = http
+            .post(format!("{base}{path}"))
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        answers.push_str(&format!(
+            "{path} {} {}\n",
+            r.status(),
+            r.text().await.unwrap()
+        ));
+    }
+    for path in &gets {
+        let r = http.get(format!("{base}{path}")).send().await.unwrap();
+        answers.push_str(&format!(
+            "{path} {} {}\n",
+            r.status(),
+            r.text().await.unwrap()
+        ));
+    }
+    eprintln!("{answers}");
+    assert!(
+        answers.contains("/swap/submit-solana 503"),
+        "the relay failed upstream: {answers}"
+    );
+    let pid = child.id().unwrap().to_string();
+    std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    let out = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output())
+        .await
+        .expect("exits")
+        .unwrap();
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !answers.contains(CANARY),
+        "a response carries the secret:\n{answers}"
+    );
+    assert!(
+        log.contains("127.0.0.1:9"),
+        "the upstream failures were logged (with the secret removed)"
+    );
+    assert!(!log.contains(CANARY), "the log carries the secret:\n{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,6 +14,7 @@ pub mod decode;
 pub mod metrics;
 pub mod pipeline;
 pub mod recover;
+pub mod redact;
 pub mod signal;
 
 pub use config::{Commitment, IndexerConfig};

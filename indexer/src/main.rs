@@ -18,7 +18,9 @@ struct Cli {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // Every line without any URL's credentials (an RPC provider's key rides in its URL).
     tracing_subscriber::fmt()
+        .with_writer(|| indexer::redact::Redacting(std::io::stdout()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
