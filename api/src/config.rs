@@ -87,6 +87,14 @@ pub struct ApiConfig {
     /// The most a Solana build offers per compute unit, micro-lamports.
     #[arg(long, env = "PRIORITY_FEE_CAP", default_value_t = 1_000_000)]
     pub priority_fee_cap: u64,
+    /// Programs `/swap/submit-solana` relays transactions of, besides its defaults (the launchpad, the AMM,
+    /// Jupiter, Compute Budget, System, SPL Token, Token-2022, Associated Token Account, Memo);
+    /// comma-separated program ids.
+    #[arg(long, env = "RELAY_PROGRAMS", value_delimiter = ',')]
+    pub relay_programs: Vec<solana_pubkey::Pubkey>,
+    /// Relay transactions of any program (an open relay: every call is billed to this operator's RPC plan).
+    #[arg(long, env = "RELAY_ANY_PROGRAM")]
+    pub relay_any_program: bool,
     /// A prepared launch neither recorded nor found on chain this long after prepare is deleted (its
     /// metadata URI then answers 404, and record `NOT_FOUND`); its transaction expired within minutes.
     #[arg(long, env = "PREPARED_TTL_SECS", default_value_t = 86_400)]
@@ -181,6 +189,8 @@ impl ApiConfig {
             cors_origins: vec![],
             priority_fee_percentile: 50,
             priority_fee_cap: 1_000_000,
+            relay_programs: Vec::new(),
+            relay_any_program: false,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],
             feed_buffer: 4_096,

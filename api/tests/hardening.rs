@@ -557,3 +557,70 @@ async fn a_flood_of_fresh_addresses_and_client_ids_leaves_the_limiters_as_they_w
         "back to the baseline {baseline:?}: {after:?}"
     );
 }
+
+/// A signed transaction of one instruction calling `program`, base64.
+fn signed_call(program: solana_pubkey::Pubkey) -> String {
+    use base64::Engine as _;
+    use solana_signer::Signer;
+    let payer = solana_keypair::Keypair::new();
+    let ix = solana_transaction::Instruction::new_with_bytes(program, &[1, 2, 3], vec![]);
+    let tx = solana_transaction::Transaction::new_signed_with_payer(
+        &[ix],
+        Some(&payer.pubkey()),
+        &[&payer],
+        solana_transaction::Hash::new_unique(),
+    );
+    base64::engine::general_purpose::STANDARD.encode(bincode::serialize(&tx).unwrap())
+}
+
+#[tokio::test]
+async fn the_relay_sends_only_the_services_programs_unless_told_otherwise() {
+    let http = reqwest::Client::new();
+    let stranger = solana_pubkey::Pubkey::new_unique();
+    let submit = |base: String, tx: String| {
+        let http = http.clone();
+        async move {
+            post_json(
+                &http,
+                &format!("{base}/swap/submit-solana"),
+                &serde_json::json!({ "signedTransaction": tx }),
+            )
+            .await
+        }
+    };
+    let base = serve(api::router(state(|c| c).await)).await;
+    let (status, body) = submit(base.clone(), signed_call(stranger)).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["code"], "PROGRAM_NOT_ALLOWED", "{body}");
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains(&stranger.to_string()));
+    // The launchpad's own program passes the check (and meets the unreachable RPC node).
+    let (status, body) = submit(base.clone(), signed_call(sdk::LAUNCHPAD_PROGRAM_ID)).await;
+    assert_eq!(status, 503, "{body}");
+    // An operator can add programs, or open the relay.
+    let base = serve(api::router(
+        state(|c| ApiConfig {
+            relay_programs: vec![stranger],
+            ..c
+        })
+        .await,
+    ))
+    .await;
+    assert_eq!(submit(base, signed_call(stranger)).await.0, 503);
+    let base = serve(api::router(
+        state(|c| ApiConfig {
+            relay_any_program: true,
+            ..c
+        })
+        .await,
+    ))
+    .await;
+    assert_eq!(
+        submit(base, signed_call(solana_pubkey::Pubkey::new_unique()))
+            .await
+            .0,
+        503
+    );
+}

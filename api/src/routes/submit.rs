@@ -41,6 +41,55 @@ fn signed_transaction_schema() -> utoipa::openapi::Object {
         .build()
 }
 
+/// The programs the relay sends transactions of by default: this service's two, Jupiter's (its Solana
+/// routes), and the ones a wallet's transaction around them uses.
+pub fn default_relay_programs() -> Vec<solana_pubkey::Pubkey> {
+    use solana_pubkey::Pubkey;
+    vec![
+        sdk::LAUNCHPAD_PROGRAM_ID,
+        sdk::AMM_PROGRAM_ID,
+        Pubkey::from_str_const("JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4"),
+        Pubkey::from_str_const("ComputeBudget111111111111111111111111111111"),
+        Pubkey::from_str_const("11111111111111111111111111111111"),
+        Pubkey::from_str_const("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"),
+        Pubkey::from_str_const("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"),
+        Pubkey::from_str_const("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL"),
+        Pubkey::from_str_const("MemoSq4gqABAXKd9ZXPqgv3vEbDHw9aNBzQtyEy4KWd"),
+        Pubkey::from_str_const("Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo"),
+    ]
+}
+
+/// Refuses a transaction calling a program the relay does not serve, before anything is sent.
+fn check_programs(
+    config: &crate::config::ApiConfig,
+    tx: &solana_transaction::versioned::VersionedTransaction,
+) -> Result<(), ApiError> {
+    if config.relay_any_program {
+        return Ok(());
+    }
+    let keys = tx.message.static_account_keys();
+    let allowed = default_relay_programs();
+    for ix in tx.message.instructions() {
+        let program = keys.get(usize::from(ix.program_id_index));
+        match program {
+            Some(p) if allowed.contains(p) || config.relay_programs.contains(p) => {}
+            _ => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "PROGRAM_NOT_ALLOWED",
+                    format!(
+                        "this relay sends transactions of this service's programs (and Jupiter's, Compute \
+                         Budget, System, SPL Token, Token-2022, Associated Token Account, Memo); {} is not one: \
+                         send it through your own RPC node",
+                        program.map_or("an unknown program".to_string(), |p| p.to_string())
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
 fn submit_failed(code: &'static str, message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
 }
@@ -79,7 +128,7 @@ fn send_error(
     request_body = SubmitRequest,
     responses(
         (status = 200, body = SubmitResponse),
-        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_PARAMS, NOT_SIGNED, BAD_SIGNATURE"),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_PARAMS, NOT_SIGNED, BAD_SIGNATURE, PROGRAM_NOT_ALLOWED (an instruction calls a program this relay does not serve; nothing was sent)"),
         (status = 503, body = crate::error::ErrorBody, description = "SOLANA_SUBMIT_FAILED, or more specific: SOLANA_BLOCKHASH_EXPIRED, SOLANA_SIMULATION_FAILED, SOLANA_TRANSACTION_FAILED"),
     ),
     tag = "swap"
@@ -89,6 +138,7 @@ pub async fn submit(
     ApiJson(req): ApiJson<SubmitRequest>,
 ) -> Result<Json<SubmitResponse>, ApiError> {
     let tx = crate::solana::signed_transaction(&req.signed_transaction)?;
+    check_programs(&state.config, &tx)?;
     let signature = match state.rpc.send_transaction(&tx).await {
         Ok(signature) => signature,
         // Sent before (a client retrying): report its outcome like a fresh send's.
