@@ -63,6 +63,17 @@ pub fn check(field: &str) -> Result<Image, ApiError> {
     }
     let content_type =
         sniff(&bytes).ok_or_else(|| invalid("`image` must be a PNG, JPEG, GIF or WebP image"))?;
+    // The header's dimensions first: an image too large to accept is refused before any pixel is decoded.
+    let (width, height) = image::ImageReader::new(std::io::Cursor::new(&bytes))
+        .with_guessed_format()
+        .map_err(|_| invalid("`image` cannot be read"))?
+        .into_dimensions()
+        .map_err(|_| invalid(format!("`image` is not a readable {content_type}")))?;
+    if width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE {
+        return Err(invalid(format!(
+            "`image` is {width}x{height} pixels; at most {MAX_IMAGE_SIDE}x{MAX_IMAGE_SIDE}"
+        )));
+    }
     let mut reader = image::ImageReader::new(std::io::Cursor::new(&bytes));
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_IMAGE_SIDE);
@@ -84,6 +95,22 @@ pub fn check(field: &str) -> Result<Image, ApiError> {
         content_type,
         hash,
     })
+}
+
+/// Images decoded at once, process-wide: decoding is CPU work, kept off the request path's threads and
+/// bounded so that a burst of launches cannot take every core.
+pub const DECODE_CONCURRENCY: usize = 2;
+
+/// [`check`] on a blocking thread, at most [`DECODE_CONCURRENCY`] at a time.
+pub async fn check_off_thread(field: String) -> Result<Image, ApiError> {
+    static DECODING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(DECODE_CONCURRENCY);
+    let _permit = DECODING
+        .acquire()
+        .await
+        .map_err(|_| ApiError::unavailable("the image decoder is shut down"))?;
+    tokio::task::spawn_blocking(move || check(&field))
+        .await
+        .map_err(|_| ApiError::unavailable("the image decoder failed"))?
 }
 
 #[cfg(test)]

@@ -360,7 +360,10 @@ pub async fn prepare(
     ApiJson(req): ApiJson<LaunchRequest>,
 ) -> Result<Json<PrepareResponse>, ApiError> {
     let launch = req.validate()?;
-    let image = req.image.as_deref().map(crate::image::check).transpose()?;
+    let image = match req.image.clone() {
+        Some(field) => Some(crate::image::check_off_thread(field).await?),
+        None => None,
+    };
     let (config_address, config) = state
         .store
         .config_for(launch.preset.name(), launch.quote.name())
