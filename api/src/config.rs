@@ -92,6 +92,10 @@ pub struct ApiConfig {
     /// comma-separated program ids.
     #[arg(long, env = "RELAY_PROGRAMS", value_delimiter = ',')]
     pub relay_programs: Vec<solana_pubkey::Pubkey>,
+    /// Longest a request may take to answer, seconds (then 504 `TIMEOUT`); the live feed's streams are not
+    /// bounded (only their opening is). Above the relay's 30 s confirmation wait.
+    #[arg(long, env = "REQUEST_TIMEOUT_SECS", default_value_t = 45)]
+    pub request_timeout_secs: u64,
     /// Relay transactions of any program (an open relay: every call is billed to this operator's RPC plan).
     #[arg(long, env = "RELAY_ANY_PROGRAM")]
     pub relay_any_program: bool,
@@ -191,6 +195,7 @@ impl ApiConfig {
             priority_fee_cap: 1_000_000,
             relay_programs: Vec::new(),
             relay_any_program: false,
+            request_timeout_secs: 45,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],
             feed_buffer: 4_096,

@@ -156,6 +156,7 @@ pub async fn envelope(response: Response) -> Response {
         StatusCode::PAYLOAD_TOO_LARGE => "PAYLOAD_TOO_LARGE",
         StatusCode::UNSUPPORTED_MEDIA_TYPE => "INVALID_JSON",
         StatusCode::TOO_MANY_REQUESTS => "RATE_LIMITED",
+        StatusCode::GATEWAY_TIMEOUT => "TIMEOUT",
         s if s.is_client_error() => "INVALID_PARAMS",
         _ => "INTERNAL",
     };

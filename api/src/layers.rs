@@ -292,6 +292,11 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
             .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
             .layer(GovernorLayer::new(per_address).error_handler(governor_error))
             .layer(GovernorLayer::new(per_client).error_handler(governor_error))
+            // Bounds the time to a response's head: a stream's body (the live feed) is not cut.
+            .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+                StatusCode::GATEWAY_TIMEOUT,
+                std::time::Duration::from_secs(config.request_timeout_secs.max(1)),
+            ))
             .map_response(IntoResponse::into_response)
             .layer(crate::error::catch_panic()),
     );

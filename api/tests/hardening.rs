@@ -624,3 +624,41 @@ async fn the_relay_sends_only_the_services_programs_unless_told_otherwise() {
         503
     );
 }
+
+#[tokio::test]
+async fn a_request_that_does_not_answer_in_time_is_a_504_in_the_envelope() {
+    // An RPC node that accepts connections and never answers.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let rpc_url = format!("http://{}", silent.local_addr().unwrap());
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((conn, _)) = silent.accept().await {
+            held.push(conn);
+        }
+    });
+    let store = Store::open(&common::database(false).await).await.unwrap();
+    let config = ApiConfig {
+        request_timeout_secs: 1,
+        ..ApiConfig::local("127.0.0.1:0".parse().unwrap())
+    };
+    let state = AppState::new(
+        store,
+        config,
+        Arc::new(solana_rpc_client::nonblocking::rpc_client::RpcClient::new(
+            rpc_url,
+        )),
+        None,
+    );
+    let base = serve(api::router(state)).await;
+    let http = reqwest::Client::new();
+    let started = std::time::Instant::now();
+    let (status, body) = post_json(
+        &http,
+        &format!("{base}/swap/submit-solana"),
+        &serde_json::json!({ "signedTransaction": signed_call(sdk::LAUNCHPAD_PROGRAM_ID) }),
+    )
+    .await;
+    assert_eq!(status, 504, "{body}");
+    assert_eq!(body["error"]["code"], "TIMEOUT", "{body}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
