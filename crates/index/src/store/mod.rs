@@ -7,6 +7,7 @@ mod listing;
 mod market;
 mod prepared;
 mod rows;
+pub mod sql;
 mod swap_records;
 mod write;
 
