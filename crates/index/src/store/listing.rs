@@ -7,7 +7,7 @@
 use super::rows::{Row, Val};
 use super::{sql, Backend};
 use crate::market;
-use sea_query::{Expr, ExprTrait, JoinType, OnConflict, Order, Query, SelectStatement};
+use sea_query::{Expr, JoinType, OnConflict, Order, Query, SelectStatement};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row as _};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -52,6 +52,7 @@ async fn window_volumes<S: AsRef<str>>(
     mints: &[S],
     since: i64,
 ) -> Result<HashMap<String, (u128, u128)>> {
+    use sea_query::ExprTrait;
     let rows = rows_for(conn, mints, |chunk| {
         Query::select()
             .columns(["mint", "volume_base", "volume_quote"])
@@ -123,6 +124,7 @@ pub async fn mints_of_amm_pools(
     conn: &mut AnyConnection,
     amm_pools: &BTreeSet<String>,
 ) -> Result<BTreeSet<String>> {
+    use sea_query::ExprTrait;
     let pools: Vec<&String> = amm_pools.iter().collect();
     let rows = rows_for(conn, &pools, |chunk| {
         Query::select()
@@ -145,6 +147,7 @@ pub async fn refresh(
     recompute_ath: bool,
     now: i64,
 ) -> Result<()> {
+    use sea_query::ExprTrait;
     if mints.is_empty() {
         return Ok(());
     }

@@ -3,7 +3,7 @@
 
 use super::sql;
 use crate::model::{EventKey, Version};
-use sea_query::{Expr, ExprTrait, InsertStatement, OnConflict, Value};
+use sea_query::{Expr, InsertStatement, OnConflict, Value};
 
 /// A value bound to a statement.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +47,7 @@ pub type Row = Vec<(&'static str, Val)>;
 /// An upsert of account rows (distinct addresses) into `table` that only moves forward in
 /// `(slot, write_version)`.
 pub fn upsert_accounts(table: &'static str, rows: Vec<Row>) -> InsertStatement {
+    use sea_query::ExprTrait;
     let updates: Vec<&'static str> = rows
         .first()
         .map(|r| {

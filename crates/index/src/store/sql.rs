@@ -4,10 +4,14 @@
 //! list chosen by the code) is a [sea-query](sea_query) statement, rendered for the connection's database
 //! when it runs ([`query`]): PostgreSQL gets `$1, $2, …`, SQLite plain `?` parameters, which sqlx-sqlite
 //! binds without looking up a name (numbered `?n` ones made binding an insert of thousands of values
-//! quadratic). Every value is bound; only the code's own identifiers are in the text.
+//! quadratic). The text holds only the code's identifiers and constants ([`lit`]); every value is bound.
 //!
 //! A fixed statement is a plain `&'static str` valid in both databases: `$n` parameters, numbered in order
 //! of first appearance (SQLite numbers `$n` parameters that way, whatever the digits say).
+//!
+//! sea-query's `ExprTrait` (`eq`, `is_in`, …) is imported where a statement is built, not for a whole
+//! module: it is implemented for every value type, so its `max` and `min` make `Ord`'s ambiguous on the
+//! integers around.
 
 use super::Backend;
 use sea_query::{Expr, InsertStatement, PostgresQueryBuilder, Query, SqliteQueryBuilder, Value};
@@ -111,13 +115,11 @@ mod tests {
             r#"INSERT INTO "t" ("a", "b") VALUES ($1, $2), ($3, $4) ON CONFLICT ("a") DO UPDATE SET "b" = "excluded"."b" WHERE "excluded"."a" > "t"."a""#
         );
         assert_eq!(values.0 .0.len(), 4);
+        // SQLite: the same statement with plain `?` parameters (which sqlx-sqlite binds without a name).
         let (sqlite, _) = Backend::Sqlite.render(&stmt);
         assert_eq!(
             sqlite,
-            pg.replace("$1", "?")
-                .replace("$2", "?")
-                .replace("$3", "?")
-                .replace("$4", "?")
+            r#"INSERT INTO "t" ("a", "b") VALUES (?, ?), (?, ?) ON CONFLICT ("a") DO UPDATE SET "b" = "excluded"."b" WHERE "excluded"."a" > "t"."a""#
         );
     }
 
