@@ -141,35 +141,29 @@ const LAUNCHES: usize = 100_000;
 
 /// 1,440 one-minute candles of `mint` from `start`, one trade each, prices rising.
 async fn seed_day_of_candles(store: &Store, mint: &str, start: i64) {
-    use index::store::{bind, values_clause, Val};
-    let rows: Vec<Vec<Val>> = (0..1_440i64)
+    use index::store::{sql, Row, Val};
+    let rows: Vec<Row> = (0..1_440i64)
         .map(|i| {
             let seq = index::market::seq(i as u64, 0, 0, 0);
             let p = Val::num(28_000_000_000u128 + i as u128 * 1_000_000);
             vec![
-                Val::Text(mint.to_string()),
-                Val::Int(60),
-                Val::Int(start + i * 60),
-                p.clone(),
-                p.clone(),
-                p.clone(),
-                p,
-                Val::num(1_000_000_000u64),
-                Val::num(30_000_000u64),
-                Val::Int(1),
-                Val::Text(seq.clone()),
-                Val::Text(seq),
+                ("mint", Val::Text(mint.to_string())),
+                ("interval_secs", Val::Int(60)),
+                ("start_time", Val::Int(start + i * 60)),
+                ("open", p.clone()),
+                ("high", p.clone()),
+                ("low", p.clone()),
+                ("close", p),
+                ("volume_base", Val::num(1_000_000_000u64)),
+                ("volume_quote", Val::num(30_000_000u64)),
+                ("trades", Val::Int(1)),
+                ("open_seq", Val::Text(seq.clone())),
+                ("close_seq", Val::Text(seq)),
             ]
         })
         .collect();
-    for chunk in rows.chunks(500) {
-        let sql = format!(
-            "INSERT INTO candles (mint, interval_secs, start_time, open, high, low, close, volume_base, \
-             volume_quote, trades, open_seq, close_seq) VALUES {}",
-            values_clause(12, chunk.len())
-        );
-        let vals: Vec<Val> = chunk.iter().flatten().cloned().collect();
-        bind(sqlx::query(sqlx::AssertSqlSafe(sql)), &vals)
+    for chunk in sql::chunks(rows, 500) {
+        sql::query(store.backend(), &sql::insert("candles", chunk))
             .execute(store.pool())
             .await
             .unwrap();

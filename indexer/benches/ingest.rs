@@ -10,7 +10,8 @@
 use anchor_lang::prelude::Pubkey;
 use anchor_lang::{AnchorSerialize, Discriminator};
 use clap::Parser;
-use index::store::{row_of, Val};
+use index::sea_query::OnConflict;
+use index::store::{row_of, sql, Val};
 use index::Store;
 use indexer::{Commitment, IndexerConfig, Metrics, Processor};
 use localnet::testkit::{self, SOL};
@@ -308,23 +309,11 @@ async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
                 rows.iter().collect()
             };
             for chunk in rows.chunks(500) {
-                let cols: Vec<&str> = chunk[0].iter().map(|(c, _)| *c).collect();
-                let conflict = if upserted {
-                    " ON CONFLICT (address) DO NOTHING"
-                } else {
-                    ""
-                };
-                let sql = format!(
-                    "INSERT INTO {table} ({}) VALUES {}{conflict}",
-                    cols.join(", "),
-                    index::store::values_clause(cols.len(), chunk.len())
-                );
-                let vals: Vec<Val> = chunk
-                    .iter()
-                    .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
-                    .collect();
-                let sql = index::store::dialect(&tx, &sql);
-                index::store::bind(sqlx::query(sqlx::AssertSqlSafe(sql)), &vals)
+                let mut insert = sql::insert(table, chunk.iter().map(|r| (*r).clone()).collect());
+                if upserted {
+                    insert.on_conflict(OnConflict::column("address").do_nothing().to_owned());
+                }
+                sql::query(store.backend(), &insert)
                     .execute(&mut *tx)
                     .await
                     .unwrap();

@@ -247,16 +247,18 @@ async fn a_generated_stream_is_written_exactly(kind: Db) {
 }
 
 async fn candle_rows(store: &Store) -> Vec<index::market::Candle> {
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT {} FROM candles ORDER BY interval_secs",
-        index::store::CANDLE_COLS
-    )))
-    .fetch_all(store.pool())
-    .await
-    .unwrap()
-    .iter()
-    .map(index::store::candle_row)
-    .collect()
+    let select = index::sea_query::Query::select()
+        .columns(index::store::CANDLE_COLS)
+        .from("candles")
+        .order_by("interval_secs", index::sea_query::Order::Asc)
+        .to_owned();
+    index::store::sql::query(store.backend(), &select)
+        .fetch_all(store.pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(index::store::candle_row)
+        .collect()
 }
 
 /// A valid pool account that differs from `data` (a different sqrt price).

@@ -1,6 +1,7 @@
 //! The launchpad's database, one crate for both of its users: the indexer writes through it, the API reads
 //! through it (and keeps its own few tables here too). PostgreSQL in production, SQLite for development,
-//! through sqlx's `Any` driver with migrations under `migrations/` at the workspace root.
+//! through sqlx's `Any` driver with migrations under `migrations/` at the workspace root. Statements are
+//! written once for both databases ([`store::sql`]).
 //!
 //! - [`model`]: what the indexer decodes and the store writes (accounts, events, launches, fork bookkeeping)
 //! - [`feed`]: what a live-feed event says, as data (the API renders it)
@@ -15,3 +16,7 @@ pub mod read;
 pub mod store;
 
 pub use store::{Backend, Store};
+
+/// The query builder the store writes its dynamic statements with (tests and benchmarks build theirs with
+/// it too), rendered for either database by [`store::sql::query`].
+pub use sea_query;

@@ -2,12 +2,13 @@
 //! from the stored account data decoded with the programs' own types, so quotes use exactly what the
 //! program would see.
 
-use crate::store::Store;
+use crate::store::{sql, Store};
 use anchor_lang::prelude::Pubkey;
 use sdk::accounts::{AmmPool, Config, Pool, PoolStatus, Position};
+use sea_query::{Expr, Func, JoinType, Order, Query, SelectStatement};
 use serde::Serialize;
 use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::Row;
 
 mod feed;
 mod holders;
@@ -74,9 +75,22 @@ fn launch_row(r: &AnyRow) -> LaunchRow {
     }
 }
 
-const LAUNCH_COLS: &str =
-    "mint, pool, config, creator, quote_mint, name, symbol, uri, preset, quote, \
-                           created_slot, created_at, signature";
+/// The columns [`launch_row`] reads.
+const LAUNCH_COLS: [&str; 13] = [
+    "mint",
+    "pool",
+    "config",
+    "creator",
+    "quote_mint",
+    "name",
+    "symbol",
+    "uri",
+    "preset",
+    "quote",
+    "created_slot",
+    "created_at",
+    "signature",
+];
 
 /// A page of results, newest first.
 #[derive(Debug, Clone, Serialize)]
@@ -237,43 +251,54 @@ pub struct TradeRow {
     pub complete: bool,
 }
 
+/// `launches l` as `select` reads them (`listed`: only those whose deploy was recorded through the API).
+fn launches_from(select: &mut SelectStatement, listed: bool) {
+    use sea_query::ExprTrait;
+    select.from_as("launches", "l");
+    if listed {
+        select
+            .join_as(
+                JoinType::InnerJoin,
+                "launch_metadata",
+                "m",
+                Expr::col(("m", "mint")).equals(("l", "mint")),
+            )
+            .and_where(Expr::col(("m", "recorded_at")).is_not_null());
+    }
+}
+
 impl Store {
     /// Launches, most recent first.
     pub async fn launches(&self, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
-        self.launch_page("", limit, offset).await
+        self.launch_page(false, limit, offset).await
     }
 
     /// Launches whose deploy was recorded through the API (the discovery listing), most recent first.
     pub async fn listed_launches(&self, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
-        self.launch_page(
-            "JOIN launch_metadata m ON m.mint = l.mint WHERE m.recorded_at IS NOT NULL",
-            limit,
-            offset,
-        )
-        .await
+        self.launch_page(true, limit, offset).await
     }
 
-    /// A page of launches narrowed by `filter` (a join and/or `WHERE` over `launches l`, from this module).
-    async fn launch_page(&self, filter: &str, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
-        let cols = LAUNCH_COLS
-            .split(", ")
-            .map(|c| format!("l.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {cols} FROM launches l {filter} \
-             ORDER BY l.created_at DESC, l.created_slot DESC, l.mint LIMIT $1 OFFSET $2"
-        )))
-        .bind(i64::from(limit))
-        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
-        .fetch_all(self.pool())
-        .await?;
-        let total: i64 = sqlx::query(AssertSqlSafe(format!(
-            "SELECT COUNT(*) FROM launches l {filter}"
-        )))
-        .fetch_one(self.pool())
-        .await?
-        .get(0);
+    /// A page of launches (`listed`: only those whose deploy was recorded through the API).
+    async fn launch_page(&self, listed: bool, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
+        let from = |select: &mut SelectStatement| launches_from(select, listed);
+        let mut page = Query::select();
+        page.columns(sql::of("l", &LAUNCH_COLS))
+            .order_by(("l", "created_at"), Order::Desc)
+            .order_by(("l", "created_slot"), Order::Desc)
+            .order_by(("l", "mint"), Order::Asc)
+            .limit(u64::from(limit))
+            .offset(offset.min(i64::MAX as u64));
+        from(&mut page);
+        let rows = sql::query(self.backend(), &page)
+            .fetch_all(self.pool())
+            .await?;
+        let mut count = Query::select();
+        count.expr(Func::count(Expr::col(sea_query::Asterisk)));
+        from(&mut count);
+        let total: i64 = sql::query(self.backend(), &count)
+            .fetch_one(self.pool())
+            .await?
+            .get(0);
         Ok(Page {
             items: rows.iter().map(launch_row).collect(),
             total: total.max(0) as u64,
@@ -283,12 +308,15 @@ impl Store {
     }
 
     pub async fn launch(&self, mint: &Pubkey) -> Result<Option<LaunchRow>> {
-        let row = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {LAUNCH_COLS} FROM launches WHERE mint = $1"
-        )))
-        .bind(mint.to_string())
-        .fetch_optional(self.pool())
-        .await?;
+        use sea_query::ExprTrait;
+        let stmt = Query::select()
+            .columns(LAUNCH_COLS)
+            .from("launches")
+            .and_where(Expr::col("mint").eq(mint.to_string()))
+            .to_owned();
+        let row = sql::query(self.backend(), &stmt)
+            .fetch_optional(self.pool())
+            .await?;
         Ok(row.as_ref().map(launch_row))
     }
 

@@ -127,12 +127,11 @@ async fn sqlite_schema(store: &Store) -> Schema {
         }
         let view = kind == "view";
         let mut t = Table::default();
-        let info = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT name, type, \"notnull\", pk FROM pragma_table_info('{table}')"
-        )))
-        .fetch_all(store.pool())
-        .await
-        .unwrap();
+        let info = sqlx::query("SELECT name, type, \"notnull\", pk FROM pragma_table_info($1)")
+            .bind(table.clone())
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
         let mut pk: Vec<(i64, String)> = Vec::new();
         for r in info {
             let name: String = r.get(0);
@@ -152,19 +151,19 @@ async fn sqlite_schema(store: &Store) -> Schema {
         }
         pk.sort();
         t.primary_key = pk.into_iter().map(|(_, n)| n).collect();
-        let list = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT name, \"unique\", origin FROM pragma_index_list('{table}')"
-        )))
-        .fetch_all(store.pool())
-        .await
-        .unwrap();
+        let list = sqlx::query("SELECT name, \"unique\", origin FROM pragma_index_list($1)")
+            .bind(table.clone())
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
         for r in list {
             let name: String = r.get(0);
             let unique: i64 = r.get(1);
             let origin: String = r.get(2);
-            let cols: Vec<String> = sqlx::query_scalar::<_, Option<String>>(sqlx::AssertSqlSafe(
-                format!("SELECT name FROM pragma_index_info('{name}') ORDER BY seqno"),
-            ))
+            let cols: Vec<String> = sqlx::query_scalar::<_, Option<String>>(
+                "SELECT name FROM pragma_index_info($1) ORDER BY seqno",
+            )
+            .bind(name.clone())
             .fetch_all(store.pool())
             .await
             .unwrap()

@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 use anchor_lang::prelude::Pubkey;
+use index::sea_query::{Alias, Expr, Func, Query};
+use index::store::sql;
 use index::Store;
 use indexer::{Indexer, IndexerConfig};
 use localnet::testkit::{self, SOL};
@@ -355,12 +357,14 @@ pub async fn chain_accounts(rpc: &RpcClient) -> BTreeMap<String, Vec<u8>> {
 pub async fn indexed_accounts(store: &Store) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     for table in ["configs", "pools", "amm_pools", "amm_positions"] {
-        for row in sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT address, data FROM {table}"
-        )))
-        .fetch_all(store.pool())
-        .await
-        .unwrap()
+        let select = Query::select()
+            .columns(["address", "data"])
+            .from(table)
+            .to_owned();
+        for row in sql::query(store.backend(), &select)
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
         {
             out.insert(row.get::<String, _>(0), row.get::<Vec<u8>, _>(1));
         }
@@ -383,12 +387,16 @@ pub const EVENT_TABLES: [&str; 6] = [
 pub async fn indexed_events(store: &Store) -> Vec<(String, String, i64, i64)> {
     let mut out = Vec::new();
     for table in EVENT_TABLES {
-        for row in sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT signature, ix_index, inner_index FROM {table} ORDER BY signature, ix_index, inner_index"
-        )))
-        .fetch_all(store.pool())
-        .await
-        .unwrap()
+        let key = ["signature", "ix_index", "inner_index"];
+        let select = Query::select()
+            .columns(key)
+            .from(table)
+            .order_by_columns(key.map(|c| (c, index::sea_query::Order::Asc)))
+            .to_owned();
+        for row in sql::query(store.backend(), &select)
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
         {
             out.push((table.to_string(), row.get(0), row.get(1), row.get(2)));
         }
@@ -527,13 +535,14 @@ pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Opt
         .chain(ACCOUNT_TABLES)
     {
         let names_sql = match store.backend() {
-            index::Backend::Sqlite => format!("SELECT name FROM pragma_table_info('{table}')"),
-            index::Backend::Postgres => format!(
-                "SELECT column_name::text FROM information_schema.columns WHERE table_name = '{table}' \
+            index::Backend::Sqlite => "SELECT name FROM pragma_table_info($1)",
+            index::Backend::Postgres => {
+                "SELECT column_name::text FROM information_schema.columns WHERE table_name = $1 \
                  ORDER BY ordinal_position"
-            ),
+            }
         };
-        let columns: Vec<String> = sqlx::query(sqlx::AssertSqlSafe(names_sql))
+        let columns: Vec<String> = sqlx::query(names_sql)
+            .bind(table)
             .fetch_all(store.pool())
             .await
             .unwrap()
@@ -543,19 +552,21 @@ pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Opt
             .filter(|c| !(table == "feed_events" && FEED_BOOKKEEPING.contains(&c.as_str())))
             .collect();
         assert!(!columns.is_empty(), "table {table} has columns");
-        let select = columns
+        let select = Query::select()
+            .exprs(
+                columns
+                    .iter()
+                    .map(|c| Func::cast_as(Expr::col(Alias::new(c)), "TEXT")),
+            )
+            .from(table)
+            .to_owned();
+        let mut rows: Vec<Vec<Option<String>>> = sql::query(store.backend(), &select)
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
             .iter()
-            .map(|c| format!("CAST({c} AS TEXT)"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut rows: Vec<Vec<Option<String>>> =
-            sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {select} FROM {table}")))
-                .fetch_all(store.pool())
-                .await
-                .unwrap()
-                .iter()
-                .map(|r| (0..columns.len()).map(|i| r.get(i)).collect())
-                .collect();
+            .map(|r| (0..columns.len()).map(|i| r.get(i)).collect())
+            .collect();
         rows.sort();
         out.insert(table, rows);
     }

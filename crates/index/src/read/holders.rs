@@ -6,11 +6,12 @@
 
 use super::{key, launch_row, CurveState, LaunchRow, LAUNCH_COLS};
 use crate::market::Venue;
-use crate::store::Store;
+use crate::store::{sql, Store};
 use anchor_lang::prelude::Pubkey;
 use curve::constants::TOTAL_SUPPLY_BASE_UNITS;
+use sea_query::{Expr, Func, Order, Query, SelectStatement};
 use serde::Serialize;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::Row;
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
@@ -87,15 +88,17 @@ fn amount_col(r: &sqlx::any::AnyRow, i: usize) -> u64 {
     r.get::<Option<i64>, _>(i).unwrap_or(0).max(0) as u64
 }
 
-/// The wallets (other than the creator) with a buy of a mint before a seq, with their placeholders
-/// numbered from `$n` (mint, seq, creator): SQLite numbers `$n` parameters by first appearance.
-fn sniper_wallets(n: usize) -> String {
-    format!(
-        "SELECT wallet FROM market_trades WHERE mint = ${} AND side = 'buy' AND seq < ${} AND wallet <> ${}",
-        n,
-        n + 1,
-        n + 2
-    )
+/// The buys of `mint` before the trade `seq` `end` by wallets other than the creator, selecting `what`.
+fn sniper_buys(what: Expr, mint: &str, end: &str, creator: &str) -> SelectStatement {
+    use sea_query::ExprTrait;
+    Query::select()
+        .expr(what)
+        .from("market_trades")
+        .and_where(Expr::col("mint").eq(mint))
+        .and_where(Expr::col("side").eq(sql::lit("buy")))
+        .and_where(Expr::col("seq").lt(end))
+        .and_where(Expr::col("wallet").ne(creator))
+        .to_owned()
 }
 
 impl Store {
@@ -134,27 +137,34 @@ impl Store {
         let creator = amount_col(&creator, 0);
         let (from_slot, to_slot) = self.sniper_window(mint, &launch).await?;
         let end = crate::market::seq(to_slot.saturating_add(1), 0, 0, 0);
-        let sniper_count: i64 = sqlx::query(AssertSqlSafe(format!(
-            "SELECT COUNT(DISTINCT wallet) FROM ({}) s",
-            sniper_wallets(1)
-        )))
-        .bind(m.clone())
-        .bind(end.clone())
-        .bind(launch.creator.clone())
-        .fetch_one(self.pool())
-        .await?
-        .get(0);
-        let held = sqlx::query(AssertSqlSafe(format!(
-            "SELECT CAST(SUM(amount) AS BIGINT) FROM token_accounts WHERE mint = $1 AND vault = 0 \
-             AND owner IN ({})",
-            sniper_wallets(2)
-        )))
-        .bind(m.clone())
-        .bind(m.clone())
-        .bind(end)
-        .bind(launch.creator.clone())
-        .fetch_one(self.pool())
-        .await?;
+        let snipers = sniper_buys(
+            Func::count_distinct(Expr::col("wallet")).into(),
+            &m,
+            &end,
+            &launch.creator,
+        );
+        let sniper_count: i64 = sql::query(self.backend(), &snipers)
+            .fetch_one(self.pool())
+            .await?
+            .get(0);
+        let held = {
+            use sea_query::ExprTrait;
+            Query::select()
+                .expr(Func::cast_as(Func::sum(Expr::col("amount")), "BIGINT"))
+                .from("token_accounts")
+                .and_where(Expr::col("mint").eq(m.as_str()))
+                .and_where(Expr::col("vault").eq(sql::lit(0)))
+                .and_where(Expr::col("owner").in_subquery(sniper_buys(
+                    Expr::col("wallet"),
+                    &m,
+                    &end,
+                    &launch.creator,
+                )))
+                .to_owned()
+        };
+        let held = sql::query(self.backend(), &held)
+            .fetch_one(self.pool())
+            .await?;
         Ok(Some(HolderSummary {
             mint: m,
             holder_count: count,
@@ -218,14 +228,19 @@ impl Store {
 
     /// Launches created by `creator`, newest first (at most `limit`).
     pub async fn launches_by(&self, creator: &Pubkey, limit: u32) -> Result<Vec<LaunchRow>> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {LAUNCH_COLS} FROM launches WHERE creator = $1 \
-             ORDER BY created_at DESC, created_slot DESC, mint LIMIT $2"
-        )))
-        .bind(creator.to_string())
-        .bind(i64::from(limit))
-        .fetch_all(self.pool())
-        .await?;
+        use sea_query::ExprTrait;
+        let stmt = Query::select()
+            .columns(LAUNCH_COLS)
+            .from("launches")
+            .and_where(Expr::col("creator").eq(creator.to_string()))
+            .order_by("created_at", Order::Desc)
+            .order_by("created_slot", Order::Desc)
+            .order_by("mint", Order::Asc)
+            .limit(u64::from(limit))
+            .to_owned();
+        let rows = sql::query(self.backend(), &stmt)
+            .fetch_all(self.pool())
+            .await?;
         Ok(rows.iter().map(launch_row).collect())
     }
 

@@ -4,10 +4,13 @@
 
 use super::{launch_row, LaunchRow, Result, LAUNCH_COLS};
 use crate::market::WINDOW_INTERVAL_SECS;
-use crate::store::Store;
+use crate::store::{sql, Store};
 use anchor_lang::prelude::Pubkey;
+use sea_query::{
+    Asterisk, Condition, Expr, Func, JoinType, LikeExpr, Order, Query, SelectStatement,
+};
 use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::Row;
 use std::collections::BTreeMap;
 
 fn num(r: &AnyRow, col: &str) -> u128 {
@@ -50,9 +53,19 @@ fn stats_row(r: &AnyRow) -> LaunchStats {
     }
 }
 
-const STATS_COLS: &str =
-    "s.status, s.progress_bps, s.supply, s.price, s.market_cap, s.ath_price, s.last_trade_time, \
-     s.last_trade_seq, s.volume_24h, s.volume_24h_base";
+/// The columns of `launch_stats` [`stats_row`] reads.
+const STATS_COLS: [&str; 10] = [
+    "status",
+    "progress_bps",
+    "supply",
+    "price",
+    "market_cap",
+    "ath_price",
+    "last_trade_time",
+    "last_trade_seq",
+    "volume_24h",
+    "volume_24h_base",
+];
 
 /// A launch's trading in a window, from its hourly candles (and its trades, for distinct wallets).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -108,14 +121,14 @@ impl Sort {
             .map(|(_, s)| *s)
     }
 
-    /// The columns it orders by, each served by an index ending in the mint.
-    fn columns(self) -> &'static [&'static str] {
+    /// The columns it orders by (table alias, column), each served by an index ending in the mint.
+    fn columns(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Sort::New => &["l.created_at", "l.created_slot", "l.mint"],
-            Sort::MarketCap => &["s.market_cap", "s.mint"],
-            Sort::Volume24h => &["s.volume_24h", "s.mint"],
-            Sort::LastTrade => &["s.last_trade_time", "s.mint"],
-            Sort::Progress => &["s.progress_bps", "s.mint"],
+            Sort::New => &[("l", "created_at"), ("l", "created_slot"), ("l", "mint")],
+            Sort::MarketCap => &[("s", "market_cap"), ("s", "mint")],
+            Sort::Volume24h => &[("s", "volume_24h"), ("s", "mint")],
+            Sort::LastTrade => &[("s", "last_trade_time"), ("s", "mint")],
+            Sort::Progress => &[("s", "progress_bps"), ("s", "mint")],
         }
     }
 }
@@ -144,60 +157,65 @@ pub struct ListingRow {
     pub holders: u64,
 }
 
-/// A filter as SQL over `launches l`, `launch_metadata m`, `launch_stats s`, with its bound values.
-struct Filter {
-    sql: String,
-    binds: Vec<String>,
-}
-
-impl Filter {
-    fn of(q: &ListingQuery) -> Filter {
-        let mut f = Filter {
-            sql: "m.recorded_at IS NOT NULL".into(),
-            binds: Vec::new(),
-        };
-        for (col, v) in [
-            ("s.status", &q.status),
-            ("l.preset", &q.preset),
-            ("l.quote", &q.quote),
-            ("l.creator", &q.creator),
-        ] {
-            if let Some(v) = v {
-                f.binds.push(v.clone());
-                f.sql.push_str(&format!(" AND {col} = ${}", f.binds.len()));
-            }
+/// The listing's launches narrowed by a request's filters: recorded launches (`launches l` with
+/// `launch_metadata m` and `launch_stats s`) matching each filter given.
+fn listed(q: &ListingQuery) -> SelectStatement {
+    use sea_query::ExprTrait;
+    let mut where_ = Condition::all().add(Expr::col(("m", "recorded_at")).is_not_null());
+    for (col, v) in [
+        (("s", "status"), &q.status),
+        (("l", "preset"), &q.preset),
+        (("l", "quote"), &q.quote),
+        (("l", "creator"), &q.creator),
+    ] {
+        if let Some(v) = v {
+            where_ = where_.add(Expr::col(col).eq(v.as_str()));
         }
-        if let Some(text) = q.q.as_deref() {
-            let escaped = text
-                .to_lowercase()
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_");
-            f.binds.push(format!("%{escaped}%"));
-            let n = f.binds.len();
-            f.binds.push(text.to_string());
-            f.sql.push_str(&format!(
-                " AND (LOWER(l.name) LIKE ${n} ESCAPE '\\' OR LOWER(l.symbol) LIKE ${n} ESCAPE '\\' \
-                 OR l.mint = ${})",
-                n + 1
-            ));
-        }
-        f
     }
+    if let Some(text) = q.q.as_deref() {
+        let escaped = text
+            .to_lowercase()
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        let like = || LikeExpr::new(format!("%{escaped}%")).escape('\\');
+        where_ = where_.add(
+            Condition::any()
+                .add(Func::lower(Expr::col(("l", "name"))).like(like()))
+                .add(Func::lower(Expr::col(("l", "symbol"))).like(like()))
+                .add(Expr::col(("l", "mint")).eq(text)),
+        );
+    }
+    Query::select()
+        .from_as("launches", "l")
+        .join_as(
+            JoinType::InnerJoin,
+            "launch_metadata",
+            "m",
+            Expr::col(("m", "mint")).equals(("l", "mint")),
+        )
+        .join_as(
+            JoinType::InnerJoin,
+            "launch_stats",
+            "s",
+            Expr::col(("s", "mint")).equals(("l", "mint")),
+        )
+        .cond_where(where_)
+        .to_owned()
 }
-
-const LISTING_FROM: &str = "launches l JOIN launch_metadata m ON m.mint = l.mint \
-                            JOIN launch_stats s ON s.mint = l.mint";
 
 impl Store {
     /// A launch's stats row.
     pub async fn launch_stats(&self, mint: &Pubkey) -> Result<Option<LaunchStats>> {
-        let row = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {STATS_COLS} FROM launch_stats s WHERE s.mint = $1"
-        )))
-        .bind(mint.to_string())
-        .fetch_optional(self.pool())
-        .await?;
+        use sea_query::ExprTrait;
+        let stmt = Query::select()
+            .columns(STATS_COLS)
+            .from("launch_stats")
+            .and_where(Expr::col("mint").eq(mint.to_string()))
+            .to_owned();
+        let row = sql::query(self.backend(), &stmt)
+            .fetch_optional(self.pool())
+            .await?;
         Ok(row.as_ref().map(stats_row))
     }
 
@@ -231,20 +249,20 @@ impl Store {
         if mints.is_empty() {
             return Ok(out);
         }
-        let list = (0..mints.len())
-            .map(|i| format!("${}", i + 3))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut q = sqlx::query(AssertSqlSafe(format!(
-            "SELECT mint, volume_base, volume_quote, trades FROM candles \
-             WHERE interval_secs = $1 AND start_time >= $2 AND mint IN ({list})"
-        )))
-        .bind(WINDOW_INTERVAL_SECS)
-        .bind(since);
-        for m in mints {
-            q = q.bind(m.clone());
-        }
-        for r in q.fetch_all(self.pool()).await? {
+        let stmt = {
+            use sea_query::ExprTrait;
+            Query::select()
+                .columns(["mint", "volume_base", "volume_quote", "trades"])
+                .from("candles")
+                .and_where(Expr::col("interval_secs").eq(WINDOW_INTERVAL_SECS))
+                .and_where(Expr::col("start_time").gte(since))
+                .and_where(Expr::col("mint").is_in(mints.iter().map(String::as_str)))
+                .to_owned()
+        };
+        for r in sql::query(self.backend(), &stmt)
+            .fetch_all(self.pool())
+            .await?
+        {
             let e = out.entry(r.get("mint")).or_default();
             e.0 = e.0.saturating_add(num(&r, "volume_base"));
             e.1 = e.1.saturating_add(num(&r, "volume_quote"));
@@ -291,37 +309,66 @@ impl Store {
 
     /// How many recorded launches match the listing's filters (a count over them: callers cache it).
     pub async fn listing_total(&self, q: &ListingQuery) -> Result<u64> {
-        self.count(&Filter::of(q), "").await
+        let stmt = listed(q).expr(Func::count(Expr::col(Asterisk))).to_owned();
+        let total: i64 = sql::query(self.backend(), &stmt)
+            .fetch_one(self.pool())
+            .await?
+            .get(0);
+        Ok(total.max(0) as u64)
     }
 
     /// A page of the discovery listing: recorded launches, filtered, searched, sorted with the mint as the
     /// last tiebreaker (so pages neither repeat nor skip a launch), each sort walking its own index.
     pub async fn listing(&self, q: &ListingQuery) -> Result<Vec<ListingRow>> {
-        let filter = Filter::of(q);
-        let dir = if q.descending { "DESC" } else { "ASC" };
-        let mints = self
-            .ordered(&filter, q.sort.columns(), dir, "", q.offset, q.limit)
-            .await?;
-        let cols = LAUNCH_COLS
-            .split(", ")
-            .map(|c| format!("l.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let order = if q.descending {
+            Order::Desc
+        } else {
+            Order::Asc
+        };
+        let mut page = listed(q);
+        page.column(("l", "mint"));
+        for col in q.sort.columns() {
+            page.order_by(*col, order.clone());
+        }
+        page.limit(u64::from(q.limit))
+            .offset(q.offset.min(i64::MAX as u64));
+        let mints: Vec<String> = sql::query(self.backend(), &page)
+            .fetch_all(self.pool())
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
         let mut rows: BTreeMap<String, AnyRow> = BTreeMap::new();
         if !mints.is_empty() {
-            let list = (1..=mints.len())
-                .map(|i| format!("${i}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let mut query = sqlx::query(AssertSqlSafe(format!(
-                "SELECT {cols}, {STATS_COLS}, COALESCE(h.holders, 0) AS holders FROM launches l \
-                 JOIN launch_stats s ON s.mint = l.mint LEFT JOIN holder_counts h ON h.mint = l.mint \
-                 WHERE l.mint IN ({list})"
-            )));
-            for m in &mints {
-                query = query.bind(m.clone());
-            }
-            for r in query.fetch_all(self.pool()).await? {
+            let stmt = {
+                use sea_query::ExprTrait;
+                Query::select()
+                    .columns(sql::of("l", &LAUNCH_COLS))
+                    .columns(sql::of("s", &STATS_COLS))
+                    .expr_as(
+                        Func::coalesce([Expr::col(("h", "holders")), sql::lit(0)]),
+                        "holders",
+                    )
+                    .from_as("launches", "l")
+                    .join_as(
+                        JoinType::InnerJoin,
+                        "launch_stats",
+                        "s",
+                        Expr::col(("s", "mint")).equals(("l", "mint")),
+                    )
+                    .join_as(
+                        JoinType::LeftJoin,
+                        "holder_counts",
+                        "h",
+                        Expr::col(("h", "mint")).equals(("l", "mint")),
+                    )
+                    .and_where(Expr::col(("l", "mint")).is_in(mints.iter().map(String::as_str)))
+                    .to_owned()
+            };
+            for r in sql::query(self.backend(), &stmt)
+                .fetch_all(self.pool())
+                .await?
+            {
                 rows.insert(r.get("mint"), r);
             }
         }
@@ -335,48 +382,6 @@ impl Store {
                     holders: r.get::<i64, _>("holders").max(0) as u64,
                 })
             })
-            .collect())
-    }
-
-    async fn count(&self, filter: &Filter, extra: &str) -> Result<u64> {
-        let mut query = sqlx::query(AssertSqlSafe(format!(
-            "SELECT COUNT(*) FROM {LISTING_FROM} WHERE {}{extra}",
-            filter.sql
-        )));
-        for b in &filter.binds {
-            query = query.bind(b.clone());
-        }
-        Ok(query.fetch_one(self.pool()).await?.get::<i64, _>(0).max(0) as u64)
-    }
-
-    /// The mints of one page in the order of `columns`.
-    async fn ordered(
-        &self,
-        filter: &Filter,
-        columns: &[&str],
-        dir: &str,
-        extra: &str,
-        offset: u64,
-        limit: u32,
-    ) -> Result<Vec<String>> {
-        let order = columns
-            .iter()
-            .map(|c| format!("{c} {dir}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut query = sqlx::query(AssertSqlSafe(format!(
-            "SELECT l.mint FROM {LISTING_FROM} WHERE {}{extra} ORDER BY {order} \
-             LIMIT {limit} OFFSET {offset}",
-            filter.sql
-        )));
-        for b in &filter.binds {
-            query = query.bind(b.clone());
-        }
-        Ok(query
-            .fetch_all(self.pool())
-            .await?
-            .iter()
-            .map(|r| r.get(0))
             .collect())
     }
 }

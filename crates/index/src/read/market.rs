@@ -1,10 +1,11 @@
 //! Market reads: a token's trade series (curve then AMM), newest first by cursor, and its candles.
 
 use crate::market::{Candle, MarketTrade, Venue};
-use crate::store::{candle_row, Store, CANDLE_COLS};
+use crate::store::{candle_row, sql, Store, CANDLE_COLS};
 use anchor_lang::prelude::Pubkey;
+use sea_query::{Expr, Order, Query};
 use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::Row;
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
@@ -58,25 +59,40 @@ impl Store {
         before: Option<&str>,
         limit: u32,
     ) -> Result<Vec<MarketTrade>> {
+        use sea_query::ExprTrait;
         // Every seq is 40 digits, so "a" sorts after all of them.
-        let mut vals = vec![before.unwrap_or("a").to_string()];
-        let mut filter = String::from("seq < $1");
+        let mut stmt = Query::select();
+        stmt.columns([
+            "signature",
+            "ix_index",
+            "inner_index",
+            "slot",
+            "seq",
+            "time",
+            "mint",
+            "venue",
+            "pool",
+            "wallet",
+            "side",
+            "amount_in",
+            "amount_out",
+            "base_amount",
+            "quote_amount",
+            "fee",
+            "fee_token",
+            "price",
+        ])
+        .from("market_trades")
+        .and_where(Expr::col("seq").lt(before.unwrap_or("a")));
         for (col, v) in [("mint", mint), ("wallet", wallet)] {
             if let Some(v) = v {
-                vals.push(v.to_string());
-                filter.push_str(&format!(" AND {col} = ${}", vals.len()));
+                stmt.and_where(Expr::col(col).eq(v.to_string()));
             }
         }
-        let mut q = sqlx::query(AssertSqlSafe(format!(
-            "SELECT signature, ix_index, inner_index, slot, seq, time, mint, venue, pool, wallet, side, \
-             amount_in, amount_out, base_amount, quote_amount, fee, fee_token, price FROM market_trades \
-             WHERE {filter} ORDER BY seq DESC LIMIT ${}",
-            vals.len() + 1
-        )));
-        for v in vals {
-            q = q.bind(v);
-        }
-        let rows = q.bind(i64::from(limit)).fetch_all(self.pool()).await?;
+        stmt.order_by("seq", Order::Desc).limit(u64::from(limit));
+        let rows = sql::query(self.backend(), &stmt)
+            .fetch_all(self.pool())
+            .await?;
         Ok(rows.iter().map(market_trade).collect())
     }
 
@@ -90,17 +106,20 @@ impl Store {
         to: i64,
         limit: u32,
     ) -> Result<Vec<Candle>> {
-        let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {CANDLE_COLS} FROM candles WHERE mint = $1 AND interval_secs = $2 \
-             AND start_time >= $3 AND start_time <= $4 ORDER BY start_time DESC LIMIT $5"
-        )))
-        .bind(mint.to_string())
-        .bind(secs)
-        .bind(from)
-        .bind(to)
-        .bind(i64::from(limit))
-        .fetch_all(self.pool())
-        .await?;
+        use sea_query::ExprTrait;
+        let stmt = Query::select()
+            .columns(CANDLE_COLS)
+            .from("candles")
+            .and_where(Expr::col("mint").eq(mint.to_string()))
+            .and_where(Expr::col("interval_secs").eq(secs))
+            .and_where(Expr::col("start_time").gte(from))
+            .and_where(Expr::col("start_time").lte(to))
+            .order_by("start_time", Order::Desc)
+            .limit(u64::from(limit))
+            .to_owned();
+        let rows = sql::query(self.backend(), &stmt)
+            .fetch_all(self.pool())
+            .await?;
         let mut out: Vec<Candle> = rows.iter().map(candle_row).collect();
         out.reverse();
         Ok(out)
@@ -113,15 +132,19 @@ impl Store {
         secs: i64,
         time: i64,
     ) -> Result<Option<Candle>> {
-        let row = sqlx::query(AssertSqlSafe(format!(
-            "SELECT {CANDLE_COLS} FROM candles WHERE mint = $1 AND interval_secs = $2 \
-             AND start_time < $3 ORDER BY start_time DESC LIMIT 1"
-        )))
-        .bind(mint.to_string())
-        .bind(secs)
-        .bind(time)
-        .fetch_optional(self.pool())
-        .await?;
+        use sea_query::ExprTrait;
+        let stmt = Query::select()
+            .columns(CANDLE_COLS)
+            .from("candles")
+            .and_where(Expr::col("mint").eq(mint.to_string()))
+            .and_where(Expr::col("interval_secs").eq(secs))
+            .and_where(Expr::col("start_time").lt(time))
+            .order_by("start_time", Order::Desc)
+            .limit(1)
+            .to_owned();
+        let row = sql::query(self.backend(), &stmt)
+            .fetch_optional(self.pool())
+            .await?;
         Ok(row.as_ref().map(candle_row))
     }
 }

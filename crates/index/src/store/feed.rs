@@ -6,11 +6,13 @@
 //! of `seq > n` never misses a row that commits later with a lower number. Idempotence: each row names its
 //! source event (`event_key`); a replayed, recovered or re-sent event inserts nothing.
 
-use super::rows::{bind, dialect, values_clause, Val};
+use super::rows::{Row, Val};
+use super::{sql, Backend};
 use crate::feed::{FeedData, FeedTrade};
 use crate::market::MarketTrade;
 use crate::model::{claim_kind_name, EventKey, Launch};
-use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+use sea_query::OnConflict;
+use sqlx::{AnyConnection, Row as _};
 use std::collections::BTreeSet;
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
@@ -183,7 +185,8 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
     if rows.is_empty() {
         return Ok(None);
     }
-    let postgres = !conn.backend_name().eq_ignore_ascii_case("sqlite");
+    let backend = Backend::of(conn);
+    let postgres = backend == Backend::Postgres;
     if postgres {
         // Held to the commit: the next writer numbers its rows after this one's, and commits after it.
         sqlx::query("LOCK TABLE feed_events IN EXCLUSIVE MODE")
@@ -196,34 +199,33 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
         .get(0);
     let written_at = now();
     let mut last = None;
-    const COLS: usize = 10;
-    for chunk in rows.chunks(super::rows::rows_per_statement(COLS)) {
-        let mut vals = Vec::with_capacity(chunk.len() * COLS);
-        for r in chunk {
+    let rows: Vec<Row> = rows
+        .into_iter()
+        .map(|r| {
             next += 1;
-            vals.extend([
-                Val::Int(next),
-                Val::Text(r.key.clone()),
-                Val::Text(r.data.kind().into()),
-                Val::Text(r.mint.clone()),
-                Val::OptText(r.wallet.clone()),
-                Val::int(r.slot),
-                Val::Text(r.signature.clone()),
-                Val::Int(r.time),
-                // Plain data (numbers, strings): serializing cannot fail.
-                Val::Text(serde_json::to_string(&r.data).unwrap_or_default()),
-                Val::Int(written_at),
-            ]);
-        }
-        let sql = format!(
-            "INSERT INTO feed_events (seq, event_key, kind, mint, wallet, slot, signature, time, payload, \
-             written_at) VALUES {} ON CONFLICT (event_key) DO NOTHING RETURNING seq",
-            values_clause(COLS, chunk.len())
-        );
-        for r in bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
-            .fetch_all(&mut *conn)
-            .await?
-        {
+            // Plain data (numbers, strings): serializing cannot fail.
+            let payload = serde_json::to_string(&r.data).unwrap_or_default();
+            vec![
+                ("seq", Val::Int(next)),
+                ("event_key", Val::Text(r.key)),
+                ("kind", Val::Text(r.data.kind().into())),
+                ("mint", Val::Text(r.mint)),
+                ("wallet", Val::OptText(r.wallet)),
+                ("slot", Val::int(r.slot)),
+                ("signature", Val::Text(r.signature)),
+                ("time", Val::Int(r.time)),
+                ("payload", Val::Text(payload)),
+                ("written_at", Val::Int(written_at)),
+            ]
+        })
+        .collect();
+    let n = sql::rows_per_statement(rows[0].len());
+    for chunk in sql::chunks(rows, n) {
+        let stmt = sql::insert("feed_events", chunk)
+            .on_conflict(OnConflict::column("event_key").do_nothing().to_owned())
+            .returning_col("seq")
+            .to_owned();
+        for r in sql::query(backend, &stmt).fetch_all(&mut *conn).await? {
             let seq: i64 = r.get(0);
             last = Some(last.map_or(seq, |l: i64| l.max(seq)));
         }
@@ -241,11 +243,11 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
 /// Deletes the rows written before `before` (unix seconds), always keeping the newest row (so the
 /// highest `seq` never goes back). Returns how many went.
 pub async fn prune(conn: &mut AnyConnection, before: i64) -> Result<u64> {
-    let sql = "DELETE FROM feed_events WHERE written_at < $1 \
-               AND seq < (SELECT MAX(seq) FROM feed_events)";
-    let done = sqlx::query(AssertSqlSafe(dialect(conn, sql)))
-        .bind(before)
-        .execute(&mut *conn)
-        .await?;
+    let done = sqlx::query(
+        "DELETE FROM feed_events WHERE written_at < $1 AND seq < (SELECT MAX(seq) FROM feed_events)",
+    )
+    .bind(before)
+    .execute(&mut *conn)
+    .await?;
     Ok(done.rows_affected())
 }

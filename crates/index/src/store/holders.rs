@@ -7,11 +7,12 @@
 //! holding the batch turned on or off: those are counted just before and just after the writes, so a replay
 //! that changes nothing changes no count.
 
-use super::rows::{bind, dialect, upsert_accounts_sql, Row, Val};
-use super::Store;
+use super::rows::{upsert_accounts, Row, Val};
+use super::{sql, Backend, Store};
 use crate::model::{TokenAccountWrite, TokenBalance, Version};
 use anchor_lang::prelude::Pubkey;
-use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+use sea_query::{Asterisk, Expr, OnConflict, Query};
+use sqlx::{AnyConnection, Row as _};
 use std::collections::{BTreeMap, BTreeSet};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
@@ -30,15 +31,6 @@ impl Stored {
         let b = &self.balance;
         (b.amount > 0 && !b.vault).then_some((b.mint, b.owner))
     }
-}
-
-/// A statement of this module in the connection's dialect, with `vals` bound.
-fn query<'q>(
-    conn: &AnyConnection,
-    sql: &str,
-    vals: &[Val],
-) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
-    bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), vals)
 }
 
 fn key(s: &str) -> Pubkey {
@@ -75,16 +67,27 @@ async fn stored(
 ) -> Result<BTreeMap<Pubkey, Stored>> {
     let mut out = BTreeMap::new();
     for chunk in addresses.chunks(500) {
-        let sql = format!(
-            "SELECT address, mint, owner, amount, vault, closed, slot, write_version FROM token_accounts \
-             WHERE address IN ({})",
-            (1..=chunk.len())
-                .map(|i| format!("${i}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let vals: Vec<Val> = chunk.iter().map(Val::key).collect();
-        for r in query(conn, &sql, &vals).fetch_all(&mut *conn).await? {
+        let stmt = {
+            use sea_query::ExprTrait;
+            Query::select()
+                .columns([
+                    "address",
+                    "mint",
+                    "owner",
+                    "amount",
+                    "vault",
+                    "closed",
+                    "slot",
+                    "write_version",
+                ])
+                .from("token_accounts")
+                .and_where(Expr::col("address").is_in(chunk.iter().map(|a| a.to_string())))
+                .to_owned()
+        };
+        for r in sql::query(Backend::of(conn), &stmt)
+            .fetch_all(&mut *conn)
+            .await?
+        {
             out.insert(
                 key(&r.get::<String, _>(0)),
                 Stored {
@@ -111,19 +114,31 @@ async fn holding(
     conn: &mut AnyConnection,
     pairs: &BTreeSet<(Pubkey, Pubkey)>,
 ) -> Result<BTreeSet<(Pubkey, Pubkey)>> {
+    use sea_query::ExprTrait;
     let pairs: Vec<&(Pubkey, Pubkey)> = pairs.iter().collect();
     let mut out = BTreeSet::new();
-    for chunk in pairs.chunks(super::rows::rows_per_statement(2)) {
-        let sql = format!(
-            "SELECT DISTINCT mint, owner FROM token_accounts WHERE amount > 0 AND vault = 0 \
-             AND (mint, owner) IN (VALUES {})",
-            super::rows::values_clause(2, chunk.len())
-        );
-        let vals: Vec<Val> = chunk
-            .iter()
-            .flat_map(|(mint, owner)| [Val::key(mint), Val::key(owner)])
-            .collect();
-        for r in query(conn, &sql, &vals).fetch_all(&mut *conn).await? {
+    for chunk in pairs.chunks(sql::rows_per_statement(2)) {
+        let wanted = Query::select()
+            .column(Asterisk)
+            .from_values(
+                chunk
+                    .iter()
+                    .map(|(mint, owner)| (mint.to_string(), owner.to_string())),
+                "w",
+            )
+            .to_owned();
+        let stmt = Query::select()
+            .distinct()
+            .columns(["mint", "owner"])
+            .from("token_accounts")
+            .and_where(Expr::col("amount").gt(sql::lit(0)))
+            .and_where(Expr::col("vault").eq(sql::lit(0)))
+            .and_where(Expr::tuple([Expr::col("mint"), Expr::col("owner")]).in_subquery(wanted))
+            .to_owned();
+        for r in sql::query(Backend::of(conn), &stmt)
+            .fetch_all(&mut *conn)
+            .await?
+        {
             out.insert((key(&r.get::<String, _>(0)), key(&r.get::<String, _>(1))));
         }
     }
@@ -182,13 +197,11 @@ pub async fn write(conn: &mut AnyConnection, writes: &[&TokenAccountWrite]) -> R
         return Ok(());
     }
     let held_before = holding(conn, &pairs).await?;
-    for chunk in rows.chunks(super::rows::rows_per_statement(rows[0].len())) {
-        let sql = upsert_accounts_sql("token_accounts", &chunk[0], chunk.len());
-        let vals: Vec<Val> = chunk
-            .iter()
-            .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
-            .collect();
-        query(conn, &sql, &vals).execute(&mut *conn).await?;
+    let n = sql::rows_per_statement(rows[0].len());
+    for chunk in sql::chunks(rows, n) {
+        sql::query(Backend::of(conn), &upsert_accounts("token_accounts", chunk))
+            .execute(&mut *conn)
+            .await?;
     }
     let held_after = holding(conn, &pairs).await?;
     let mut deltas: BTreeMap<Pubkey, i64> = BTreeMap::new();
@@ -199,17 +212,26 @@ pub async fn write(conn: &mut AnyConnection, writes: &[&TokenAccountWrite]) -> R
         *deltas.entry(*mint).or_default() -= 1;
     }
     let deltas: Vec<(Pubkey, i64)> = deltas.into_iter().filter(|(_, d)| *d != 0).collect();
-    for chunk in deltas.chunks(super::rows::rows_per_statement(2)) {
-        let sql = format!(
-            "INSERT INTO holder_counts (mint, holders) VALUES {} ON CONFLICT (mint) \
-             DO UPDATE SET holders = holder_counts.holders + excluded.holders",
-            super::rows::values_clause(2, chunk.len())
-        );
-        let vals: Vec<Val> = chunk
+    for chunk in deltas.chunks(sql::rows_per_statement(2)) {
+        use sea_query::ExprTrait;
+        let rows = chunk
             .iter()
-            .flat_map(|(mint, delta)| [Val::key(mint), Val::Int(*delta)])
+            .map(|(mint, delta)| vec![("mint", Val::key(mint)), ("holders", Val::Int(*delta))])
             .collect();
-        query(conn, &sql, &vals).execute(&mut *conn).await?;
+        let stmt = sql::insert("holder_counts", rows)
+            .on_conflict(
+                OnConflict::column("mint")
+                    .value(
+                        "holders",
+                        Expr::col(("holder_counts", "holders"))
+                            .add(Expr::col(("excluded", "holders"))),
+                    )
+                    .to_owned(),
+            )
+            .to_owned();
+        sql::query(Backend::of(conn), &stmt)
+            .execute(&mut *conn)
+            .await?;
     }
     Ok(())
 }
@@ -223,13 +245,10 @@ pub async fn reconcile(
     present: &[Pubkey],
 ) -> Result<()> {
     let present: BTreeSet<&Pubkey> = present.iter().collect();
-    let open = query(
-        conn,
-        "SELECT address FROM token_accounts WHERE mint = $1 AND closed = 0",
-        &[Val::key(mint)],
-    )
-    .fetch_all(&mut *conn)
-    .await?;
+    let open = sqlx::query("SELECT address FROM token_accounts WHERE mint = $1 AND closed = 0")
+        .bind(mint.to_string())
+        .fetch_all(&mut *conn)
+        .await?;
     let gone: Vec<TokenAccountWrite> = open
         .iter()
         .map(|r| key(&r.get::<String, _>(0)))

@@ -4,10 +4,12 @@
 //! the row from the state the batch just wrote, so replays change nothing; the all-time high only grows
 //! with newly inserted trades (and is recomputed from the daily candles' highs for rows a migration left stale).
 
-use super::rows::{bind, dialect, Val};
+use super::rows::{Row, Val};
+use super::{sql, Backend};
 use crate::market;
+use sea_query::{Expr, JoinType, OnConflict, Order, Query, SelectStatement};
 use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+use sqlx::{AnyConnection, Row as _};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
@@ -28,48 +30,17 @@ fn num(r: &AnyRow, col: &str) -> u128 {
 /// Most mints one statement names.
 const MINTS_PER_STATEMENT: usize = 500;
 
-/// The rows `sql` gives for `mints`, in one statement per [`MINTS_PER_STATEMENT`]: `{mints}` in `sql`
-/// stands for the mints' placeholders (`$1, $2, …` for an `IN` list), bound after `fixed` (whose
-/// placeholders come first in the text).
-async fn rows_for_mints<S: AsRef<str>>(
-    conn: &mut AnyConnection,
-    sql: &str,
-    fixed: &[Val],
-    mints: &[S],
-) -> Result<Vec<AnyRow>> {
-    rows_for(conn, sql, fixed, mints, |i| format!("${i}")).await
-}
-
-/// [`rows_for_mints`] with the mints as a `VALUES` list, one row each: `{mints}` stands for `($1), ($2), …`.
-async fn rows_for_values<S: AsRef<str>>(
-    conn: &mut AnyConnection,
-    sql: &str,
-    mints: &[S],
-) -> Result<Vec<AnyRow>> {
-    rows_for(conn, sql, &[], mints, |i| format!("(${i})")).await
-}
-
+/// The rows of the statements `select` makes for `mints`, one per [`MINTS_PER_STATEMENT`] of them.
 async fn rows_for<S: AsRef<str>>(
     conn: &mut AnyConnection,
-    sql: &str,
-    fixed: &[Val],
     mints: &[S],
-    placeholder: fn(usize) -> String,
+    select: impl Fn(Vec<String>) -> SelectStatement,
 ) -> Result<Vec<AnyRow>> {
+    let backend = Backend::of(conn);
     let mut out = Vec::new();
     for chunk in mints.chunks(MINTS_PER_STATEMENT) {
-        let list = (fixed.len() + 1..=fixed.len() + chunk.len())
-            .map(placeholder)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let sql = sql.replace("{mints}", &list);
-        let mut vals = fixed.to_vec();
-        vals.extend(chunk.iter().map(|m| Val::Text(m.as_ref().to_string())));
-        out.extend(
-            bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
-                .fetch_all(&mut *conn)
-                .await?,
-        );
+        let stmt = select(chunk.iter().map(|m| m.as_ref().to_string()).collect());
+        out.extend(sql::query(backend, &stmt).fetch_all(&mut *conn).await?);
     }
     Ok(out)
 }
@@ -81,16 +52,16 @@ async fn window_volumes<S: AsRef<str>>(
     mints: &[S],
     since: i64,
 ) -> Result<HashMap<String, (u128, u128)>> {
-    let rows = rows_for_mints(
-        conn,
-        "SELECT mint, volume_base, volume_quote FROM candles WHERE interval_secs = $1 \
-         AND start_time >= $2 AND mint IN ({mints})",
-        &[
-            Val::Int(crate::market::WINDOW_INTERVAL_SECS),
-            Val::Int(since),
-        ],
-        mints,
-    )
+    use sea_query::ExprTrait;
+    let rows = rows_for(conn, mints, |chunk| {
+        Query::select()
+            .columns(["mint", "volume_base", "volume_quote"])
+            .from("candles")
+            .and_where(Expr::col("interval_secs").eq(crate::market::WINDOW_INTERVAL_SECS))
+            .and_where(Expr::col("start_time").gte(since))
+            .and_where(Expr::col("mint").is_in(chunk))
+            .to_owned()
+    })
     .await?;
     let mut out: HashMap<String, (u128, u128)> = HashMap::new();
     for r in &rows {
@@ -122,34 +93,26 @@ fn window_of(quote: u128, since: i64) -> i64 {
 /// (never an idle one: see [`IDLE_WINDOW`]), a bounded number per call.
 pub async fn sweep(conn: &mut AnyConnection, now: i64) -> Result<()> {
     let since = crate::market::window_start(now);
-    let stale: Vec<String> = sqlx::query(AssertSqlSafe(dialect(
-        conn,
-        "SELECT mint FROM launch_stats WHERE volume_window < $1 LIMIT $2",
-    )))
-    .bind(since)
-    .bind(SWEEP_PER_BATCH)
-    .fetch_all(&mut *conn)
-    .await?
-    .iter()
-    .map(|r| r.get(0))
-    .collect();
+    let stale: Vec<String> =
+        sqlx::query("SELECT mint FROM launch_stats WHERE volume_window < $1 LIMIT $2")
+            .bind(since)
+            .bind(SWEEP_PER_BATCH)
+            .fetch_all(&mut *conn)
+            .await?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
     let volumes = window_volumes(conn, &stale, since).await?;
     for mint in stale {
         let (base, quote) = volumes.get(&mint).copied().unwrap_or_default();
-        let vals = vec![
-            Val::Text(padded(quote)),
-            Val::num(base),
-            Val::Int(window_of(quote, since)),
-            Val::Text(mint),
-        ];
-        bind(
-            sqlx::query(AssertSqlSafe(dialect(
-                conn,
-                "UPDATE launch_stats SET volume_24h = $1, volume_24h_base = $2, volume_window = $3 \
-                 WHERE mint = $4",
-            ))),
-            &vals,
+        sqlx::query(
+            "UPDATE launch_stats SET volume_24h = $1, volume_24h_base = $2, volume_window = $3 \
+             WHERE mint = $4",
         )
+        .bind(padded(quote))
+        .bind(base.to_string())
+        .bind(window_of(quote, since))
+        .bind(mint)
         .execute(&mut *conn)
         .await?;
     }
@@ -161,13 +124,15 @@ pub async fn mints_of_amm_pools(
     conn: &mut AnyConnection,
     amm_pools: &BTreeSet<String>,
 ) -> Result<BTreeSet<String>> {
+    use sea_query::ExprTrait;
     let pools: Vec<&String> = amm_pools.iter().collect();
-    let rows = rows_for_mints(
-        conn,
-        "SELECT mint FROM pools WHERE amm_pool IN ({mints})",
-        &[],
-        &pools,
-    )
+    let rows = rows_for(conn, &pools, |chunk| {
+        Query::select()
+            .column("mint")
+            .from("pools")
+            .and_where(Expr::col("amm_pool").is_in(chunk))
+            .to_owned()
+    })
     .await?;
     Ok(rows.iter().map(|r| r.get(0)).collect())
 }
@@ -182,31 +147,55 @@ pub async fn refresh(
     recompute_ath: bool,
     now: i64,
 ) -> Result<()> {
+    use sea_query::ExprTrait;
     if mints.is_empty() {
         return Ok(());
     }
     // Each input is read for all the batch's mints at once (a statement per kind, not per mint).
     let mints: Vec<&String> = mints.iter().collect();
     let since = crate::market::window_start(now);
-    let states = rows_for_mints(
-        conn,
-        "SELECT p.mint, p.status, p.progress_bps, p.data AS pool_data, c.data AS config_data, \
-         a.data AS amm_data FROM pools p JOIN configs c ON c.address = p.config \
-         LEFT JOIN amm_pools a ON a.address = p.amm_pool WHERE p.mint IN ({mints})",
-        &[],
-        &mints,
-    )
+    let states = rows_for(conn, &mints, |chunk| {
+        Query::select()
+            .columns(sql::of("p", &["mint", "status", "progress_bps"]))
+            .expr_as(Expr::col(("p", "data")), "pool_data")
+            .expr_as(Expr::col(("c", "data")), "config_data")
+            .expr_as(Expr::col(("a", "data")), "amm_data")
+            .from_as("pools", "p")
+            .join_as(
+                JoinType::InnerJoin,
+                "configs",
+                "c",
+                Expr::col(("c", "address")).equals(("p", "config")),
+            )
+            .join_as(
+                JoinType::LeftJoin,
+                "amm_pools",
+                "a",
+                Expr::col(("a", "address")).equals(("p", "amm_pool")),
+            )
+            .and_where(Expr::col(("p", "mint")).is_in(chunk))
+            .to_owned()
+    })
     .await?;
     // Each mint's newest trade by one backward probe of the (mint, seq) index (a form that compares every
     // trade of the mint with its maximum grows with the mint's trades).
-    let last: HashMap<String, (String, i64)> = rows_for_values(
-        conn,
-        "SELECT m.column1, \
-         (SELECT t.seq FROM market_trades t WHERE t.mint = m.column1 ORDER BY t.seq DESC LIMIT 1), \
-         (SELECT t.time FROM market_trades t WHERE t.mint = m.column1 ORDER BY t.seq DESC LIMIT 1) \
-         FROM (VALUES {mints}) m",
-        &mints,
-    )
+    let newest = |col: &'static str| {
+        Query::select()
+            .column(("t", col))
+            .from_as("market_trades", "t")
+            .and_where(Expr::col(("t", "mint")).equals(("m", "column1")))
+            .order_by(("t", "seq"), Order::Desc)
+            .limit(1)
+            .to_owned()
+    };
+    let last: HashMap<String, (String, i64)> = rows_for(conn, &mints, |chunk| {
+        Query::select()
+            .column(("m", "column1"))
+            .expr(newest("seq"))
+            .expr(newest("time"))
+            .from_values(chunk, "m")
+            .to_owned()
+    })
     .await?
     .iter()
     .filter_map(|r| {
@@ -215,13 +204,21 @@ pub async fn refresh(
         Some((r.get(0), (seq?, time?)))
     })
     .collect();
-    let ath_sql = if recompute_ath {
-        "SELECT mint, high FROM candles WHERE interval_secs = 86400 AND mint IN ({mints})"
-    } else {
-        "SELECT mint, ath_price AS high FROM launch_stats WHERE mint IN ({mints})"
+    let ath_of = |chunk: Vec<String>| {
+        let mut q = Query::select();
+        if recompute_ath {
+            q.columns(["mint", "high"])
+                .from("candles")
+                .and_where(Expr::col("interval_secs").eq(sql::lit(86_400)));
+        } else {
+            q.column("mint")
+                .expr_as(Expr::col("ath_price"), "high")
+                .from("launch_stats");
+        }
+        q.and_where(Expr::col("mint").is_in(chunk)).to_owned()
     };
     let mut ath: HashMap<String, u128> = HashMap::new();
-    for r in rows_for_mints(conn, ath_sql, &[], &mints).await? {
+    for r in rows_for(conn, &mints, ath_of).await? {
         let high = ath.entry(r.get(0)).or_default();
         *high = (*high).max(num(&r, "high"));
     }
@@ -247,51 +244,58 @@ pub async fn refresh(
             .unwrap_or(0)
             .max(highs.get(&mint).copied().unwrap_or(0));
         let (volume_base, volume_quote) = volumes.get(&mint).copied().unwrap_or_default();
-        rows.push([
-            Val::Text(mint),
-            Val::Text(state.get::<String, _>("status")),
-            Val::Int(state.get::<Option<i64>, _>("progress_bps").unwrap_or(0)),
-            Val::num(supply),
-            Val::num(price),
-            Val::Text(padded(market::market_cap(price, supply))),
-            Val::num(ath),
-            Val::Int(last_time),
-            Val::Text(last_seq),
-            Val::Text(padded(volume_quote)),
-            Val::num(volume_base),
-            Val::Int(window_of(volume_quote, since)),
-        ]);
+        let row: Row = vec![
+            ("mint", Val::Text(mint)),
+            ("status", Val::Text(state.get::<String, _>("status"))),
+            (
+                "progress_bps",
+                Val::Int(state.get::<Option<i64>, _>("progress_bps").unwrap_or(0)),
+            ),
+            ("supply", Val::num(supply)),
+            ("price", Val::num(price)),
+            (
+                "market_cap",
+                Val::Text(padded(market::market_cap(price, supply))),
+            ),
+            ("ath_price", Val::num(ath)),
+            ("last_trade_time", Val::Int(last_time)),
+            ("last_trade_seq", Val::Text(last_seq)),
+            ("volume_24h", Val::Text(padded(volume_quote))),
+            ("volume_24h_base", Val::num(volume_base)),
+            ("volume_window", Val::Int(window_of(volume_quote, since))),
+        ];
+        rows.push(row);
     }
-    const COLS: usize = 12;
-    for chunk in rows.chunks(super::rows::rows_per_statement(COLS)) {
-        let sql = format!(
-            "INSERT INTO launch_stats (mint, status, progress_bps, supply, price, market_cap, \
-             ath_price, last_trade_time, last_trade_seq, volume_24h, volume_24h_base, volume_window) \
-             VALUES {} ON CONFLICT (mint) DO UPDATE SET \
-             status = excluded.status, progress_bps = excluded.progress_bps, supply = excluded.supply, \
-             price = excluded.price, market_cap = excluded.market_cap, ath_price = excluded.ath_price, \
-             last_trade_time = excluded.last_trade_time, last_trade_seq = excluded.last_trade_seq, \
-             volume_24h = excluded.volume_24h, volume_24h_base = excluded.volume_24h_base, \
-             volume_window = excluded.volume_window, stale = 0",
-            super::rows::values_clause(COLS, chunk.len())
-        );
-        let vals: Vec<Val> = chunk.iter().flatten().cloned().collect();
-        bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
-            .execute(&mut *conn)
-            .await?;
+    let Some(first) = rows.first() else {
+        return Ok(());
+    };
+    let updates: Vec<&'static str> = first
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| *c != "mint")
+        .collect();
+    let backend = Backend::of(conn);
+    let n = sql::rows_per_statement(first.len());
+    for chunk in sql::chunks(rows, n) {
+        let stmt = sql::insert("launch_stats", chunk)
+            .on_conflict(
+                OnConflict::column("mint")
+                    .update_columns(updates.iter().copied())
+                    .value("stale", sql::lit(0))
+                    .to_owned(),
+            )
+            .to_owned();
+        sql::query(backend, &stmt).execute(&mut *conn).await?;
     }
     Ok(())
 }
 
 /// A new launch's stats row (defaults until its pool is written), refreshed at once if the pool is in.
 pub async fn created(conn: &mut AnyConnection, mint: &str, now: i64) -> Result<()> {
-    sqlx::query(AssertSqlSafe(dialect(
-        conn,
-        "INSERT INTO launch_stats (mint) VALUES ($1) ON CONFLICT (mint) DO NOTHING",
-    )))
-    .bind(mint.to_string())
-    .execute(&mut *conn)
-    .await?;
+    sqlx::query("INSERT INTO launch_stats (mint) VALUES ($1) ON CONFLICT (mint) DO NOTHING")
+        .bind(mint.to_string())
+        .execute(&mut *conn)
+        .await?;
     refresh(
         conn,
         &BTreeSet::from([mint.to_string()]),
@@ -443,20 +447,11 @@ impl super::Store {
                 }
             }
         }
-        for (table, rows) in tables.iter().zip(rows) {
+        for (table, rows) in tables.into_iter().zip(rows) {
             let Some(first) = rows.first() else { continue };
-            let cols = first.len();
-            let names = first.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ");
-            for chunk in rows.chunks(super::rows::rows_per_statement(cols)) {
-                let sql = format!(
-                    "INSERT INTO {table} ({names}) VALUES {}",
-                    super::rows::values_clause(cols, chunk.len())
-                );
-                let vals: Vec<Val> = chunk
-                    .iter()
-                    .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
-                    .collect();
-                bind(sqlx::query(AssertSqlSafe(dialect(&tx, &sql))), &vals)
+            let n = sql::rows_per_statement(first.len());
+            for chunk in sql::chunks(rows, n) {
+                sql::query(self.backend(), &sql::insert(table, chunk))
                     .execute(&mut *tx)
                     .await?;
             }

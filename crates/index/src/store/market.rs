@@ -3,16 +3,18 @@
 //! A trade event becomes a `market_trades` row; only the rows the insert actually added (a replayed event
 //! is skipped by its key) are rolled into `candles`, so a candle never counts a trade twice.
 
-use super::rows::{bind, dialect, values_clause, Val};
+use super::rows::{Row, Val};
+use super::{sql, Backend};
 use crate::market::{self, Candle, MarketTrade};
 use crate::model::Event;
+use sea_query::{Asterisk, Expr, OnConflict, Query};
 use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, AssertSqlSafe, Row as _};
+use sqlx::{AnyConnection, Row as _};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
-fn row(t: &MarketTrade) -> Vec<(&'static str, Val)> {
+fn row(t: &MarketTrade) -> Row {
     vec![
         ("signature", Val::Text(t.signature.clone())),
         ("ix_index", Val::int(t.ix_index)),
@@ -53,24 +55,19 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<Recor
     if trades.is_empty() {
         return Ok(Recorded::default());
     }
-    let cols = row(&trades[0]);
-    let names = cols.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ");
+    let backend = Backend::of(conn);
     let mut inserted = BTreeSet::new();
-    for chunk in trades.chunks(super::rows::rows_per_statement(cols.len())) {
-        let sql = format!(
-            "INSERT INTO market_trades ({names}) VALUES {} \
-             ON CONFLICT (signature, ix_index, inner_index) DO NOTHING \
-             RETURNING signature, ix_index, inner_index",
-            values_clause(cols.len(), chunk.len())
-        );
-        let vals: Vec<Val> = chunk
-            .iter()
-            .flat_map(|t| row(t).into_iter().map(|(_, v)| v))
-            .collect();
-        for r in bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
-            .fetch_all(&mut *conn)
-            .await?
-        {
+    let n = sql::rows_per_statement(row(&trades[0]).len());
+    for chunk in trades.chunks(n) {
+        let stmt = sql::insert("market_trades", chunk.iter().map(row).collect())
+            .on_conflict(
+                OnConflict::columns(["signature", "ix_index", "inner_index"])
+                    .do_nothing()
+                    .to_owned(),
+            )
+            .returning(Query::returning().columns(["signature", "ix_index", "inner_index"]))
+            .to_owned();
+        for r in sql::query(backend, &stmt).fetch_all(&mut *conn).await? {
             inserted.insert((
                 r.get::<String, _>(0),
                 r.get::<i64, _>(1),
@@ -124,8 +121,19 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<Recor
     })
 }
 
-pub const CANDLE_COLS: &str =
-    "start_time, open, high, low, close, volume_base, volume_quote, trades, open_seq, close_seq";
+/// The columns of a candle ([`candle_row`] reads them).
+pub const CANDLE_COLS: [&str; 10] = [
+    "start_time",
+    "open",
+    "high",
+    "low",
+    "close",
+    "volume_base",
+    "volume_quote",
+    "trades",
+    "open_seq",
+    "close_seq",
+];
 
 fn num<T: std::str::FromStr + Default>(r: &AnyRow, col: &str) -> T {
     r.get::<String, _>(col).parse().unwrap_or_default()
@@ -152,23 +160,33 @@ async fn stored_candles(
     conn: &mut AnyConnection,
     keys: &[&(String, i64, i64)],
 ) -> Result<HashMap<(String, i64, i64), Candle>> {
+    use sea_query::ExprTrait;
+    let backend = Backend::of(conn);
     let mut found = HashMap::with_capacity(keys.len());
-    for chunk in keys.chunks(super::rows::rows_per_statement(3)) {
-        let sql = format!(
-            "SELECT mint, interval_secs, {CANDLE_COLS} FROM candles \
-             WHERE (mint, interval_secs, start_time) IN (VALUES {})",
-            values_clause(3, chunk.len())
-        );
-        let vals: Vec<Val> = chunk
-            .iter()
-            .flat_map(|(mint, secs, start)| {
-                [Val::Text(mint.clone()), Val::Int(*secs), Val::Int(*start)]
-            })
-            .collect();
-        for r in bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
-            .fetch_all(&mut *conn)
-            .await?
-        {
+    for chunk in keys.chunks(sql::rows_per_statement(3)) {
+        let wanted = Query::select()
+            .column(Asterisk)
+            .from_values(
+                chunk
+                    .iter()
+                    .map(|(mint, secs, start)| (mint.clone(), *secs, *start)),
+                "k",
+            )
+            .to_owned();
+        let stmt = Query::select()
+            .columns(["mint", "interval_secs"])
+            .columns(CANDLE_COLS)
+            .from("candles")
+            .and_where(
+                Expr::tuple([
+                    Expr::col("mint"),
+                    Expr::col("interval_secs"),
+                    Expr::col("start_time"),
+                ])
+                .in_subquery(wanted),
+            )
+            .to_owned();
+        for r in sql::query(backend, &stmt).fetch_all(&mut *conn).await? {
             let c = candle_row(&r);
             found.insert((r.get::<String, _>(0), r.get::<i64, _>(1), c.start), c);
         }
@@ -178,38 +196,39 @@ async fn stored_candles(
 
 /// Writes whole candles (mint, interval seconds, candle) over the stored ones, one statement per chunk.
 async fn put_candles(conn: &mut AnyConnection, candles: &[(String, i64, Candle)]) -> Result<()> {
-    const COLS: usize = 12;
-    for chunk in candles.chunks(super::rows::rows_per_statement(COLS)) {
-        let sql = format!(
-            "INSERT INTO candles (mint, interval_secs, {CANDLE_COLS}) VALUES {} \
-             ON CONFLICT (mint, interval_secs, start_time) DO UPDATE SET open = excluded.open, \
-             high = excluded.high, low = excluded.low, close = excluded.close, \
-             volume_base = excluded.volume_base, volume_quote = excluded.volume_quote, \
-             trades = excluded.trades, open_seq = excluded.open_seq, close_seq = excluded.close_seq",
-            values_clause(COLS, chunk.len())
-        );
-        let vals: Vec<Val> = chunk
-            .iter()
-            .flat_map(|(mint, secs, c)| {
-                [
-                    Val::Text(mint.clone()),
-                    Val::Int(*secs),
-                    Val::Int(c.start),
-                    Val::num(c.open),
-                    Val::num(c.high),
-                    Val::num(c.low),
-                    Val::num(c.close),
-                    Val::num(c.volume_base),
-                    Val::num(c.volume_quote),
-                    Val::int(c.trades),
-                    Val::Text(c.open_seq.clone()),
-                    Val::Text(c.close_seq.clone()),
-                ]
-            })
-            .collect();
-        bind(sqlx::query(AssertSqlSafe(dialect(conn, &sql))), &vals)
-            .execute(&mut *conn)
-            .await?;
+    let rows: Vec<Row> = candles
+        .iter()
+        .map(|(mint, secs, c)| {
+            vec![
+                ("mint", Val::Text(mint.clone())),
+                ("interval_secs", Val::Int(*secs)),
+                ("start_time", Val::Int(c.start)),
+                ("open", Val::num(c.open)),
+                ("high", Val::num(c.high)),
+                ("low", Val::num(c.low)),
+                ("close", Val::num(c.close)),
+                ("volume_base", Val::num(c.volume_base)),
+                ("volume_quote", Val::num(c.volume_quote)),
+                ("trades", Val::int(c.trades)),
+                ("open_seq", Val::Text(c.open_seq.clone())),
+                ("close_seq", Val::Text(c.close_seq.clone())),
+            ]
+        })
+        .collect();
+    let Some(first) = rows.first() else {
+        return Ok(());
+    };
+    let backend = Backend::of(conn);
+    let n = sql::rows_per_statement(first.len());
+    for chunk in sql::chunks(rows, n) {
+        let stmt = sql::insert("candles", chunk)
+            .on_conflict(
+                OnConflict::columns(["mint", "interval_secs", "start_time"])
+                    .update_columns(CANDLE_COLS.into_iter().filter(|c| *c != "start_time"))
+                    .to_owned(),
+            )
+            .to_owned();
+        sql::query(backend, &stmt).execute(&mut *conn).await?;
     }
     Ok(())
 }

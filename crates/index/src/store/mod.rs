@@ -8,6 +8,7 @@ mod listing;
 mod market;
 mod prepared;
 mod rows;
+pub mod sql;
 mod swap_records;
 mod write;
 
@@ -24,7 +25,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyConnection, AnyPool, Connection, Row as _};
 use std::time::Duration;
 
-pub use rows::{bind, dialect, values_clause, Row, Val};
+pub use rows::{Row, Val};
 
 /// The table and row a change writes (accounts and events; `None` for launches and fork bookkeeping).
 /// The benchmark uses it to time raw inserts of exactly the rows the pipeline writes.
@@ -201,6 +202,7 @@ pub async fn create_postgres_database(admin_url: &str, name: &str) -> anyhow::Re
         .ok_or_else(|| anyhow::anyhow!("the admin URL names no database"))?;
     sqlx::any::install_default_drivers();
     let mut conn = AnyConnection::connect(admin_url).await?;
+    // Statements about a database take its name, never a parameter: the name was checked above.
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "DROP DATABASE IF EXISTS {name}"
     )))

@@ -1,10 +1,9 @@
-//! Rows as `(column, value)` lists, and the SQL for them: slot-monotonic upserts for accounts and
-//! insert-once for events. Both databases take the same statements.
+//! Rows as `(column, value)` lists, and the statements that write them: slot-monotonic upserts for accounts
+//! and insert-once for events.
 
+use super::sql;
 use crate::model::{EventKey, Version};
-use sqlx::any::AnyArguments;
-use sqlx::query::Query;
-use sqlx::Any;
+use sea_query::{Expr, InsertStatement, OnConflict, Value};
 
 /// A value bound to a statement.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,113 +29,59 @@ impl Val {
     }
 }
 
+impl From<Val> for Value {
+    fn from(v: Val) -> Value {
+        match v {
+            Val::Text(s) => Value::String(Some(s)),
+            Val::OptText(s) => Value::String(s),
+            Val::Int(i) => Value::BigInt(Some(i)),
+            Val::Bytes(b) => Value::Bytes(Some(b)),
+            // A missing number (a NULL of the integer columns' type).
+            Val::Null => Value::BigInt(None),
+        }
+    }
+}
+
 pub type Row = Vec<(&'static str, Val)>;
 
-/// The statement in the connection's dialect: statements are written with PostgreSQL's `$n`
-/// placeholders, and SQLite gets [`sqlite_placeholders`].
-pub fn dialect(conn: &sqlx::AnyConnection, sql: &str) -> String {
-    if conn.backend_name().eq_ignore_ascii_case("sqlite") {
-        sqlite_placeholders(sql)
-    } else {
-        sql.to_string()
-    }
-}
-
-/// SQLite's placeholders for a statement written with `$n`: plain `?` when the statement takes `$1, $2, …`
-/// each once and in order (every multi-row insert), else `?n`. Binding looks up each numbered parameter's
-/// name in a list as long as the statement's parameters, so a 6,000-value insert with `?n` spent most of
-/// its time there (a quarter of the indexer's ingest profile); plain `?` parameters have no name.
-pub fn sqlite_placeholders(sql: &str) -> String {
-    let numbers: Vec<&str> = sql
-        .split('$')
-        .skip(1)
-        .map(|rest| {
-            &rest[..rest
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(rest.len())]
-        })
-        .collect();
-    let sequential = numbers
-        .iter()
-        .enumerate()
-        .all(|(i, n)| n.parse::<usize>().ok() == Some(i + 1));
-    if !sequential {
-        return sql.replace('$', "?");
-    }
-    let mut out = String::with_capacity(sql.len());
-    let mut parts = sql.split('$');
-    out.push_str(parts.next().unwrap_or(""));
-    for rest in parts {
-        out.push('?');
-        out.push_str(rest.trim_start_matches(|c: char| c.is_ascii_digit()));
-    }
-    out
-}
-
-pub fn bind<'q>(mut q: Query<'q, Any, AnyArguments>, vals: &[Val]) -> Query<'q, Any, AnyArguments> {
-    for v in vals {
-        q = match v {
-            Val::Text(s) => q.bind(s.clone()),
-            Val::OptText(s) => q.bind(s.clone()),
-            Val::Int(i) => q.bind(*i),
-            Val::Bytes(b) => q.bind(b.clone()),
-            Val::Null => q.bind(Option::<i64>::None),
-        };
-    }
-    q
-}
-
-/// `($1, …, $c), ($c+1, …), …` for `rows` rows of `cols` values.
-pub fn values_clause(cols: usize, rows: usize) -> String {
-    (0..rows)
+/// An upsert of account rows (distinct addresses) into `table` that only moves forward in
+/// `(slot, write_version)`.
+pub fn upsert_accounts(table: &'static str, rows: Vec<Row>) -> InsertStatement {
+    use sea_query::ExprTrait;
+    let updates: Vec<&'static str> = rows
+        .first()
         .map(|r| {
-            let row = (1..=cols)
-                .map(|c| format!("${}", r * cols + c))
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!("({row})")
+            r.iter()
+                .map(|(c, _)| *c)
+                .filter(|c| *c != "address")
+                .collect()
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .unwrap_or_default();
+    let (new, old) = ("excluded", table);
+    let newer = Expr::col((new, "slot"))
+        .gt(Expr::col((old, "slot")))
+        .or(Expr::col((new, "slot"))
+            .eq(Expr::col((old, "slot")))
+            .and(Expr::col((new, "write_version")).gte(Expr::col((old, "write_version")))));
+    let mut stmt = sql::insert(table, rows);
+    stmt.on_conflict(
+        OnConflict::column("address")
+            .update_columns(updates)
+            .action_and_where(newer)
+            .to_owned(),
+    );
+    stmt
 }
 
-/// Most rows per multi-row statement: stays under SQLite's and PostgreSQL's bound-parameter limits.
-pub fn rows_per_statement(cols: usize) -> usize {
-    (30_000 / cols.max(1)).clamp(1, 500)
-}
-
-pub fn columns(row: &Row) -> String {
-    row.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ")
-}
-
-pub fn values(row: Row) -> Vec<Val> {
-    row.into_iter().map(|(_, v)| v).collect()
-}
-
-/// An account upsert of `n` rows (distinct addresses) that only moves forward in `(slot, write_version)`.
-pub fn upsert_accounts_sql(table: &str, row: &Row, n: usize) -> String {
-    let updates = row
-        .iter()
-        .filter(|(c, _)| *c != "address")
-        .map(|(c, _)| format!("{c} = excluded.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    format!(
-        "INSERT INTO {table} ({}) VALUES {} ON CONFLICT (address) DO UPDATE SET {updates} \
-         WHERE excluded.slot > {table}.slot \
-            OR (excluded.slot = {table}.slot AND excluded.write_version >= {table}.write_version)",
-        columns(row),
-        values_clause(row.len(), n)
-    )
-}
-
-/// An insert of `n` event rows; rows already stored are skipped.
-pub fn insert_events_sql(table: &str, row: &Row, n: usize) -> String {
-    format!(
-        "INSERT INTO {table} ({}) VALUES {} ON CONFLICT (signature, ix_index, inner_index) DO NOTHING",
-        columns(row),
-        values_clause(row.len(), n)
-    )
+/// An insert of event rows into `table`; rows already stored are skipped.
+pub fn insert_events(table: &'static str, rows: Vec<Row>) -> InsertStatement {
+    let mut stmt = sql::insert(table, rows);
+    stmt.on_conflict(
+        OnConflict::columns(["signature", "ix_index", "inner_index"])
+            .do_nothing()
+            .to_owned(),
+    );
+    stmt
 }
 
 pub fn version_cols(v: Version) -> Row {
@@ -156,37 +101,24 @@ pub fn key_cols(k: &EventKey) -> Row {
 }
 
 #[cfg(test)]
-mod placeholder_tests {
-    use super::sqlite_placeholders;
+mod tests {
+    use super::*;
+    use crate::store::Backend;
 
     #[test]
-    fn sequential_parameters_become_plain_and_others_keep_their_numbers() {
+    fn account_upserts_only_move_forward() {
+        let row = |a: &str| -> Row {
+            vec![
+                ("address", Val::Text(a.into())),
+                ("data", Val::Bytes(vec![1])),
+                ("slot", Val::Int(1)),
+                ("write_version", Val::Int(2)),
+            ]
+        };
+        let (sql, _) = Backend::Sqlite.render(&upsert_accounts("pools", vec![row("a"), row("b")]));
         assert_eq!(
-            sqlite_placeholders("INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)"),
-            "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)"
-        );
-        assert_eq!(
-            sqlite_placeholders(&format!("SELECT {}", super::values_clause(3, 4))),
-            format!(
-                "SELECT {}",
-                super::values_clause(3, 4)
-                    .replace(|c: char| c.is_ascii_digit(), "")
-                    .replace('$', "?")
-            )
-        );
-        // Reused, out of order, or not starting at 1: numbered.
-        assert_eq!(
-            sqlite_placeholders("SELECT * FROM t WHERE a = $1 OR b = $1"),
-            "SELECT * FROM t WHERE a = ?1 OR b = ?1"
-        );
-        assert_eq!(
-            sqlite_placeholders("UPDATE t SET a = $2 WHERE b = $1"),
-            "UPDATE t SET a = ?2 WHERE b = ?1"
-        );
-        assert_eq!(sqlite_placeholders("SELECT 1"), "SELECT 1");
-        assert_eq!(
-            sqlite_placeholders("SELECT $10 FROM t"),
-            "SELECT ?10 FROM t"
+            sql,
+            r#"INSERT INTO "pools" ("address", "data", "slot", "write_version") VALUES (?, ?, ?, ?), (?, ?, ?, ?) ON CONFLICT ("address") DO UPDATE SET "data" = "excluded"."data", "slot" = "excluded"."slot", "write_version" = "excluded"."write_version" WHERE "excluded"."slot" > "pools"."slot" OR ("excluded"."slot" = "pools"."slot" AND "excluded"."write_version" >= "pools"."write_version")"#
         );
     }
 }

@@ -2,21 +2,21 @@
 
 use super::feed::FeedRow;
 use super::rows::*;
+use super::sql;
+use super::Backend;
 use crate::market::status_name;
 use crate::model::*;
 use anchor_lang::prelude::Pubkey;
 use sdk::events::AmmEvent;
-use sqlx::{AnyConnection, AssertSqlSafe};
+use sea_query::{Expr, OnConflict, Query};
+use sqlx::AnyConnection;
 use std::collections::{BTreeMap, BTreeSet};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
-/// Runs a statement. Statements are built from the code's own table and column names only; every value
-/// is bound.
-async fn exec(conn: &mut AnyConnection, sql: &str, vals: Vec<Val>) -> Result<()> {
-    bind(sqlx::query(AssertSqlSafe(dialect(conn, sql))), &vals)
-        .execute(conn)
-        .await?;
+/// Runs a built statement in the connection's dialect.
+async fn exec<S: sea_query_sqlx::SqlxBinder>(conn: &mut AnyConnection, stmt: &S) -> Result<()> {
+    sql::query(Backend::of(conn), stmt).execute(conn).await?;
     Ok(())
 }
 
@@ -24,13 +24,16 @@ pub async fn cursor(conn: &mut AnyConnection, stream: &str, slot: u64) -> Result
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    exec(
-        conn,
+    sqlx::query(
         "INSERT INTO indexer_cursor (stream, slot, updated_at) VALUES ($1, $2, $3) \
          ON CONFLICT (stream) DO UPDATE SET slot = excluded.slot, updated_at = excluded.updated_at",
-        vec![Val::Text(stream.into()), Val::int(slot), Val::int(now)],
     )
-    .await
+    .bind(stream.to_string())
+    .bind(i64::try_from(slot).unwrap_or(i64::MAX))
+    .bind(i64::try_from(now).unwrap_or(i64::MAX))
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Writes a batch at `now` (unix seconds: where the rolling 24h window stands). Account writes (the newest
@@ -115,15 +118,15 @@ impl<'a> Pending<'a> {
             accounts.entry(table).or_default().push(row);
         }
         for (table, rows) in accounts {
-            for chunk in rows.chunks(rows_per_statement(rows[0].len())) {
-                let sql = upsert_accounts_sql(table, &chunk[0], chunk.len());
-                exec(conn, &sql, flat(chunk)).await?;
+            let n = sql::rows_per_statement(rows[0].len());
+            for chunk in sql::chunks(rows, n) {
+                exec(conn, &upsert_accounts(table, chunk)).await?;
             }
         }
         for (table, rows) in std::mem::take(&mut self.events) {
-            for chunk in rows.chunks(rows_per_statement(rows[0].len())) {
-                let sql = insert_events_sql(table, &chunk[0], chunk.len());
-                exec(conn, &sql, flat(chunk)).await?;
+            let n = sql::rows_per_statement(rows[0].len());
+            for chunk in sql::chunks(rows, n) {
+                exec(conn, &insert_events(table, chunk)).await?;
             }
         }
         super::holders::write(conn, &std::mem::take(&mut self.tokens)).await?;
@@ -174,32 +177,24 @@ fn feed_rows(events: &[&Event], inserted: &[crate::market::MarketTrade]) -> Vec<
     rows
 }
 
-fn flat(rows: &[Row]) -> Vec<Val> {
-    rows.iter()
-        .flat_map(|r| r.iter().map(|(_, v)| v.clone()))
-        .collect()
-}
-
 async fn change(conn: &mut AnyConnection, change: &Change) -> Result<()> {
+    use sea_query::ExprTrait;
     match change {
         Change::Account(_) | Change::Event(_) | Change::TokenAccount(_) => Ok(()),
         Change::Closed { address, version } => {
+            let (slot, write_version) = (Val::int(version.slot), Val::int(version.write_version));
             for kind in AccountKind::ALL {
-                let sql = format!(
-                    "DELETE FROM {} WHERE address = $1 AND (slot < $2 OR (slot = $3 AND write_version <= $4))",
-                    kind.table()
-                );
-                exec(
-                    conn,
-                    &sql,
-                    vec![
-                        Val::key(address),
-                        Val::int(version.slot),
-                        Val::int(version.slot),
-                        Val::int(version.write_version),
-                    ],
-                )
-                .await?;
+                let older = Expr::col("slot")
+                    .lt(Expr::val(slot.clone()))
+                    .or(Expr::col("slot")
+                        .eq(Expr::val(slot.clone()))
+                        .and(Expr::col("write_version").lte(Expr::val(write_version.clone()))));
+                let stmt = Query::delete()
+                    .from_table(kind.table())
+                    .and_where(Expr::col("address").eq(address.to_string()))
+                    .and_where(older)
+                    .to_owned();
+                exec(conn, &stmt).await?;
             }
             Ok(())
         }
@@ -320,7 +315,7 @@ pub fn account_row(w: &AccountWrite) -> (&'static str, Row) {
 async fn event(conn: &mut AnyConnection, e: &Event, now: i64) -> Result<Option<i64>> {
     match (e, event_row(e)) {
         (_, Some((table, row))) => {
-            exec(conn, &insert_events_sql(table, &row, 1), values(row)).await?;
+            exec(conn, &insert_events(table, vec![row])).await?;
             Ok(None)
         }
         (Event::Launch(l), None) => launch(conn, l, now).await,
@@ -518,6 +513,7 @@ fn amm_event(k: &EventKey, e: &AmmEvent) -> (&'static str, Row) {
 }
 
 async fn launch(conn: &mut AnyConnection, l: &Launch, now: i64) -> Result<Option<i64>> {
+    use sea_query::ExprTrait;
     let row: Row = vec![
         ("mint", Val::key(&l.mint)),
         ("pool", Val::key(&l.pool)),
@@ -536,21 +532,23 @@ async fn launch(conn: &mut AnyConnection, l: &Launch, now: i64) -> Result<Option
     ];
     // A launch seen in its transaction replaces one backfilled from account state (which knows neither
     // the creating signature nor the slot); otherwise the first write stays.
-    let sql = format!(
-        "INSERT INTO launches ({}) VALUES {} ON CONFLICT (mint) DO UPDATE SET \
-         created_slot = excluded.created_slot, created_at = excluded.created_at, \
-         signature = excluded.signature \
-         WHERE launches.signature IS NULL AND excluded.signature IS NOT NULL RETURNING mint",
-        columns(&row),
-        values_clause(row.len(), 1),
-    );
-    let written = bind(
-        sqlx::query(AssertSqlSafe(dialect(conn, &sql))),
-        &values(row),
-    )
-    .fetch_optional(&mut *conn)
-    .await?
-    .is_some();
+    let stmt = sql::insert("launches", vec![row])
+        .on_conflict(
+            OnConflict::column("mint")
+                .update_columns(["created_slot", "created_at", "signature"])
+                .action_and_where(
+                    Expr::col(("launches", "signature"))
+                        .is_null()
+                        .and(Expr::col(("excluded", "signature")).is_not_null()),
+                )
+                .to_owned(),
+        )
+        .returning_col("mint")
+        .to_owned();
+    let written = sql::query(Backend::of(conn), &stmt)
+        .fetch_optional(&mut *conn)
+        .await?
+        .is_some();
     super::listing::created(conn, &l.mint.to_string(), now).await?;
     // Announced once the index knows its creating transaction (the feed's key keeps it to one event).
     match (written, FeedRow::launch(l)) {
