@@ -199,6 +199,34 @@ pub struct ApiDoc;
 /// so they are renamed here.
 fn openapi_document(api: utoipa::openapi::OpenApi) -> serde_json::Value {
     let mut doc = serde_json::to_value(api).unwrap_or_default();
+    // The rate limit answers every operation behind it (all but the probes) with 429: said once, here.
+    if let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) {
+        for (path, item) in paths.iter_mut() {
+            if path == "/livez" || path == "/readyz" {
+                continue;
+            }
+            let operations = item
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|item| item.values_mut())
+                .filter_map(|op| op.get_mut("responses").and_then(|r| r.as_object_mut()));
+            for responses in operations {
+                responses.entry("429").or_insert_with(|| {
+                    serde_json::json!({
+                        "description": "RATE_LIMITED: this client (its X-Client-Id, else its address) is over its \
+                                        quota; retry after Retry-After seconds",
+                        "headers": { "Retry-After": {
+                            "description": "seconds until a request is admitted again",
+                            "schema": { "type": "integer", "minimum": 1 }
+                        } },
+                        "content": { "application/json": {
+                            "schema": { "$ref": "#/components/schemas/ErrorBody" }
+                        } }
+                    })
+                });
+            }
+        }
+    }
     if let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) {
         let links = paths
             .values_mut()

@@ -662,3 +662,28 @@ async fn a_request_that_does_not_answer_in_time_is_a_504_in_the_envelope() {
     assert_eq!(body["error"]["code"], "TIMEOUT", "{body}");
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }
+
+#[tokio::test]
+async fn every_operation_behind_the_rate_limit_documents_its_429() {
+    let base = serve(api::router(state(|c| c).await)).await;
+    let doc: Value = reqwest::get(format!("{base}/openapi.json"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
+    let mut operations = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let limited = op["responses"].get("429").is_some();
+            if path == "/livez" || path == "/readyz" {
+                assert!(!limited, "{method} {path} is outside the rate limit");
+            } else {
+                assert!(limited, "{method} {path} does not document 429");
+                operations += 1;
+            }
+        }
+    }
+    assert!(operations > 20, "{operations}");
+}
