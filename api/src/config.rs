@@ -30,7 +30,8 @@ pub struct ApiConfig {
     #[arg(
         long,
         env = "JUPITER_BASE_URL",
-        default_value = "https://lite-api.jup.ag/swap/v1"
+        default_value = "https://lite-api.jup.ag/swap/v1",
+        hide_env_values = true
     )]
     pub jupiter_base_url: String,
     /// Largest request body, bytes.
@@ -38,7 +39,7 @@ pub struct ApiConfig {
     pub max_body_bytes: usize,
     /// An EVM chain's JSON-RPC URL, `chainKey=url`, repeatable (or comma-separated in the environment).
     /// Chains not given use their public RPC endpoint (see `GET /swap/chains`).
-    #[arg(long = "evm-rpc", env = "EVM_RPC_URLS", value_delimiter = ',', value_parser = parse_chain_url)]
+    #[arg(long = "evm-rpc", env = "EVM_RPC_URLS", value_delimiter = ',', value_parser = parse_chain_url, hide_env_values = true)]
     pub evm_rpc: Vec<(String, String)>,
     /// KyberSwap Aggregator API base URL (keyless; the default EVM source); empty disables it.
     #[arg(

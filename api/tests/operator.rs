@@ -646,3 +646,28 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
     assert!(!log.contains(CANARY), "the log carries the secret:\n{log}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--help` names each setting's variable but never shows a value it holds (URLs carry providers' keys).
+#[tokio::test]
+async fn help_never_shows_a_secret_from_the_environment() {
+    const CANARY: &str = "CANARY9d2e";
+    let mut cmd = api_command(&["serve", "--help"]);
+    for var in [
+        "RPC_URL",
+        "GRPC_URL",
+        "DATABASE_URL",
+        "GRPC_X_TOKEN",
+        "JUPITER_BASE_URL",
+        "ZEROX_API_KEY",
+    ] {
+        cmd.env(var, format!("http://127.0.0.1:9/?api-key={CANARY}"));
+    }
+    cmd.env(
+        "EVM_RPC_URLS",
+        format!("ethereum=http://127.0.0.1:9/?k={CANARY}"),
+    );
+    let out = cmd.output().await.unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("RPC_URL"), "{help}");
+    assert!(!help.contains(CANARY), "{help}");
+}

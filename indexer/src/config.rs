@@ -31,12 +31,23 @@ pub fn parse_commitment(s: &str) -> Result<Commitment, String> {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct IndexerConfig {
-    /// Solana JSON-RPC URL (used to backfill account state).
-    #[arg(long, env = "RPC_URL", default_value = "http://127.0.0.1:8899")]
+    /// Solana JSON-RPC URL (used to backfill account state). URLs can hold a provider's key: their
+    /// environment values are never shown in `--help`.
+    #[arg(
+        long,
+        env = "RPC_URL",
+        default_value = "http://127.0.0.1:8899",
+        hide_env_values = true
+    )]
     pub rpc_url: String,
     /// Yellowstone gRPC URL; `https://` connects over TLS, verified against the system's roots (or the
     /// `--grpc-ca-cert` file).
-    #[arg(long, env = "GRPC_URL", default_value = "http://127.0.0.1:10000")]
+    #[arg(
+        long,
+        env = "GRPC_URL",
+        default_value = "http://127.0.0.1:10000",
+        hide_env_values = true
+    )]
     pub grpc_url: String,
     /// Yellowstone `x-token`, when the endpoint requires one.
     #[arg(long, env = "GRPC_X_TOKEN", hide_env_values = true)]
@@ -46,7 +57,12 @@ pub struct IndexerConfig {
     #[arg(long, env = "GRPC_CA_CERT")]
     pub grpc_ca_cert: Option<PathBuf>,
     /// `postgres://…` or `sqlite://path`.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://launchpad.db")]
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://launchpad.db",
+        hide_env_values = true
+    )]
     pub database_url: String,
     /// `confirmed` or `finalized` (`processed` is refused: see docs/indexer.md, Forks).
     #[arg(
