@@ -38,14 +38,6 @@ async fn output_of(args: &[&str]) -> (bool, String) {
     (out.status.success(), text)
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[tokio::test]
 async fn serve_refuses_to_start_on_local_defaults_and_names_each_setting() {
     let (ok, text) = output_of(&["serve"]).await;
@@ -126,7 +118,11 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
     let dir = std::env::temp_dir().join(format!("api-operator-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}/index.db", dir.display());
-    let (api_port, metrics_port, health_port) = (free_port(), free_port(), free_port());
+    let (api_port, metrics_port, health_port) = (
+        testkit::free_port(),
+        testkit::free_port(),
+        testkit::free_port(),
+    );
     let base = format!("http://127.0.0.1:{api_port}");
     let metrics_url = format!("http://127.0.0.1:{metrics_port}/metrics");
     let (listen, metrics_addr) = (
@@ -525,7 +521,7 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
     let dir = std::env::temp_dir().join(format!("api-canary-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}/index.db", dir.display());
-    let port = free_port();
+    let port = testkit::free_port();
     let base = format!("http://127.0.0.1:{port}");
     let rpc = format!("http://127.0.0.1:9/?api-key={CANARY}");
     let jupiter = format!("http://user:{CANARY}@127.0.0.1:9/swap/v1?api-key={CANARY}");

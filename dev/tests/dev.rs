@@ -2,6 +2,7 @@
 //! it serves a whole stack that the walkthrough plays to the end, it stops on SIGTERM, and every flag of
 //! its own is in `docs/operations.md`.
 
+use localnet::testkit;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -35,14 +36,6 @@ async fn output_of(args: &[&str]) -> (bool, String) {
     (out.status.success(), text)
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 fn scratch_dir(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("dev-{name}-{}", std::process::id()))
 }
@@ -53,7 +46,7 @@ async fn dev_names_the_port_it_cannot_bind() {
     let port = taken.local_addr().unwrap().port().to_string();
     let dir = scratch_dir("ports");
     let dir = dir.to_str().unwrap();
-    let api_addr = format!("127.0.0.1:{}", free_port());
+    let api_addr = format!("127.0.0.1:{}", testkit::free_port());
     let (ok, text) = output_of(&[
         "--dir",
         dir,
@@ -82,7 +75,7 @@ async fn dev_names_the_port_it_cannot_bind() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_walkthrough_plays_a_user_against_the_dev_stack_which_stops_on_sigterm() {
     let dir = scratch_dir("walkthrough");
-    let api = format!("127.0.0.1:{}", free_port());
+    let api = format!("127.0.0.1:{}", testkit::free_port());
     let mut child = dev_command(&[
         "--dir",
         dir.to_str().unwrap(),

@@ -26,14 +26,6 @@ fn binary(name: &str) -> PathBuf {
     path
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 fn command(name: &str, args: &[&str]) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(binary(name));
     cmd.args(args)
@@ -181,7 +173,7 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
     // Two indexers on one database: one takes the writer's lease, the other waits as the standby.
     let mut indexers = Vec::new();
     for _ in 0..2 {
-        let port = free_port();
+        let port = testkit::free_port();
         let health = format!("127.0.0.1:{port}");
         let child = command(
             "indexer",
@@ -239,7 +231,7 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
     // Two API replicas reading the same database.
     let mut replicas = Vec::new();
     for _ in 0..2 {
-        let port = free_port();
+        let port = testkit::free_port();
         let base = format!("http://127.0.0.1:{port}");
         let child = command(
             "api",

@@ -14,6 +14,14 @@ use solana_transaction::Transaction;
 
 pub const SOL: u64 = 1_000_000_000;
 
+/// A loopback port free at the moment of asking (for a process a test starts).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
 /// Signs with `signers` (the first pays) and waits for confirmation.
 pub async fn send(
     rpc: &RpcClient,
