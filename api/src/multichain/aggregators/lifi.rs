@@ -3,7 +3,7 @@
 //! transfer by its origin transaction hash.
 
 use super::http::{int_field, malformed, Answer, Upstream};
-use crate::chains::{ChainInfo, ChainKind, CHAINS};
+use crate::chains::ChainInfo;
 use crate::error::ApiError;
 use serde_json::Value;
 
@@ -12,15 +12,12 @@ const SOLANA_CHAIN_ID: u64 = 1_151_111_081_099_710;
 
 /// How LI.FI names `chain`: an EVM chain by its chain id, Solana by LI.FI's own id.
 pub fn chain_id(chain: &ChainInfo) -> u64 {
-    match chain.kind {
-        ChainKind::Evm => chain.chain_id.unwrap_or_default(),
-        ChainKind::Solana => SOLANA_CHAIN_ID,
-    }
+    super::numbered_chain_id(chain, SOLANA_CHAIN_ID)
 }
 
 /// The chain LI.FI names by `id`.
 pub fn chain(id: u64) -> Option<&'static ChainInfo> {
-    CHAINS.iter().find(|c| chain_id(c) == id)
+    super::numbered_chain(id, SOLANA_CHAIN_ID)
 }
 
 #[derive(Clone)]
@@ -166,7 +163,7 @@ mod tests {
 
     #[test]
     fn every_chain_has_its_own_lifi_id() {
-        for c in CHAINS.iter() {
+        for c in crate::chains::CHAINS.iter() {
             assert_eq!(chain(chain_id(c)).map(|c| c.key), Some(c.key));
         }
         let id = |key| chain_id(crate::chains::chain(key).unwrap());

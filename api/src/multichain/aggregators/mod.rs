@@ -13,3 +13,19 @@ pub struct PlatformFee<'a> {
     pub bps: u16,
     pub recipient: &'a str,
 }
+
+/// How an aggregator that numbers chains (LI.FI, Relay) names `chain`: an EVM chain by its chain id, Solana by
+/// the aggregator's own number `solana`.
+pub(crate) fn numbered_chain_id(chain: &crate::chains::ChainInfo, solana: u64) -> u64 {
+    match chain.kind {
+        crate::chains::ChainKind::Evm => chain.chain_id.unwrap_or_default(),
+        crate::chains::ChainKind::Solana => solana,
+    }
+}
+
+/// The chain such an aggregator names by `id`.
+pub(crate) fn numbered_chain(id: u64, solana: u64) -> Option<&'static crate::chains::ChainInfo> {
+    crate::chains::CHAINS
+        .iter()
+        .find(|c| numbered_chain_id(c, solana) == id)
+}

@@ -3,7 +3,7 @@
 //! follows the transfer.
 
 use super::http::{int_field, malformed, Answer, Upstream};
-use crate::chains::{ChainInfo, ChainKind, CHAINS};
+use crate::chains::ChainInfo;
 use crate::error::ApiError;
 use serde_json::{json, Value};
 
@@ -15,15 +15,12 @@ pub const SOLANA_NATIVE: &str = "11111111111111111111111111111111";
 
 /// How Relay names `chain`: an EVM chain by its chain id, Solana by Relay's own id.
 pub fn chain_id(chain: &ChainInfo) -> u64 {
-    match chain.kind {
-        ChainKind::Evm => chain.chain_id.unwrap_or_default(),
-        ChainKind::Solana => SOLANA_CHAIN_ID,
-    }
+    super::numbered_chain_id(chain, SOLANA_CHAIN_ID)
 }
 
 /// The chain Relay names by `id`.
 pub fn chain(id: u64) -> Option<&'static ChainInfo> {
-    CHAINS.iter().find(|c| chain_id(c) == id)
+    super::numbered_chain(id, SOLANA_CHAIN_ID)
 }
 
 #[derive(Clone)]
@@ -137,7 +134,7 @@ mod tests {
 
     #[test]
     fn every_chain_has_its_own_relay_id() {
-        for c in CHAINS.iter() {
+        for c in crate::chains::CHAINS.iter() {
             assert_eq!(chain(chain_id(c)).map(|c| c.key), Some(c.key));
         }
         let id = |key| chain_id(crate::chains::chain(key).unwrap());
