@@ -40,6 +40,12 @@ struct ServeArgs {
     api: ApiConfig,
     #[command(flatten)]
     indexer: IndexerConfig,
+    /// A PostgreSQL read replica (a hot standby of --database-url) for the API's reads of the index:
+    /// launches, curves, trades, candles, holders. Writes, the live feed and its LISTEN stay on the
+    /// primary; what is read here lags the primary by the replica's delay. Its pool takes
+    /// --db-max-connections and --db-statement-timeout-ms too.
+    #[arg(long, env = "DATABASE_READ_URL", hide_env_values = true)]
+    database_read_url: Option<String>,
     /// Also run the indexer in this process.
     #[arg(long, env = "WITH_INDEXER")]
     with_indexer: bool,
@@ -115,6 +121,7 @@ async fn main() -> anyhow::Result<()> {
             let ServeArgs {
                 api,
                 indexer,
+                database_read_url,
                 with_indexer,
                 keeper_keypair,
             } = *args;
@@ -125,7 +132,13 @@ async fn main() -> anyhow::Result<()> {
                 indexer.grpc_tls()?;
             }
             shutdown_signal(stop);
-            let store = Store::open_with(&indexer.database_url, indexer.db_options()).await?;
+            let mut store = Store::open_with(&indexer.database_url, indexer.db_options()).await?;
+            if let Some(url) = &database_read_url {
+                store = store
+                    .with_read_replica(url, indexer.db_options())
+                    .await
+                    .map_err(|e| anyhow::anyhow!("--database-read-url (DATABASE_READ_URL): {e}"))?;
+            }
             let rpc_url = indexer.rpc_url.clone();
             let mut tasks = Vec::new();
             let metrics = if with_indexer {

@@ -74,27 +74,7 @@ impl Postgres {
     }
 
     fn pg_ctl(&self, args: &[&str]) {
-        let bin = std::process::Command::new("sh")
-            .args([
-                "-c",
-                "dirname \"$(command -v pg_ctl 2>/dev/null || ls /usr/lib/postgresql/*/bin/pg_ctl | sort -V | tail -1)\"",
-            ])
-            .output()
-            .unwrap();
-        let pg_ctl = format!("{}/pg_ctl", String::from_utf8_lossy(&bin.stdout).trim());
-        let root = std::process::Command::new("id")
-            .arg("-u")
-            .output()
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-            .unwrap_or(false);
-        let mut cmd = if root {
-            let mut c = std::process::Command::new("runuser");
-            c.args(["-u", "postgres", "--", &pg_ctl]);
-            c
-        } else {
-            std::process::Command::new(&pg_ctl)
-        };
-        let status = cmd
+        let status = pg_command("pg_ctl")
             .arg("-D")
             .arg(self.dir.join("data"))
             .args(args)
@@ -102,6 +82,50 @@ impl Postgres {
             .status()
             .unwrap();
         assert!(status.success(), "pg_ctl {args:?}");
+    }
+
+    /// A hot standby of this cluster on its own port, streaming its changes (`pg_basebackup -R`): what an
+    /// operator gives `--database-read-url`.
+    fn standby(&self) -> Postgres {
+        let dir = std::env::temp_dir().join(format!("topology-standby-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        if is_root() {
+            let status = std::process::Command::new("chown")
+                .arg("postgres")
+                .arg(&dir)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+        let out = pg_command("pg_basebackup")
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                self.port(),
+                "-U",
+                "postgres",
+                "-R",
+                "-X",
+                "stream",
+                "-D",
+            ])
+            .arg(dir.join("data"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "pg_basebackup: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let port = testkit::free_port().to_string();
+        let standby = Postgres {
+            url: format!("postgres://postgres@127.0.0.1:{port}/postgres"),
+            dir,
+        };
+        standby.restart();
+        standby
     }
 
     fn stop(&self) {
@@ -123,6 +147,33 @@ impl Drop for Postgres {
     fn drop(&mut self) {
         let _ = std::panic::catch_unwind(|| self.pg_ctl(&["-m", "immediate", "stop"]));
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+/// One of PostgreSQL's programs (the newest installed), run as `postgres` when this test runs as root.
+fn pg_command(program: &str) -> std::process::Command {
+    let bin = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 | grep . || dirname \"$(command -v pg_ctl)\"",
+        ])
+        .output()
+        .unwrap();
+    let path = format!("{}/{program}", String::from_utf8_lossy(&bin.stdout).trim());
+    if is_root() {
+        let mut c = std::process::Command::new("runuser");
+        c.args(["-u", "postgres", "--", &path]);
+        c
+    } else {
+        std::process::Command::new(&path)
     }
 }
 
@@ -429,6 +480,156 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
                 .await
                 .is_some_and(|(s, _)| s == 503)
         },
+    )
+    .await;
+}
+
+/// `--database-read-url`: an API replica reads the index from a hot standby streaming the primary, while
+/// the indexer writes the primary. The standby is read-only, so any write sent its way would fail; the
+/// replica's readiness follows both databases, and reads come back with the standby, caught up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_api_replica_reads_from_a_streaming_standby() {
+    let pg = Postgres::start();
+    let standby = pg.standby();
+    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        net.rpc_url(),
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let (rpc_url, grpc_url) = (net.rpc_url(), net.grpc_url());
+
+    let health = format!("127.0.0.1:{}", testkit::free_port());
+    let _indexer = command(
+        "indexer",
+        &[
+            "--rpc-url",
+            &rpc_url,
+            "--grpc-url",
+            &grpc_url,
+            "--database-url",
+            &pg.url,
+            "--health-addr",
+            &health,
+        ],
+    )
+    .spawn()
+    .expect("indexer starts");
+    wait_for("the indexer writes", Duration::from_secs(60), || async {
+        get_json(&http, &format!("http://{health}/readyz"))
+            .await
+            .is_some_and(|(s, _)| s == 200)
+    })
+    .await;
+
+    // The replica neither migrates (the standby could not) nor reads the primary.
+    let port = testkit::free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let _api = command(
+        "api",
+        &[
+            "serve",
+            "--rpc-url",
+            &rpc_url,
+            "--database-url",
+            &pg.url,
+            "--database-read-url",
+            &standby.url,
+            "--no-migrate",
+            "--public-base-url",
+            &base,
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+        ],
+    )
+    .spawn()
+    .expect("api serve starts");
+    wait_for("the replica is ready", Duration::from_secs(60), || async {
+        get_json(&http, &format!("{base}/readyz"))
+            .await
+            .is_some_and(|(s, _)| s == 200)
+    })
+    .await;
+
+    let creator = testkit::funded(&rpc, 10 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 7, "READ")
+        .await
+        .unwrap();
+    let mint = keys.mint.to_string();
+    let trader = testkit::funded(&rpc, 10 * SOL).await.unwrap();
+    for i in 0..3 {
+        testkit::buy(&rpc, &keys, &trader, SOL / 10 + i)
+            .await
+            .unwrap();
+    }
+    let trades = |want: usize| {
+        let (http, url) = (
+            http.clone(),
+            format!("{base}/launchpad/trades/{mint}?limit=100"),
+        );
+        move || {
+            let (http, url) = (http.clone(), url.clone());
+            async move {
+                get_json(&http, &url).await.is_some_and(|(s, v)| {
+                    s == 200 && v["trades"].as_array().map_or(0, |t| t.len()) == want
+                })
+            }
+        }
+    };
+    wait_for(
+        "the trades reach the replica through the standby",
+        Duration::from_secs(60),
+        trades(3),
+    )
+    .await;
+    let (status, token) = get_json(&http, &format!("{base}/launchpad/tokens/{mint}"))
+        .await
+        .unwrap();
+    assert_eq!(status, 200, "{token}");
+
+    // The standby stops: the primary still answers, but this replica's reads came from the standby.
+    standby.stop();
+    wait_for(
+        "readiness turns 503 without the standby",
+        Duration::from_secs(10),
+        || async {
+            get_json(&http, &format!("{base}/readyz"))
+                .await
+                .is_some_and(|(s, _)| s == 503)
+        },
+    )
+    .await;
+    // (The pool tries to connect until its 10 s acquire timeout before the read fails.)
+    let r = http
+        .get(format!("{base}/launchpad/trades/{mint}?limit=100"))
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        r.status().is_server_error(),
+        "reads go to the standby: {}",
+        r.status()
+    );
+    // Meanwhile the chain and the primary move on.
+    testkit::buy(&rpc, &keys, &trader, SOL / 10 + 9)
+        .await
+        .unwrap();
+
+    standby.restart();
+    wait_for("readiness is back", Duration::from_secs(30), || async {
+        get_json(&http, &format!("{base}/readyz"))
+            .await
+            .is_some_and(|(s, _)| s == 200)
+    })
+    .await;
+    wait_for(
+        "the standby catches up and serves the trade made while it was down",
+        Duration::from_secs(60),
+        trades(4),
     )
     .await;
 }

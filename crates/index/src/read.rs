@@ -290,13 +290,13 @@ impl Store {
             .offset(offset.min(i64::MAX as u64));
         from(&mut page);
         let rows = sql::query(self.backend(), &page)
-            .fetch_all(self.pool())
+            .fetch_all(self.reads())
             .await?;
         let mut count = Query::select();
         count.expr(Func::count(Expr::col(sea_query::Asterisk)));
         from(&mut count);
         let total: i64 = sql::query(self.backend(), &count)
-            .fetch_one(self.pool())
+            .fetch_one(self.reads())
             .await?
             .get(0);
         Ok(Page {
@@ -315,7 +315,7 @@ impl Store {
             .and_where(Expr::col("mint").eq(mint.to_string()))
             .to_owned();
         let row = sql::query(self.backend(), &stmt)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.reads())
             .await?;
         Ok(row.as_ref().map(launch_row))
     }
@@ -327,7 +327,7 @@ impl Store {
              FROM pools p JOIN configs c ON c.address = p.config WHERE p.mint = $1",
         )
         .bind(mint.to_string())
-        .fetch_optional(self.pool())
+        .fetch_optional(self.reads())
         .await?;
         Ok(row.and_then(|r| {
             let pool = sdk::accounts::decode_pool(&r.get::<Vec<u8>, _>("pool_data"))?;
@@ -349,7 +349,7 @@ impl Store {
     pub async fn curve_by_pool(&self, pool: &Pubkey) -> Result<Option<CurveState>> {
         let row = sqlx::query("SELECT mint FROM pools WHERE address = $1")
             .bind(pool.to_string())
-            .fetch_optional(self.pool())
+            .fetch_optional(self.reads())
             .await?;
         match row {
             Some(r) => self.curve(&key(&r, "mint")).await,
@@ -360,7 +360,7 @@ impl Store {
     /// Pools whose curve completed and that wait for `migrate`.
     pub async fn completed_pools(&self) -> Result<Vec<CurveState>> {
         let rows = sqlx::query("SELECT mint FROM pools WHERE status = 'complete' ORDER BY address")
-            .fetch_all(self.pool())
+            .fetch_all(self.reads())
             .await?;
         let mut out = Vec::new();
         for r in rows {
@@ -376,7 +376,7 @@ impl Store {
         let row = sqlx::query("SELECT address, data FROM configs WHERE preset = $1 AND quote = $2")
             .bind(preset.to_string())
             .bind(quote.to_string())
-            .fetch_optional(self.pool())
+            .fetch_optional(self.reads())
             .await?;
         Ok(row.and_then(|r| {
             Some((
@@ -389,7 +389,7 @@ impl Store {
     pub async fn amm_pool(&self, address: &Pubkey) -> Result<Option<AmmPoolState>> {
         let row = sqlx::query("SELECT address, slot, data FROM amm_pools WHERE address = $1")
             .bind(address.to_string())
-            .fetch_optional(self.pool())
+            .fetch_optional(self.reads())
             .await?;
         Ok(row.as_ref().and_then(amm_pool_state))
     }
@@ -402,7 +402,7 @@ impl Store {
         )
         .bind(mint.to_string())
         .bind(mint.to_string())
-        .fetch_all(self.pool())
+        .fetch_all(self.reads())
         .await?;
         Ok(rows.iter().filter_map(amm_pool_state).collect())
     }
@@ -412,7 +412,7 @@ impl Store {
             "SELECT address, slot, data FROM amm_positions WHERE owner = $1 ORDER BY pool, address",
         )
         .bind(owner.to_string())
-        .fetch_all(self.pool())
+        .fetch_all(self.reads())
         .await?;
         Ok(rows
             .iter()
@@ -438,7 +438,7 @@ impl Store {
         )
         .bind(w.clone())
         .bind(w.clone())
-        .fetch_all(self.pool())
+        .fetch_all(self.reads())
         .await?;
         let mut out = Vec::new();
         for r in &rows {
@@ -490,7 +490,7 @@ impl Store {
                 "SELECT address AS pool, mint, quote_mint FROM pools WHERE amm_pool = $1",
             )
             .bind(amm.address.to_string())
-            .fetch_optional(self.pool())
+            .fetch_optional(self.reads())
             .await?;
             let (launch_pool, mint, quote_mint) = match &launch_row {
                 Some(r) => (
@@ -535,11 +535,11 @@ impl Store {
         .bind(mint.to_string())
         .bind(i64::from(limit))
         .bind(i64::try_from(offset).unwrap_or(i64::MAX))
-        .fetch_all(self.pool())
+        .fetch_all(self.reads())
         .await?;
         let total: i64 = sqlx::query("SELECT COUNT(*) FROM trades WHERE mint = $1")
             .bind(mint.to_string())
-            .fetch_one(self.pool())
+            .fetch_one(self.reads())
             .await?
             .get(0);
         let items = rows

@@ -110,7 +110,7 @@ impl Store {
         let m = mint.to_string();
         let count = sqlx::query("SELECT holders FROM holder_counts WHERE mint = $1")
             .bind(m.clone())
-            .fetch_optional(self.pool())
+            .fetch_optional(self.reads())
             .await?
             .map_or(0, |r| r.get::<i64, _>(0).max(0) as u64);
         let rows = sqlx::query(
@@ -119,7 +119,7 @@ impl Store {
         )
         .bind(m.clone())
         .bind(i64::from(limit.max(10)))
-        .fetch_all(self.pool())
+        .fetch_all(self.reads())
         .await?;
         let top: Vec<(String, String, u64)> = rows
             .iter()
@@ -132,7 +132,7 @@ impl Store {
         )
         .bind(m.clone())
         .bind(launch.creator.clone())
-        .fetch_one(self.pool())
+        .fetch_one(self.reads())
         .await?;
         let creator = amount_col(&creator, 0);
         let (from_slot, to_slot) = self.sniper_window(mint, &launch).await?;
@@ -144,7 +144,7 @@ impl Store {
             &launch.creator,
         );
         let sniper_count: i64 = sql::query(self.backend(), &snipers)
-            .fetch_one(self.pool())
+            .fetch_one(self.reads())
             .await?
             .get(0);
         let held = {
@@ -163,7 +163,7 @@ impl Store {
                 .to_owned()
         };
         let held = sql::query(self.backend(), &held)
-            .fetch_one(self.pool())
+            .fetch_one(self.reads())
             .await?;
         Ok(Some(HolderSummary {
             mint: m,
@@ -195,7 +195,7 @@ impl Store {
     async fn sniper_window(&self, mint: &Pubkey, launch: &LaunchRow) -> Result<(u64, u64)> {
         let first: Option<i64> = sqlx::query("SELECT MIN(slot) FROM market_trades WHERE mint = $1")
             .bind(mint.to_string())
-            .fetch_one(self.pool())
+            .fetch_one(self.reads())
             .await?
             .get(0);
         let created = first.map_or(launch.created_slot, |f| {
@@ -212,7 +212,7 @@ impl Store {
              ORDER BY t.mint, t.address",
         )
         .bind(owner.to_string())
-        .fetch_all(self.pool())
+        .fetch_all(self.reads())
         .await?;
         Ok(rows
             .iter()
@@ -239,7 +239,7 @@ impl Store {
             .limit(u64::from(limit))
             .to_owned();
         let rows = sql::query(self.backend(), &stmt)
-            .fetch_all(self.pool())
+            .fetch_all(self.reads())
             .await?;
         Ok(rows.iter().map(launch_row).collect())
     }

@@ -214,7 +214,7 @@ impl Store {
             .and_where(Expr::col("mint").eq(mint.to_string()))
             .to_owned();
         let row = sql::query(self.backend(), &stmt)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.reads())
             .await?;
         Ok(row.as_ref().map(stats_row))
     }
@@ -226,7 +226,7 @@ impl Store {
              FROM launch_metadata WHERE mint = $1",
         )
         .bind(mint.to_string())
-        .fetch_optional(self.pool())
+        .fetch_optional(self.reads())
         .await?;
         Ok(row.map(|r| LaunchExtras {
             name: r.get(0),
@@ -260,7 +260,7 @@ impl Store {
                 .to_owned()
         };
         for r in sql::query(self.backend(), &stmt)
-            .fetch_all(self.pool())
+            .fetch_all(self.reads())
             .await?
         {
             let e = out.entry(r.get("mint")).or_default();
@@ -284,7 +284,7 @@ impl Store {
         )
         .bind(m.clone())
         .bind(since)
-        .fetch_one(self.pool())
+        .fetch_one(self.reads())
         .await?
         .get(0);
         let reference_price = match self
@@ -311,7 +311,7 @@ impl Store {
     pub async fn listing_total(&self, q: &ListingQuery) -> Result<u64> {
         let stmt = listed(q).expr(Func::count(Expr::col(Asterisk))).to_owned();
         let total: i64 = sql::query(self.backend(), &stmt)
-            .fetch_one(self.pool())
+            .fetch_one(self.reads())
             .await?
             .get(0);
         Ok(total.max(0) as u64)
@@ -333,7 +333,7 @@ impl Store {
         page.limit(u64::from(q.limit))
             .offset(q.offset.min(i64::MAX as u64));
         let mints: Vec<String> = sql::query(self.backend(), &page)
-            .fetch_all(self.pool())
+            .fetch_all(self.reads())
             .await?
             .iter()
             .map(|r| r.get(0))
@@ -366,7 +366,7 @@ impl Store {
                     .to_owned()
             };
             for r in sql::query(self.backend(), &stmt)
-                .fetch_all(self.pool())
+                .fetch_all(self.reads())
                 .await?
             {
                 rows.insert(r.get("mint"), r);

@@ -91,7 +91,7 @@ impl Store {
         }
         stmt.order_by("seq", Order::Desc).limit(u64::from(limit));
         let rows = sql::query(self.backend(), &stmt)
-            .fetch_all(self.pool())
+            .fetch_all(self.reads())
             .await?;
         Ok(rows.iter().map(market_trade).collect())
     }
@@ -118,7 +118,7 @@ impl Store {
             .limit(u64::from(limit))
             .to_owned();
         let rows = sql::query(self.backend(), &stmt)
-            .fetch_all(self.pool())
+            .fetch_all(self.reads())
             .await?;
         let mut out: Vec<Candle> = rows.iter().map(candle_row).collect();
         out.reverse();
@@ -143,7 +143,7 @@ impl Store {
             .limit(1)
             .to_owned();
         let row = sql::query(self.backend(), &stmt)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.reads())
             .await?;
         Ok(row.as_ref().map(candle_row))
     }

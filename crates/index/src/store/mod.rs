@@ -91,6 +91,9 @@ pub struct Commits {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    /// Where the read side ([`crate::read`]) queries: a PostgreSQL read replica when one was given
+    /// ([`Store::with_read_replica`]), else the primary. Writes, the feed and `LISTEN` stay on the primary.
+    reads: Option<AnyPool>,
     backend: Backend,
     /// What this process committed: the one signal that a batch committed (shared by every clone; other
     /// processes learn of feed commits by PostgreSQL's `NOTIFY`).
@@ -248,6 +251,7 @@ impl Store {
             .connect(&url)
             .await?;
         Ok(Store {
+            reads: None,
             pool,
             backend,
             commits: std::sync::Arc::new(tokio::sync::watch::channel(Commits::default()).0),
@@ -296,12 +300,44 @@ impl Store {
         self.backend
     }
 
+    /// The primary: every write, and reads that must see the latest commit.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
 
+    /// Where reads that may lag the primary by a replica's delay go (the primary without a replica).
+    pub fn reads(&self) -> &AnyPool {
+        self.reads.as_ref().unwrap_or(&self.pool)
+    }
+
+    /// This store with its reads served by a PostgreSQL read replica at `url` (a hot standby of the
+    /// primary, streaming its changes): `options`' pool size and statement timeout apply to it; it is never
+    /// migrated (a standby takes the primary's schema). SQLite has no replicas: refused.
+    pub async fn with_read_replica(self, url: &str, options: DbOptions) -> anyhow::Result<Store> {
+        anyhow::ensure!(
+            self.backend == Backend::Postgres && Backend::of_url(url) == Some(Backend::Postgres),
+            "a read replica needs a PostgreSQL primary and a postgres:// read URL"
+        );
+        let reads = Store::connect_with(
+            url,
+            DbOptions {
+                migrate: false,
+                ..options
+            },
+        )
+        .await?
+        .pool;
+        Ok(Store {
+            reads: Some(reads),
+            ..self
+        })
+    }
+
     pub async fn close(&self) {
         self.pool.close().await;
+        if let Some(reads) = &self.reads {
+            reads.close().await;
+        }
     }
 
     /// The last slot whose updates are all committed, if the stream ever started.
@@ -369,12 +405,29 @@ impl Store {
         Ok(())
     }
 
-    /// Whether the database answers a trivial query within `within`: the readiness of whatever reads it.
+    /// Whether the database (the primary, and the read replica when there is one) answers a trivial query
+    /// within `within`: the readiness of whatever reads and writes it.
     pub async fn ping(&self, within: Duration) -> Result<(), String> {
-        match tokio::time::timeout(within, sqlx::query("SELECT 1").execute(&self.pool)).await {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => Err(format!("no answer within {} ms", within.as_millis())),
+        let ping = |pool: &AnyPool, what: &'static str| {
+            let pool = pool.clone();
+            async move {
+                match tokio::time::timeout(within, sqlx::query("SELECT 1").execute(&pool)).await {
+                    Ok(Ok(_)) => Ok(()),
+                    Ok(Err(e)) => Err(format!("{what}: {e}")),
+                    Err(_) => Err(format!(
+                        "{what}: no answer within {} ms",
+                        within.as_millis()
+                    )),
+                }
+            }
+        };
+        match &self.reads {
+            None => ping(&self.pool, "primary").await,
+            Some(reads) => {
+                let (primary, replica) =
+                    tokio::join!(ping(&self.pool, "primary"), ping(reads, "read replica"));
+                primary.and(replica)
+            }
         }
     }
 
