@@ -225,6 +225,56 @@ async fn fresh_url(backend: &str, tag: &str) -> String {
     }
 }
 
+/// PostgreSQL: each table's bytes on disk with its indexes and TOAST, largest first, after a `VACUUM` (what
+/// autovacuum leaves: the dead versions of upserted rows become reusable space, still counted).
+async fn table_bytes(store: &Store) -> BTreeMap<String, i64> {
+    sqlx::query("VACUUM").execute(store.pool()).await.unwrap();
+    sqlx::query(
+        "SELECT c.relname::TEXT, pg_total_relation_size(c.oid) FROM pg_class c \
+         JOIN pg_namespace n ON n.oid = c.relnamespace \
+         WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> '_sqlx_migrations'",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1)))
+    .collect()
+}
+
+/// Bytes per trade on PostgreSQL: the pipeline's database after the stream, less an empty one's, per table.
+async fn bytes_per_trade(stream: &[SubscribeUpdate], trades: usize, tag: &str) {
+    let empty = Store::open(&fresh_url("postgres", &format!("empty{tag}")).await)
+        .await
+        .unwrap();
+    let base = table_bytes(&empty).await;
+    empty.close().await;
+    let url = fresh_url("postgres", &format!("bytes{tag}")).await;
+    pipeline(&url, stream).await;
+    let store = Store::connect(&url).await.unwrap();
+    let full = table_bytes(&store).await;
+    store.close().await;
+    let mut grown: Vec<(String, i64)> = full
+        .iter()
+        .map(|(t, b)| (t.clone(), b - base.get(t).copied().unwrap_or(0)))
+        .filter(|(_, b)| *b > 0)
+        .collect();
+    grown.sort_by_key(|(_, b)| -b);
+    let total: i64 = grown.iter().map(|(_, b)| b).sum();
+    let per = |b: i64| b as f64 / trades as f64;
+    println!("\n| table ({tag}) | bytes | bytes per trade |\n|---|---|---|");
+    for (t, b) in &grown {
+        println!("| `{t}` | {b} | {:.0} |", per(*b));
+    }
+    let day = per(total) * 86_400.0;
+    println!(
+        "| all | {total} | {:.0} |\n\nprojection: {:.1} GB a day at 100 trades/s, {:.1} GB a day at 1,000 trades/s",
+        per(total),
+        day * 100.0 / 1e9,
+        day * 1_000.0 / 1e9
+    );
+}
+
 /// Feeds the stream through the pipeline; returns (updates, seconds).
 async fn pipeline(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
     let store = Store::open(url).await.unwrap();
@@ -439,6 +489,11 @@ async fn main() {
                 "| {b} | {t} | {rate:.0} | {raw_rate:.0} | {:.2} |",
                 rate / raw_rate
             );
+        }
+    }
+    if backends.contains(&"postgres") {
+        for (t, stream) in &streams {
+            bytes_per_trade(stream, args.trades, &format!("t{t}")).await;
         }
     }
     println!(

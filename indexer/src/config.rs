@@ -104,6 +104,16 @@ pub struct IndexerConfig {
     /// once per release instead).
     #[arg(long, env = "DB_NO_MIGRATE")]
     pub no_migrate: bool,
+    /// How long candles of the finest intervals are kept: comma-separated interval=duration pairs
+    /// (`1s=2d,15s=1week`, `1m=90d`, `15s=forever`); intervals not named are kept for ever (1h and 1d always
+    /// are). The writer deletes expired candles once a minute.
+    #[arg(
+        long,
+        env = "INDEXER_CANDLE_RETENTION",
+        value_parser = index::store::retention::Retention::with_candles,
+        default_value = "1s=2d,15s=7d"
+    )]
+    pub candle_retention: index::store::retention::Retention,
 }
 
 impl IndexerConfig {
@@ -126,6 +136,7 @@ impl IndexerConfig {
             db_max_connections: None,
             db_statement_timeout_ms: 0,
             no_migrate: false,
+            candle_retention: Default::default(),
         }
     }
 

@@ -522,6 +522,8 @@ impl Indexer {
             config.stream_idle_secs.saturating_mul(1000),
             std::sync::atomic::Ordering::Relaxed,
         );
+        // The writer prunes what the retention no longer keeps.
+        let store = store.with_retention(config.candle_retention.clone());
         Indexer {
             config,
             store,

@@ -1,8 +1,8 @@
 //! The live feed's rows (`feed_events`), written inside the batch's transaction with the events they
 //! describe (see `docs/live-feed.md`).
 //!
-//! Order: every writer takes an exclusive lock on the table (PostgreSQL; SQLite has one writer at a time
-//! anyway) and numbers its rows after the highest `seq` stored, so `seq` order is commit order and a reader
+//! Order: every writer takes one transaction-scoped advisory lock (PostgreSQL; SQLite has one writer at a
+//! time anyway) and numbers its rows after the highest `seq` stored, so `seq` order is commit order and a reader
 //! of `seq > n` never misses a row that commits later with a lower number. Idempotence: each row names its
 //! source event (`event_key`); a replayed, recovered or re-sent event inserts nothing.
 
@@ -20,6 +20,9 @@ type Result<T> = std::result::Result<T, sqlx::Error>;
 /// The PostgreSQL channel a committed feed batch is announced on (`NOTIFY`; the payload is the highest
 /// new `seq`, a hint only: readers always read `seq > last` from the table).
 pub const CHANNEL: &str = "launchpad_feed";
+
+/// The transaction-scoped advisory lock that orders feed writers (an arbitrary constant: "feed" in ASCII).
+const FEED_LOCK: i64 = 0x6665_6564;
 
 /// One feed row before it is numbered.
 #[derive(Debug, Clone)]
@@ -168,7 +171,8 @@ impl FeedRow {
     }
 }
 
-fn now() -> i64 {
+/// Unix seconds by the wall clock: what feed rows are stamped with (`written_at`).
+pub(crate) fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
@@ -188,8 +192,11 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
     let backend = Backend::of(conn);
     let postgres = backend == Backend::Postgres;
     if postgres {
-        // Held to the commit: the next writer numbers its rows after this one's, and commits after it.
-        sqlx::query("LOCK TABLE feed_events IN EXCLUSIVE MODE")
+        // Held to the commit: the next writer numbers its rows after this one's, and commits after it. An
+        // advisory lock, not a table lock, so autovacuum (which the retention's deletes need) is never
+        // blocked or cancelled by a writer.
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(FEED_LOCK)
             .execute(&mut *conn)
             .await?;
     }

@@ -7,6 +7,7 @@ pub mod lease;
 mod listing;
 mod market;
 mod prepared;
+pub mod retention;
 mod rows;
 pub mod sql;
 mod swap_records;
@@ -70,12 +71,9 @@ static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../../migrat
 /// The name of the main stream's cursor row.
 pub const MAIN_STREAM: &str = "main";
 
-/// How long the live feed keeps its rows (by the indexer's clock): a resume point older than that is
-/// answered `RESUME_TOO_OLD`.
+/// How long the live feed keeps its rows by default (by the indexer's clock): a resume point older than that
+/// is answered `RESUME_TOO_OLD`.
 pub const FEED_RETENTION_SECS: i64 = 86_400;
-
-/// How often the writer prunes the feed to [`FEED_RETENTION_SECS`].
-const FEED_PRUNE_EVERY_SECS: i64 = 60;
 
 /// What a process's [`Store::apply`] calls have committed so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -98,8 +96,10 @@ pub struct Store {
     /// What this process committed: the one signal that a batch committed (shared by every clone; other
     /// processes learn of feed commits by PostgreSQL's `NOTIFY`).
     commits: std::sync::Arc<tokio::sync::watch::Sender<Commits>>,
-    /// Unix seconds of the last feed prune.
-    feed_pruned: std::sync::Arc<std::sync::atomic::AtomicI64>,
+    /// Unix seconds of the last prune.
+    pruned: std::sync::Arc<std::sync::atomic::AtomicI64>,
+    /// What the writer's periodic prune keeps.
+    retention: std::sync::Arc<retention::Retention>,
     clock: Clock,
 }
 
@@ -255,7 +255,8 @@ impl Store {
             pool,
             backend,
             commits: std::sync::Arc::new(tokio::sync::watch::channel(Commits::default()).0),
-            feed_pruned: Default::default(),
+            pruned: Default::default(),
+            retention: Default::default(),
             clock: Clock::wall(),
         })
     }
@@ -289,6 +290,14 @@ impl Store {
     /// This store reading the time from `clock` instead of the wall clock.
     pub fn with_clock(self, clock: Clock) -> Store {
         Store { clock, ..self }
+    }
+
+    /// This store pruning by `retention` (the default: [`retention::Retention::default`]).
+    pub fn with_retention(self, retention: retention::Retention) -> Store {
+        Store {
+            retention: std::sync::Arc::new(retention),
+            ..self
+        }
     }
 
     /// Unix seconds now, by the store's clock.
@@ -388,14 +397,17 @@ impl Store {
         if let Some(slot) = cursor {
             write::cursor(&mut tx, MAIN_STREAM, slot).await?;
         }
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        let last = self.feed_pruned.load(std::sync::atomic::Ordering::Relaxed);
-        if now - last >= FEED_PRUNE_EVERY_SECS {
-            self.feed_pruned
-                .store(now, std::sync::atomic::Ordering::Relaxed);
-            feed::prune(&mut tx, now - FEED_RETENTION_SECS).await?;
+        // The cadence and the feed's rows go by the wall clock (the feed stamps its rows with it); candles
+        // by the store's clock, the one their windows are read by.
+        let wall = feed::now();
+        let last = self.pruned.load(std::sync::atomic::Ordering::Relaxed);
+        if wall - last >= retention::PRUNE_EVERY_SECS {
+            self.pruned
+                .store(wall, std::sync::atomic::Ordering::Relaxed);
+            let pruned = retention::prune(&mut tx, &self.retention, wall, self.now()).await?;
+            if pruned != retention::Pruned::default() {
+                tracing::debug!(?pruned, "retention");
+            }
         }
         tx.commit().await?;
         self.commits.send_modify(|c| {

@@ -1,0 +1,150 @@
+//! Bounded storage: how long the index keeps the rows that only grow (the live feed's, and candles of the
+//! finest intervals), and the writer's periodic prune that enforces it. Trades, pools and the coarser candles
+//! are kept: they are the product's history.
+//!
+//! The prune runs inside a batch's transaction at most once per [`PRUNE_EVERY_SECS`], so each run deletes
+//! about one interval's worth of expired rows, found by index (`feed_events (written_at)`,
+//! `candles (interval_secs, start_time)`).
+
+use crate::market::INTERVALS;
+use sqlx::AnyConnection;
+use std::collections::BTreeMap;
+
+type Result<T> = std::result::Result<T, sqlx::Error>;
+
+/// How often the writer prunes (seconds, by the store's clock).
+pub const PRUNE_EVERY_SECS: i64 = 60;
+
+/// Candle intervals the product itself reads over a long window, so never pruned: the listing's rolling 24h
+/// volume and change come from the hourly candles, the all-time high from the daily ones.
+pub const KEPT_INTERVALS: [i64; 2] = [3_600, 86_400];
+
+/// How long rows are kept (seconds; `None`: for ever).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Retention {
+    /// The live feed's rows: a resume point older than this is answered `RESUME_TOO_OLD`.
+    pub feed_secs: i64,
+    /// Candles per interval length (seconds): intervals not named are kept for ever.
+    pub candles: BTreeMap<i64, i64>,
+}
+
+impl Default for Retention {
+    /// The feed a day; 1 s candles 2 days, 15 s candles a week; 1 m and coarser for ever.
+    fn default() -> Self {
+        Retention {
+            feed_secs: 86_400,
+            candles: BTreeMap::from([(1, 2 * 86_400), (15, 7 * 86_400)]),
+        }
+    }
+}
+
+impl Retention {
+    /// [`Retention::default`] with the candle retentions of `spec` applied over it: comma-separated
+    /// `interval=duration` pairs, the interval as the API names it (`1s`, `15s`, `1m`, `5m`, `15m`, `4h`),
+    /// the duration as `humantime` reads it (`2d`, `36h`, `1week`) or `forever`. The hourly and daily
+    /// candles cannot be pruned ([`KEPT_INTERVALS`]); a duration under one interval would keep nothing.
+    pub fn with_candles(spec: &str) -> std::result::Result<Retention, String> {
+        let mut retention = Retention::default();
+        for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, keep) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("`{pair}`: expected interval=duration, e.g. 1s=2d"))?;
+            let (name, keep) = (name.trim(), keep.trim());
+            let secs = INTERVALS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, s)| *s)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = INTERVALS.iter().map(|(n, _)| *n).collect();
+                    format!("`{name}` is not a candle interval ({})", names.join(", "))
+                })?;
+            if keep.eq_ignore_ascii_case("forever") {
+                retention.candles.remove(&secs);
+                continue;
+            }
+            if KEPT_INTERVALS.contains(&secs) {
+                return Err(format!(
+                    "{name} candles are kept for ever: the listing's 24h figures and the all-time high \
+                     are computed from them"
+                ));
+            }
+            let keep = humantime::parse_duration(keep)
+                .map_err(|e| format!("`{keep}` ({name}): {e}; e.g. 2d, 36h, 1week or forever"))?
+                .as_secs();
+            let keep = i64::try_from(keep).map_err(|_| format!("`{pair}`: too long"))?;
+            if keep < secs {
+                return Err(format!(
+                    "`{pair}` keeps less than one {name} candle; give at least {secs}s or forever"
+                ));
+            }
+            retention.candles.insert(secs, keep);
+        }
+        Ok(retention)
+    }
+}
+
+/// What one prune deleted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pruned {
+    pub feed_events: u64,
+    pub candles: u64,
+}
+
+/// Deletes what `retention` no longer keeps: feed rows written before `wall - feed_secs` (`wall`: unix
+/// seconds by the clock feed rows are stamped with; the newest row always stays, so the highest `seq` never
+/// goes back) and each pruned interval's candles that started before `now` (the chain-time clock candles
+/// are read by) less its retention.
+pub async fn prune(
+    conn: &mut AnyConnection,
+    retention: &Retention,
+    wall: i64,
+    now: i64,
+) -> Result<Pruned> {
+    let feed_events = super::feed::prune(conn, wall - retention.feed_secs).await?;
+    let mut candles = 0;
+    for (interval, keep) in &retention.candles {
+        candles += sqlx::query("DELETE FROM candles WHERE interval_secs = $1 AND start_time < $2")
+            .bind(*interval)
+            .bind(now - keep)
+            .execute(&mut *conn)
+            .await?
+            .rows_affected();
+    }
+    Ok(Pruned {
+        feed_events,
+        candles,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candle_retention_reads_names_durations_and_forever() {
+        let r = Retention::with_candles("1s=36h, 1m=30d,15s=forever").unwrap();
+        assert_eq!(
+            r.candles,
+            BTreeMap::from([(1, 36 * 3_600), (60, 30 * 86_400)])
+        );
+        assert_eq!(r.feed_secs, 86_400);
+        assert_eq!(Retention::with_candles("").unwrap(), Retention::default());
+    }
+
+    #[test]
+    fn candle_retention_refuses_what_would_break_the_product_or_keep_nothing() {
+        for (spec, says) in [
+            ("1h=2d", "kept for ever"),
+            ("1d=30d", "kept for ever"),
+            ("2s=1d", "not a candle interval"),
+            ("1s", "expected interval=duration"),
+            ("1s=soon", "forever"),
+            ("15s=10s", "less than one 15s candle"),
+        ] {
+            let e = Retention::with_candles(spec).unwrap_err();
+            assert!(e.contains(says), "{spec}: {e}");
+        }
+        // Keeping the kept intervals for ever is what they do anyway.
+        assert!(Retention::with_candles("1h=forever,1d=forever").is_ok());
+    }
+}

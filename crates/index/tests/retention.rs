@@ -1,0 +1,104 @@
+//! Bounded storage: the writer's periodic prune deletes the finest candles past their retention (by the
+//! store's clock) and keeps everything else, on PostgreSQL and SQLite alike.
+
+use index::store::retention::Retention;
+use index::store::{Clock, Store};
+
+const NOW: i64 = 1_800_000_000;
+const DAY: i64 = 86_400;
+
+async fn stores() -> Vec<(String, Store)> {
+    let admin = std::env::var("DATABASE_URL").expect(
+        "DATABASE_URL is not set: run the tests through scripts/test, which starts PostgreSQL",
+    );
+    let name = format!("retention_{}", std::process::id());
+    let pg = index::store::create_postgres_database(&admin, &name)
+        .await
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("retention-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sqlite = format!("sqlite://{}/index.db", dir.display());
+    let _ = std::fs::remove_file(dir.join("index.db"));
+    let mut out = Vec::new();
+    for url in [pg, sqlite] {
+        out.push((url.clone(), Store::open(&url).await.unwrap()));
+    }
+    out
+}
+
+async fn candle(store: &Store, interval: i64, start: i64) {
+    sqlx::query(
+        "INSERT INTO candles (mint, interval_secs, start_time, open, high, low, close, volume_base, \
+         volume_quote, trades, open_seq, close_seq) VALUES ('M', $1, $2, '1', '1', '1', '1', '1', '1', 1, \
+         'a', 'b')",
+    )
+    .bind(interval)
+    .bind(start)
+    .execute(store.pool())
+    .await
+    .unwrap();
+}
+
+async fn kept(store: &Store) -> Vec<(i64, i64)> {
+    sqlx::query_as(
+        "SELECT interval_secs, start_time FROM candles ORDER BY interval_secs, start_time",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn the_writer_prunes_the_finest_candles_past_their_retention() {
+    for (url, store) in stores().await {
+        let written = [
+            (1, NOW - 3 * DAY),  // past 2 days: goes
+            (1, NOW - DAY),      // kept
+            (15, NOW - 8 * DAY), // past a week: goes
+            (15, NOW - 6 * DAY), // kept
+            (60, NOW - 400 * DAY),
+            (3_600, NOW - 400 * DAY),
+            (86_400, NOW - 400 * DAY),
+        ];
+        for (interval, start) in written {
+            candle(&store, interval, start).await;
+        }
+        let store = store
+            .with_clock(Clock::new(|| NOW))
+            .with_retention(Retention::default());
+        // Any batch, even an empty one, runs the prune when a minute has passed since the last.
+        store.apply(&[], None).await.unwrap();
+        assert_eq!(
+            kept(&store).await,
+            vec![
+                (1, NOW - DAY),
+                (15, NOW - 6 * DAY),
+                (60, NOW - 400 * DAY),
+                (3_600, NOW - 400 * DAY),
+                (86_400, NOW - 400 * DAY),
+            ],
+            "{url}"
+        );
+
+        // A custom retention: 1 m candles for 90 days; 15 s ones for ever.
+        let store = Store::connect(&url)
+            .await
+            .unwrap()
+            .with_clock(Clock::new(|| NOW))
+            .with_retention(Retention::with_candles("1m=90d,15s=forever").unwrap());
+        candle(&store, 15, NOW - 100 * DAY).await;
+        store.apply(&[], None).await.unwrap();
+        assert_eq!(
+            kept(&store).await,
+            vec![
+                (1, NOW - DAY),
+                (15, NOW - 100 * DAY),
+                (15, NOW - 6 * DAY),
+                (3_600, NOW - 400 * DAY),
+                (86_400, NOW - 400 * DAY),
+            ],
+            "{url}"
+        );
+        store.close().await;
+    }
+}
