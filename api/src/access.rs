@@ -8,7 +8,7 @@
 use axum::extract::Request;
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use dashmap::DashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
@@ -193,8 +193,21 @@ fn method_label(method: &Method) -> &'static str {
 /// The middleware: times the request, puts an error response outside the envelope into it
 /// ([`crate::error::envelope`]) and records the outcome.
 pub async fn record(req: Request, next: Next) -> Response {
-    let client = Client::of(req.headers());
     let method = method_label(req.method());
+    // A key or seed phrase in the path, the query or a header is refused before anything reads it, and
+    // the request is logged by its route alone: no path, no client headers.
+    if let Some(place) = crate::body::secret_outside_body(req.uri(), req.headers()) {
+        let response =
+            crate::error::envelope(crate::body::secret_refused(&place).into_response()).await;
+        let route = req
+            .extensions()
+            .get::<axum::extract::MatchedPath>()
+            .map_or("unmatched".to_string(), |p| p.as_str().to_string());
+        SERIES.record(&route, method, response.status(), Duration::ZERO);
+        tracing::info!(target: "api::request", method, route, status = 400, refused = %place, "request");
+        return response;
+    }
+    let client = Client::of(req.headers());
     let uri = req.uri().clone();
     // Metrics are labelled by the matched route (`/launchpad/curve/{mint}`), never the raw path.
     let route = req

@@ -42,14 +42,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
             )
         })?;
         if let Some(path) = found {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "SECRET_MATERIAL",
-                format!(
-                    "`{path}` looks like a private key or seed phrase; this service never accepts them. \
-                     Sign locally and send only signed transactions"
-                ),
-            ));
+            return Err(secret_refused(&format!("`{path}`")));
         }
         serde_json::from_slice(&bytes).map(ApiJson).map_err(|e| {
             let message = e.to_string();
@@ -92,6 +85,88 @@ const SECRET_NAMES: [&str; 7] = [
     "mnemonic",
     "keypair",
 ];
+
+/// Whether a field named `name` (lower case, `_` for `-`) is one for a key or seed.
+fn secret_name(name: &str) -> bool {
+    SECRET_NAMES.iter().any(|s| name.contains(s)) || name == "seed" || name == "secret"
+}
+
+/// Whether a field named `name` legitimately holds 64-byte base58 or 32-byte hex values: signatures,
+/// hashes, transactions, and a quote's `route` (which this service produced).
+fn opaque_name(name: &str) -> bool {
+    name == "route"
+        || ["hash", "signature", "transaction"]
+            .iter()
+            .any(|s| name.contains(s))
+}
+
+/// Headers whose values are not the caller's free text (cache validators, cookies a browser attaches for the
+/// site, WebSocket handshakes, trace context): never scanned. A header *named* like a key is refused anyway.
+const UNSCANNED_HEADERS: [&str; 8] = [
+    "if-none-match",
+    "if-match",
+    "cookie",
+    "authorization",
+    "sec-websocket-key",
+    "sec-websocket-protocol",
+    "traceparent",
+    "tracestate",
+];
+
+/// Where a request carries a secret outside its body, by the body's rules: a path segment, a query
+/// parameter or a header named like a key or seed, or whose value carries one (a seed phrase, a keypair
+/// list, a 64-byte base58 or 32-byte hex key; opaque names such as `originTxHash`, and an image's content
+/// hash in its path, excepted). The answer names the place, never the value.
+pub fn secret_outside_body(
+    uri: &axum::http::Uri,
+    headers: &axum::http::HeaderMap,
+) -> Option<String> {
+    let normalize = |name: &str| {
+        let name = name.to_ascii_lowercase().replace('-', "_");
+        name.strip_prefix("x_").map(str::to_string).unwrap_or(name)
+    };
+    let mut previous = "";
+    for segment in uri.path().split('/').filter(|s| !s.is_empty()) {
+        let text = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
+        // `/launchpad/images/{hash}`: a SHA-256 in hex.
+        if previous != "images" && carries_secret(&text, false) {
+            return Some("the request path".into());
+        }
+        previous = segment;
+    }
+    if let Some(query) = uri.query() {
+        for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+            let key = normalize(&name);
+            if secret_name(&key) || carries_secret(&value, opaque_name(&key)) {
+                return Some(format!(
+                    "query parameter `{}`",
+                    name.chars().take(64).collect::<String>()
+                ));
+            }
+        }
+    }
+    for (name, value) in headers {
+        let key = normalize(name.as_str());
+        let value = String::from_utf8_lossy(value.as_bytes());
+        let scanned = !UNSCANNED_HEADERS.contains(&name.as_str());
+        if secret_name(&key) || (scanned && carries_secret(&value, opaque_name(&key))) {
+            return Some(format!("header `{name}`"));
+        }
+    }
+    None
+}
+
+/// `SECRET_MATERIAL`: something at `place` looks like a private key or seed phrase.
+pub fn secret_refused(place: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "SECRET_MATERIAL",
+        format!(
+            "{place} looks like a private key or seed phrase; this service never accepts them. \
+             Sign locally and send only signed transactions"
+        ),
+    )
+}
 
 /// Where in the JSON `body` something secret sits: a field named like a key or seed, a 64-number array (a
 /// Solana keypair file), or a string that carries a secret anywhere in its text (see [`carries_secret`]).
@@ -231,18 +306,14 @@ impl<'de> Visitor<'de> for Scan<'_> {
                     owned.as_str()
                 }
             };
-            if SECRET_NAMES.iter().any(|s| name.contains(s)) || name == "seed" || name == "secret" {
+            if secret_name(name) {
                 found = Some(here());
                 map.next_value::<serde::de::IgnoredAny>()?;
                 continue;
             }
             let value = Scan {
                 path: &here,
-                opaque: self.opaque
-                    || name == "route"
-                    || ["hash", "signature", "transaction"]
-                        .iter()
-                        .any(|s| name.contains(s)),
+                opaque: self.opaque || opaque_name(name),
                 image: name == "image",
             };
             if let Scanned::Secret(path) = map.next_value_seed(value)? {

@@ -130,10 +130,37 @@ pub struct ApiConfig {
     /// slow consumer, milliseconds.
     #[arg(long, env = "FEED_SEND_TIMEOUT_MS", default_value_t = 10_000)]
     pub feed_send_timeout_ms: u64,
+    /// Secrets that sign the routes quotes hand out (HMAC-SHA256; each at least 32 bytes),
+    /// comma-separated: the first signs, every one verifies, so a key rotates without downtime (add the new
+    /// one second, then first, then drop the old). Give every replica the same keys; without any, each
+    /// process signs with a random key of its own and refuses routes quoted by another.
+    #[arg(
+        long,
+        env = "ROUTE_KEYS",
+        value_delimiter = ',',
+        value_parser = parse_route_key,
+        hide_env_values = true
+    )]
+    pub route_keys: Vec<String>,
+    /// How long a reading of the chain's clock (the Clock sysvar, which fees are charged by) is reused,
+    /// advanced by the time since, milliseconds (0: read it for every quote).
+    #[arg(long, env = "CHAIN_CLOCK_TTL_MS", default_value_t = 1_000)]
+    pub chain_clock_ttl_ms: u64,
     /// The RPC node is a localnet (`dev`): the browser UI offers its local development wallet and
     /// `POST /ui/airdrop` funds it from the localnet's faucet. Never set by a flag.
     #[arg(skip)]
     pub localnet: bool,
+}
+
+fn parse_route_key(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if s.len() < crate::routes::swap::seal::MIN_KEY_LEN {
+        return Err(format!(
+            "a route key is at least {} bytes (e.g. `openssl rand -hex 32`)",
+            crate::routes::swap::seal::MIN_KEY_LEN
+        ));
+    }
+    Ok(s.to_string())
 }
 
 fn parse_net(s: &str) -> Result<ipnet::IpNet, String> {
@@ -196,6 +223,9 @@ impl ApiConfig {
             priority_fee_cap: 1_000_000,
             relay_programs: Vec::new(),
             relay_any_program: false,
+            route_keys: Vec::new(),
+            // The local chain answers in microseconds: read its clock for every quote.
+            chain_clock_ttl_ms: 0,
             request_timeout_secs: 45,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],

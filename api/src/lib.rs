@@ -5,6 +5,7 @@
 pub mod access;
 pub mod body;
 pub mod cache;
+pub mod chain_clock;
 pub mod chains;
 pub mod config;
 pub mod error;
@@ -67,6 +68,10 @@ pub struct Shared {
     pub jupiter: Option<jupiter::Jupiter>,
     /// The EVM swap and cross-chain aggregator's clients (EVM RPC, KyberSwap, 0x, LI.FI, Relay).
     pub multichain: multichain::Multichain,
+    /// The chain's clock, which fees are charged by.
+    pub chain_clock: chain_clock::ChainClock,
+    /// The keys routes are sealed with ([`routes::swap::seal`]).
+    pub route_keys: routes::swap::seal::RouteKeys,
     /// Seconds added to the wall clock (tests move time forward with it; always 0 in service).
     pub clock_offset: Arc<std::sync::atomic::AtomicI64>,
     /// Curves read from the index, by mint and the in-process indexer's batch count (so a new batch
@@ -103,7 +108,23 @@ impl AppState {
         let jupiter = (!config.jupiter_base_url.is_empty())
             .then(|| jupiter::Jupiter::new(&config.jupiter_base_url));
         let multichain = multichain::Multichain::new(&config);
+        // Keys were checked when the flags were read.
+        let route_keys = routes::swap::seal::RouteKeys::new(&config.route_keys)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| {
+                tracing::info!(
+                    "routes are sealed with a key made at start: give every replica the same --route-keys \
+                     (ROUTE_KEYS) so that a route quoted by one builds on another"
+                );
+                routes::swap::seal::RouteKeys::random()
+            });
+        let chain_clock = chain_clock::ChainClock::new(std::time::Duration::from_millis(
+            config.chain_clock_ttl_ms,
+        ));
         AppState(Arc::new(Shared {
+            chain_clock,
+            route_keys,
             store,
             config: Arc::new(config),
             rpc,
@@ -131,6 +152,11 @@ impl AppState {
     /// the index under an older generation is out of date.
     pub fn generation(&self) -> u64 {
         self.store.commits().borrow().batches
+    }
+
+    /// The chain's time (the Clock sysvar, as fees are charged by it).
+    pub async fn chain_time(&self) -> chain_clock::ChainTime {
+        self.chain_clock.now(&self.rpc).await
     }
 
     /// The process's live feed (its reader starts with the first client).

@@ -55,11 +55,32 @@ impl PriorityLevel {
     }
 }
 
+/// How long a built transaction can land: the blockhash it was built with, and the last block height at
+/// which that blockhash is still accepted. Past it the transaction can never land (sign a new build); until
+/// then a client may resend it.
+#[derive(Debug, Clone, Default, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Lifetime {
+    /// The transaction's recent blockhash (base58).
+    pub blockhash: String,
+    /// The last block height at which the blockhash is valid (`getLatestBlockhash`'s
+    /// `lastValidBlockHeight`; compare with `getBlockHeight`).
+    pub last_valid_block_height: u64,
+}
+
+/// A transaction compiled for a wallet: base64 of the unsigned v0 transaction, and its lifetime.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    pub transaction: String,
+    pub lifetime: Lifetime,
+}
+
 /// A built transaction with its compute budget.
 #[derive(Debug, Clone)]
 pub struct Budgeted {
     /// Base64 of the unsigned v0 transaction.
     pub transaction: String,
+    pub lifetime: Lifetime,
     /// What the simulation consumed.
     pub units_consumed: u64,
     /// The limit set: consumed plus [`COMPUTE_UNIT_MARGIN_PERCENT`].
@@ -130,7 +151,7 @@ pub async fn unsigned_transaction(
         ixs
     };
     let draft = compile(rpc, payer, &with_budget(MAX_COMPUTE_UNITS, 0), &[]).await?;
-    let consumed = simulate(rpc, &draft)
+    let consumed = simulate(rpc, &draft.transaction)
         .await?
         .unwrap_or(u64::from(MAX_COMPUTE_UNITS));
     let limit = consumed
@@ -149,7 +170,10 @@ pub async fn unsigned_transaction(
     writable.dedup();
     writable.truncate(128);
     let price = unit_price(rpc, &writable, policy).await;
-    let transaction = compile(rpc, payer, &with_budget(limit, price), &[]).await?;
+    let Compiled {
+        transaction,
+        lifetime,
+    } = compile(rpc, payer, &with_budget(limit, price), &[]).await?;
     let signatures = instructions
         .iter()
         .flat_map(|ix| ix.accounts.iter().filter(|a| a.is_signer).map(|a| a.pubkey))
@@ -158,6 +182,7 @@ pub async fn unsigned_transaction(
         .len() as u64;
     Ok(Budgeted {
         transaction,
+        lifetime,
         units_consumed: consumed,
         compute_unit_limit: limit,
         micro_lamports_per_unit: price,
@@ -172,7 +197,7 @@ pub async fn unsigned_transaction_with_tables(
     payer: &Pubkey,
     instructions: &[Instruction],
     tables: &[Pubkey],
-) -> Result<String, ApiError> {
+) -> Result<Compiled, ApiError> {
     let mut accounts = Vec::new();
     if !tables.is_empty() {
         let found = rpc
@@ -202,11 +227,17 @@ async fn compile(
     payer: &Pubkey,
     ixs: &[Instruction],
     tables: &[solana_message::AddressLookupTableAccount],
-) -> Result<String, ApiError> {
-    let blockhash = rpc.get_latest_blockhash().await.map_err(|e| {
-        tracing::warn!("getLatestBlockhash: {e}");
-        ApiError::unavailable("the Solana RPC node is unreachable")
-    })?;
+) -> Result<Compiled, ApiError> {
+    let (blockhash, last_valid_block_height) = rpc
+        .get_latest_blockhash_with_commitment(rpc.commitment())
+        .await
+        .map_err(|e| {
+            tracing::warn!(
+                "getLatestBlockhash: {}",
+                crate::redact::redact(&e.to_string())
+            );
+            ApiError::unavailable("the Solana RPC node is unreachable")
+        })?;
     let message = v0::Message::try_compile(payer, ixs, tables, blockhash)
         .map_err(|e| ApiError::invalid(format!("the transaction cannot be built: {e}")))?;
     let message = VersionedMessage::V0(message);
@@ -222,7 +253,13 @@ async fn compile(
             "the transaction exceeds Solana's 1232-byte packet limit",
         ));
     }
-    Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+    Ok(Compiled {
+        transaction: base64::engine::general_purpose::STANDARD.encode(bytes),
+        lifetime: Lifetime {
+            blockhash: blockhash.to_string(),
+            last_valid_block_height,
+        },
+    })
 }
 
 /// The most bytes a serialized transaction can have (one network packet).

@@ -783,7 +783,7 @@ async fn the_launchpad_journey_in_chromium() {
         .unwrap();
     wait_js(
         &c,
-        "document.querySelector('#fee-decay')?.textContent.includes('decays to 1%')",
+        "document.querySelector('#fee-decay')?.textContent.includes('until 1%')",
         30,
         "the shield fee's decay",
     )

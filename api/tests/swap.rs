@@ -147,9 +147,20 @@ async fn swaps(postgres: bool) {
     let (status, first) = post(&http, &format!("{base}/swap/record"), &record).await;
     assert_eq!(status, 200, "{first}");
     assert_eq!(first["duplicate"], false);
+    assert_eq!(
+        first["verified"], true,
+        "the chain shows this swap: {first}"
+    );
+    assert_eq!(first["status"], "confirmed");
     let (status, again) = post(&http, &format!("{base}/swap/record"), &record).await;
     assert_eq!(status, 200);
     assert_eq!(again["duplicate"], true);
+    // The solana build says how long its transaction can land.
+    assert!(
+        done["built"]["lastValidBlockHeight"].as_u64().unwrap() > 0,
+        "{done}"
+    );
+    assert!(done["built"]["blockhash"].as_str().unwrap().len() >= 32);
 
     // A build that would fail is refused: more out than the curve gives.
     let (_, q) = post(&http, &format!("{base}/swap/quote"), &buy).await;
@@ -479,6 +490,347 @@ async fn builds_budget_compute_from_simulation_and_price_from_recent_fees() {
     .await;
     assert_eq!(status, 400, "{body}");
     assert_error(&body, "INVALID_PARAMS");
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
+/// The chain's unix time (the Clock sysvar), as the programs read it.
+async fn chain_unix(rpc: &solana_rpc_client::nonblocking::rpc_client::RpcClient) -> i64 {
+    let clock = rpc
+        .get_account(&api::chain_clock::CLOCK_SYSVAR)
+        .await
+        .unwrap();
+    api::chain_clock::unix_timestamp(&clock.data).unwrap()
+}
+
+/// Moves the localnet's clock forward (`localnet_advanceClock`), as a test of a time-based fee would.
+async fn advance_clock(http: &reqwest::Client, s: &Stack, seconds: i64) {
+    let (status, body) = post(
+        http,
+        &s.net.rpc_url(),
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "localnet_advanceClock", "params": [seconds]}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["result"]["unixTimestamp"].is_i64(), "{body}");
+}
+
+/// The trader's balance of the launch's token.
+async fn held(
+    s: &Stack,
+    keys: &sdk::launchpad_ix::LaunchKeys,
+    wallet: &solana_keypair::Keypair,
+) -> u64 {
+    testkit::token_balance(
+        &s.rpc(),
+        &wallet.pubkey(),
+        &keys.mint,
+        &sdk::ids::TOKEN_2022_PROGRAM,
+    )
+    .await
+}
+
+/// The shield fee decays by the chain's clock (50% falling 4.9 points a minute to 1%). With the chain's
+/// clock moved through every step, the curve view shows the chain's fee and a quote at zero slippage is
+/// delivered to the base unit; a buy quoted in one step that lands in the next gets at least its minimum
+/// (the fee only falls), exactly what a quote in that step says.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn quotes_price_the_fee_by_the_chains_clock_through_the_shield_decay() {
+    let s = stack(false, 1_000).await;
+    let base = s.base.clone();
+    let http = reqwest::Client::new();
+    let rpc = s.rpc();
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Shield, 33, "SHLD")
+        .await
+        .unwrap();
+    let trader = testkit::funded(&rpc, 20 * SOL).await.unwrap();
+    let mint = keys.mint.to_string();
+    let curve_url = format!("{base}/launchpad/curve/{mint}");
+    let start = Instant::now();
+    while get(&http, &curve_url).await.0 != 200 {
+        assert!(start.elapsed() < Duration::from_secs(30), "never indexed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let launched = get(&http, &curve_url).await.1["launchedAt"]
+        .as_i64()
+        .unwrap();
+    let schedule = curve::Preset::Shield.fee_schedule();
+    let buy = |lamports: u64| {
+        json!({
+            "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(), "tokenOut": mint,
+            "amountIn": lamports.to_string(), "slippageBps": 0, "taker": trader.pubkey().to_string(),
+        })
+    };
+    let mut seen = Vec::new();
+    for step in 0..=10i64 {
+        // The middle of the step, so that no boundary falls between quote and landing.
+        let target = launched + step * 60 + 30;
+        let now = chain_unix(&rpc).await;
+        if target > now {
+            advance_clock(&http, &s, target - now).await;
+        }
+        // (Past the response cache's 100 ms.)
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let elapsed = chain_unix(&rpc).await - launched;
+        let fee = schedule.fee_bps_at(elapsed);
+        let (_, view) = get(&http, &curve_url).await;
+        assert_eq!(view["currentFeeBps"], fee, "step {step}: {view}");
+        let next = schedule.next_change_after(elapsed).map(|n| launched + n);
+        assert_eq!(view["feeChangesAt"].as_i64(), next, "step {step}: {view}");
+        let before = held(&s, &keys, &trader).await;
+        let (quote, _) = swap(&s, &http, buy(SOL / 20), &trader).await;
+        assert_eq!(quote["best"]["poolFee"]["bps"], fee, "step {step}: {quote}");
+        assert_eq!(quote["best"]["poolFee"]["changesAt"].as_i64(), next);
+        let got = held(&s, &keys, &trader).await - before;
+        assert_eq!(
+            got.to_string(),
+            quote["best"]["amountOut"].as_str().unwrap(),
+            "step {step} at {fee} bps: the chain delivered exactly the quote"
+        );
+        seen.push(fee);
+    }
+    assert_eq!(seen.first(), Some(&5_000));
+    assert_eq!(seen.last(), Some(&100));
+    assert!(seen.windows(2).all(|w| w[0] > w[1]), "{seen:?}");
+
+    // Quoted in one step, landing in the next: the fee fell, so at least the minimum arrives, and exactly
+    // what a quote in the later step says. (The chain is past the decay now: a fresh launch.)
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Shield, 34, "SHLE")
+        .await
+        .unwrap();
+    let mint = keys.mint.to_string();
+    let curve_url = format!("{base}/launchpad/curve/{mint}");
+    let start = Instant::now();
+    while get(&http, &curve_url).await.0 != 200 {
+        assert!(start.elapsed() < Duration::from_secs(30), "never indexed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let launched = get(&http, &curve_url).await.1["launchedAt"]
+        .as_i64()
+        .unwrap();
+    let now = chain_unix(&rpc).await;
+    if launched + 30 > now {
+        advance_clock(&http, &s, launched + 30 - now).await;
+    }
+    let request = json!({
+        "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(), "tokenOut": mint,
+        "amountIn": (SOL / 20).to_string(), "slippageBps": 50, "taker": trader.pubkey().to_string(),
+    });
+    let (_, early) = post(&http, &format!("{base}/swap/quote"), &request).await;
+    assert_eq!(early["best"]["poolFee"]["bps"], 5_000, "{early}");
+    advance_clock(&http, &s, 60).await;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let (_, later) = post(&http, &format!("{base}/swap/quote"), &request).await;
+    assert_eq!(later["best"]["poolFee"]["bps"], 4_510, "{later}");
+    let build = json!({
+        "request": request, "route": early["best"]["route"], "minAmountOut": early["best"]["minAmountOut"],
+    });
+    let (status, built) = post(&http, &format!("{base}/swap/build"), &build).await;
+    assert_eq!(status, 200, "{built}");
+    let signed = sign(built["solanaTransaction"].as_str().unwrap(), &trader);
+    let before = held(&s, &keys, &trader).await;
+    let (status, sent) = post(
+        &http,
+        &format!("{base}/swap/submit-solana"),
+        &json!({ "signedTransaction": signed }),
+    )
+    .await;
+    assert_eq!(status, 200, "{sent}");
+    let got = held(&s, &keys, &trader).await - before;
+    let min: u64 = early["best"]["minAmountOut"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(got >= min, "{got} < {min}");
+    assert_eq!(
+        got.to_string(),
+        later["best"]["amountOut"].as_str().unwrap()
+    );
+    let _ = s.stop.send(true);
+    s.net.shutdown().await;
+}
+
+/// What a quote promises cannot be edited, a record must be true, and a secret is refused wherever in a
+/// request it is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn routes_cannot_be_edited_records_are_checked_and_secrets_are_refused_anywhere() {
+    let s = stack(false, 1_000).await;
+    let base = s.base.clone();
+    let http = reqwest::Client::new();
+    let rpc = s.rpc();
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, deploy) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 35, "EDIT")
+        .await
+        .unwrap();
+    let (other, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 36, "OTHR")
+        .await
+        .unwrap();
+    let trader = testkit::funded(&rpc, 20 * SOL).await.unwrap();
+    let sol = sdk::ids::NATIVE_MINT.to_string();
+    let mint = keys.mint.to_string();
+    let start = Instant::now();
+    for m in [&keys.mint, &other.mint] {
+        while get(&http, &format!("{base}/launchpad/curve/{m}")).await.0 != 200 {
+            assert!(start.elapsed() < Duration::from_secs(30), "never indexed");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let request = json!({
+        "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amountIn": (SOL / 10).to_string(),
+        "taker": trader.pubkey().to_string(),
+    });
+    let (status, quote) = post(&http, &format!("{base}/swap/quote"), &request).await;
+    assert_eq!(status, 200, "{quote}");
+    assert_eq!(quote["slippageBps"], 50);
+    let route = quote["best"]["route"].clone();
+    assert!(route["tag"].is_string(), "{route}");
+    assert_eq!(quote["expiresAt"], route["expiresAt"]);
+    let build = |route: &Value| json!({"request": request, "route": route, "minAmountOut": quote["best"]["minAmountOut"]});
+    // Edits: the expiry pushed out, the amount tripled, another token's pool, another venue.
+    let tripled = (route["amountOut"].as_str().unwrap().parse::<u64>().unwrap() * 3).to_string();
+    for (field, value) in [
+        (
+            "expiresAt",
+            json!(route["expiresAt"].as_i64().unwrap() + 3_600),
+        ),
+        ("amountOut", json!(tripled)),
+        ("pool", json!(other.pool.to_string())),
+        ("venue", json!("amm")),
+    ] {
+        let mut edited = route.clone();
+        edited[field] = value;
+        let (status, body) = post(&http, &format!("{base}/swap/build"), &build(&edited)).await;
+        assert_eq!(status, 400, "{field}: {body}");
+        assert_error(&body, "INVALID_ROUTE");
+    }
+    // Keys in another order are the same route; the whole entry is accepted too.
+    let reordered: serde_json::Map<String, Value> = route
+        .as_object()
+        .unwrap()
+        .iter()
+        .rev()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let (status, built) = post(
+        &http,
+        &format!("{base}/swap/build"),
+        &build(&Value::Object(reordered)),
+    )
+    .await;
+    assert_eq!(status, 200, "{built}");
+    let (status, built) = post(&http, &format!("{base}/swap/build"), &build(&quote["best"])).await;
+    assert_eq!(status, 200, "{built}");
+
+    // A real buy, then records of it: true, false, and not yet known.
+    let signed = sign(built["solanaTransaction"].as_str().unwrap(), &trader);
+    let (status, sent) = post(
+        &http,
+        &format!("{base}/swap/submit-solana"),
+        &json!({ "signedTransaction": signed }),
+    )
+    .await;
+    assert_eq!(status, 200, "{sent}");
+    let signature = sent["signature"].as_str().unwrap().to_string();
+    let record = |tx: &str, address: String, amount_out: &str| {
+        json!({
+            "chainKey": "solana", "dexId": "launchpad-solana", "tokenIn": sol, "tokenOut": mint,
+            "amountIn": (SOL / 10).to_string(), "amountOut": amount_out, "txHash": tx, "address": address,
+        })
+    };
+    let amount_out = quote["best"]["amountOut"].as_str().unwrap();
+    // Inflated amounts, another address, the deploy transaction as a swap: refused, nothing stored.
+    for (body, why) in [
+        (
+            record(&signature, trader.pubkey().to_string(), &tripled),
+            "inflated amountOut",
+        ),
+        (
+            record(&signature, creator.pubkey().to_string(), amount_out),
+            "another signer",
+        ),
+        (
+            record(
+                &deploy.to_string(),
+                creator.pubkey().to_string(),
+                amount_out,
+            ),
+            "the deploy as a swap",
+        ),
+    ] {
+        let (status, resp) = post(&http, &format!("{base}/swap/record"), &body).await;
+        assert_eq!(status, 400, "{why}: {resp}");
+        assert_error(&resp, "INVALID_PARAMS");
+    }
+    // A signature that never landed: kept, unverified.
+    let unknown = solana_signature::Signature::from([7u8; 64]).to_string();
+    let (status, resp) = post(
+        &http,
+        &format!("{base}/swap/record"),
+        &record(&unknown, trader.pubkey().to_string(), amount_out),
+    )
+    .await;
+    assert_eq!(status, 200, "{resp}");
+    assert_eq!(resp["verified"], false, "{resp}");
+    // The true record: verified, idempotent.
+    let truth = record(&signature, trader.pubkey().to_string(), amount_out);
+    let (status, resp) = post(&http, &format!("{base}/swap/record"), &truth).await;
+    assert_eq!(status, 200, "{resp}");
+    assert_eq!(
+        (&resp["verified"], &resp["status"], &resp["duplicate"]),
+        (&json!(true), &json!("confirmed"), &json!(false)),
+        "{resp}"
+    );
+    let (_, again) = post(&http, &format!("{base}/swap/record"), &truth).await;
+    assert_eq!(again["duplicate"], true);
+
+    // Secrets in a query string, a header, a path: refused like secrets in a body.
+    let keypair = solana_keypair::Keypair::new();
+    let base58 = keypair.to_base58_string();
+    let phrase =
+        "abandon ability able about above absent absorb abstract absurd abuse access accident";
+    let wallet = trader.pubkey().to_string();
+    for url in [
+        format!("{base}/swap/allowance?chainKey=ethereum&token=0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48&owner=0x0000000000000000000000000000000000000001&spender=0x0000000000000000000000000000000000000002&privateKey={base58}"),
+        format!("{base}/launchpad/fees?creator={wallet}&mnemonic={}", phrase.replace(' ', "+")),
+        format!("{base}/launchpad/fees?creator={wallet}&note={base58}"),
+        format!("{base}/launchpad/curve/{base58}"),
+    ] {
+        let (status, body) = get(&http, &url).await;
+        assert_eq!(status, 400, "{url}: {body}");
+        assert_error(&body, "SECRET_MATERIAL");
+        assert!(!body.to_string().contains(&base58), "the answer never repeats it");
+    }
+    for (name, value) in [
+        ("x-private-key", "anything".to_string()),
+        ("x-client-id", base58.clone()),
+        ("x-note", phrase.to_string()),
+    ] {
+        let r = http
+            .get(format!("{base}/launchpad/fees?creator={wallet}"))
+            .header(name, value)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 400, "{name}");
+        let body: Value = r.json().await.unwrap();
+        assert_error(&body, "SECRET_MATERIAL");
+    }
+    // What looks alike but is not a key passes: a signature where signatures belong, an ETag.
+    let (_, body) = get(
+        &http,
+        &format!("{base}/launchpad/fees?creator={wallet}&txSignature={signature}"),
+    )
+    .await;
+    assert_ne!(body["error"]["code"], "SECRET_MATERIAL", "{body}");
+    let r = http
+        .get(format!("{base}/launchpad/curve/{mint}"))
+        .header("if-none-match", format!("\"{}\"", "ab".repeat(32)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
     let _ = s.stop.send(true);
     s.net.shutdown().await;
 }

@@ -25,6 +25,17 @@ sol! {
     }
 }
 
+/// What a mined transaction shows of a swap ([`EvmChains::swap_seen`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SwapSeen {
+    pub succeeded: bool,
+    pub from: Address,
+    /// `tokenIn` that left the wallet.
+    pub gave: U256,
+    /// `tokenOut` that reached the wallet (`None`: native, not visible in logs).
+    pub received: Option<U256>,
+}
+
 /// One JSON-RPC client per EVM chain.
 #[derive(Clone)]
 pub struct EvmChains {
@@ -272,6 +283,59 @@ impl EvmChains {
             .await
             .map_err(|e| rpc_unavailable(chain, e))?;
         Ok(tx.map(|t| (t.from(), t.to())))
+    }
+
+    /// What a mined transaction shows of a swap by `wallet`: `None` when the node has no receipt for it.
+    /// ERC-20 legs are summed from the receipt's `Transfer` logs (out of and into `wallet`); a native `tokenIn`
+    /// is the transaction's value; a native `tokenOut` is not visible in logs (`received: None`).
+    pub async fn swap_seen(
+        &self,
+        chain: &ChainInfo,
+        hash: alloy::primitives::B256,
+        wallet: Address,
+        token_in: Address,
+        token_out: Address,
+    ) -> Result<Option<SwapSeen>, ApiError> {
+        use alloy::consensus::Transaction as _;
+        use alloy::network::ReceiptResponse as _;
+        sol! {
+            event Transfer(address indexed from, address indexed to, uint256 value);
+        }
+        use alloy::sol_types::SolEvent;
+        let provider = self.provider(chain)?;
+        let Some(receipt) = provider
+            .get_transaction_receipt(hash)
+            .await
+            .map_err(|e| rpc_unavailable(chain, e))?
+        else {
+            return Ok(None);
+        };
+        let value = match chains::is_evm_native(&token_in) {
+            true => provider
+                .get_transaction_by_hash(hash)
+                .await
+                .map_err(|e| rpc_unavailable(chain, e))?
+                .map(|t| t.value()),
+            false => None,
+        };
+        let (mut gave, mut got) = (U256::ZERO, U256::ZERO);
+        for log in receipt.inner.logs() {
+            let Ok(t) = Transfer::decode_log(&log.inner) else {
+                continue;
+            };
+            if log.address() == token_in && t.from == wallet {
+                gave += t.value;
+            }
+            if log.address() == token_out && t.to == wallet {
+                got += t.value;
+            }
+        }
+        Ok(Some(SwapSeen {
+            succeeded: receipt.status(),
+            from: receipt.from(),
+            gave: value.unwrap_or(gave),
+            received: (!chains::is_evm_native(&token_out)).then_some(got),
+        }))
     }
 
     /// The exact ERC-20 `approve(spender, amount)` the wallet sends before a swap or bridge.

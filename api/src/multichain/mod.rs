@@ -34,7 +34,9 @@ use aggregators::http::Upstream;
 use aggregators::{kyberswap::KyberSwap, lifi::Lifi, relay::Relay, zerox::ZeroX};
 use utoipa_axum::router::OpenApiRouter;
 
-pub use swap::{build as swap_build, quote as swap_quote, EvmBuild};
+pub use swap::{
+    build as swap_build, quote as swap_quote, verify_record as verify_swap_record, EvmBuild,
+};
 
 /// One token of the catalog: `(chainKey, address, symbol, name, decimals)`, the address in EIP-55 form.
 pub type CatalogToken = (&'static str, &'static str, &'static str, &'static str, u8);

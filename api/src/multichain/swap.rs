@@ -12,6 +12,7 @@ use crate::routes::swap::common::{
     same_token, slippage, tolerance_bps, BuildRequest, Fee, Gas, QuoteRequest, QuoteResponse,
     Route, RouteEntry, QUOTE_TTL_SECS,
 };
+use crate::routes::swap::verify::{contradicts, Verdict};
 use crate::AppState;
 use alloy::primitives::{Address, U256};
 use serde::Serialize;
@@ -86,11 +87,7 @@ fn fee_entry(state: &AppState, amount_out: u128, token_out: &Address) -> Fee {
         ),
         None => (0, 0),
     };
-    Fee {
-        bps,
-        amount: amount.to_string(),
-        token: Pair::aggregator_token(token_out),
-    }
+    Fee::new(bps, amount, Pair::aggregator_token(token_out))
 }
 
 /// What every EVM route object carries, so a build can check it against its request.
@@ -266,6 +263,7 @@ pub async fn quote(
         quotes,
         fee_bps: platform_fee(state).map_or(0, |f| f.bps),
         slippage_bps: pair.slippage_bps,
+        expires_at: state.now() + QUOTE_TTL_SECS,
     })
 }
 
@@ -419,4 +417,57 @@ pub async fn build(
         min_amount_out: min_amount_out.to_string(),
         simulated: true,
     })
+}
+
+/// An EVM swap record against the transaction's receipt: mined and successful, sent by `address`, and
+/// moving at least the recorded amounts (ERC-20 legs from the `Transfer` logs; a native `tokenIn` from the
+/// transaction's value; a native `tokenOut` is not visible in logs and is taken as recorded). No receipt
+/// yet, or no RPC for the chain: unverified.
+pub async fn verify_record(
+    state: &AppState,
+    chain: &ChainInfo,
+    address: &str,
+    tx_hash: &str,
+    (token_in, token_out): (&str, &str),
+    (amount_in, amount_out): (u128, u128),
+) -> Result<Verdict, ApiError> {
+    let addr = |field: &str, v: &str| chains::evm_address(field, chain, Some(v));
+    let (wallet, token_in, token_out) = (
+        addr("address", address)?,
+        addr("tokenIn", token_in)?,
+        addr("tokenOut", token_out)?,
+    );
+    let hash: alloy::primitives::B256 = tx_hash
+        .trim()
+        .parse()
+        .map_err(|_| ApiError::invalid("`txHash` is not an EVM transaction hash"))?;
+    let seen = match state
+        .multichain
+        .evm
+        .swap_seen(chain, hash, wallet, token_in, token_out)
+        .await
+    {
+        Ok(Some(seen)) => seen,
+        Ok(None) | Err(_) => return Ok(Verdict::Unverified),
+    };
+    if seen.from != wallet {
+        return Err(contradicts("`address` did not send it"));
+    }
+    if !seen.succeeded {
+        return Ok(Verdict::Failed);
+    }
+    if seen.gave < U256::from(amount_in) {
+        return Err(contradicts(&format!(
+            "`address` gave up {} of `tokenIn`, not {amount_in}",
+            seen.gave
+        )));
+    }
+    if let Some(got) = seen.received {
+        if got == U256::ZERO || got < U256::from(amount_out) {
+            return Err(contradicts(&format!(
+                "`address` received {got} of `tokenOut`, not {amount_out}"
+            )));
+        }
+    }
+    Ok(Verdict::Verified)
 }

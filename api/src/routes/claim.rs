@@ -44,6 +44,8 @@ pub struct ClaimResponse {
     /// What the claim pays as of the index's latest state, base units.
     pub quote_amount: String,
     pub base_amount: String,
+    #[serde(flatten)]
+    pub lifetime: crate::solana::Lifetime,
 }
 
 #[utoipa::path(
@@ -141,11 +143,12 @@ pub async fn claim(
         // Paid in SOL: the claim arrives as SOL, not in a wrapped-SOL account the wallet pays rent for.
         ixs.push(lix::unwrap_sol(&wallet));
     }
-    let tx = crate::solana::unsigned_transaction(&state.rpc, &wallet, &ixs, state.fee_policy(None))
-        .await?
-        .transaction;
+    let built =
+        crate::solana::unsigned_transaction(&state.rpc, &wallet, &ixs, state.fee_policy(None))
+            .await?;
     Ok(Json(ClaimResponse {
-        solana_transaction: tx,
+        solana_transaction: built.transaction,
+        lifetime: built.lifetime,
         kind: kind.into(),
         role: owed.role.into(),
         pool: pool.to_string(),

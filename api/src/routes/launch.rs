@@ -136,6 +136,12 @@ fn first_buy_schema() -> RefOr<Schema> {
     let (decimals, max) = first_buy_bounds();
     schema::nullable(schema::human_amount(decimals, max))
 }
+/// [`first_buy_schema`]'s pattern, which the handler applies as it is.
+static FIRST_BUY_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    let (decimals, max) = first_buy_bounds();
+    regex::Regex::new(&schema::human_amount_pattern(decimals, max)).expect("the pattern compiles")
+});
+
 /// The decimals and the largest base-unit amount of [`first_buy_schema`].
 fn first_buy_bounds() -> (u8, u128) {
     let decimals = QuoteAsset::ALL.map(QuoteAsset::decimals);
@@ -297,7 +303,12 @@ impl LaunchRequest {
         let first_buy = match self.first_buy_amount.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(a) => Some(
-                curve::display::parse_decimal(a, quote.decimals())
+                // Exactly what the document's pattern admits (the same for every quote token), then
+                // read in this quote's base units.
+                FIRST_BUY_PATTERN
+                    .is_match(a)
+                    .then(|| curve::display::parse_decimal(a, quote.decimals()))
+                    .flatten()
                     .filter(|v| *v > 0)
                     .ok_or_else(|| {
                         bad(
@@ -305,7 +316,7 @@ impl LaunchRequest {
                             format!(
                                 "`firstBuyAmount` must be a positive decimal in whole {} with at most {} decimals",
                                 quote.name().to_uppercase(),
-                                quote.decimals()
+                                first_buy_bounds().0
                             ),
                         )
                     })?,
@@ -339,6 +350,8 @@ pub struct PrepareResponse {
     pub salt: String,
     /// Least tokens the first buy accepts (base units), when there is one.
     pub first_buy_min_tokens: Option<String>,
+    #[serde(flatten)]
+    pub lifetime: crate::solana::Lifetime,
 }
 
 #[utoipa::path(
@@ -440,14 +453,13 @@ pub async fn prepare(
             ixs.push(lix::unwrap_sol(&creator));
         }
     }
-    let tx = crate::solana::unsigned_transaction(
+    let built = crate::solana::unsigned_transaction(
         &state.rpc,
         &launch.creator,
         &ixs,
         state.fee_policy(None),
     )
-    .await?
-    .transaction;
+    .await?;
     let client_id = headers
         .get("x-client-id")
         .and_then(|v| v.to_str().ok())
@@ -482,7 +494,8 @@ pub async fn prepare(
     let sweeper = state.clone();
     tokio::spawn(async move { expire_prepared(&sweeper).await });
     Ok(Json(PrepareResponse {
-        solana_transaction: tx,
+        solana_transaction: built.transaction,
+        lifetime: built.lifetime,
         mint: mint.to_string(),
         pool: keys.pool.to_string(),
         config: config_address.to_string(),
@@ -944,6 +957,33 @@ mod tests {
             for quote in QuoteAsset::ALL {
                 let v = curve::display::parse_decimal(&s, quote.decimals());
                 prop_assert!(v.is_some_and(|v| v > 0), "{s} in {}", quote.name());
+            }
+        }
+
+        /// And the handler takes nothing the document calls invalid: decimal-looking text, valid or not,
+        /// passes the request's validation exactly when the document's pattern matches, for either quote.
+        #[test]
+        fn the_handler_takes_exactly_the_pattern(s in "[0-9]{0,14}(\\.[0-9]{0,10})?") {
+            let pattern = regex::Regex::new(&{
+                let (decimals, max) = first_buy_bounds();
+                schema::human_amount_pattern(decimals, max)
+            })
+            .unwrap();
+            for quote in ["sol", "usdc"] {
+                let request: LaunchRequest = serde_json::from_value(serde_json::json!({
+                    "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "fair",
+                    "quote": quote, "name": "Name", "symbol": "SYM", "totalSupply": "1000000000",
+                    "creator": "9eHC6gHSiyx5W77J7LSnEibuWCQSSh53KqG9V38ghTRS", "firstBuyAmount": s,
+                }))
+                .unwrap();
+                let taken = match request.validate() {
+                    Ok(launch) => launch.first_buy.is_some() || s.is_empty(),
+                    Err(e) => {
+                        prop_assert_eq!(e.code, "INVALID_AMOUNT", "{}", e.message);
+                        false
+                    }
+                };
+                prop_assert_eq!(taken, s.is_empty() || pattern.is_match(&s), "{} in {}", s, quote);
             }
         }
     }

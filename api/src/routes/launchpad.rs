@@ -35,8 +35,12 @@ pub struct CurveResponse {
     pub quote_raised: String,
     /// Quote raised at which the curve graduates, base units (10 SOL or 750 USDC).
     pub graduation_threshold: String,
-    /// The fee a swap pays now, basis points.
+    /// The fee a swap pays now, basis points: at the chain's time (the Clock sysvar the program charges
+    /// by), not this server's.
     pub current_fee_bps: u16,
+    /// When `currentFeeBps` steps down next (a decaying launch fee), unix seconds by the chain's clock;
+    /// null when it no longer changes.
+    pub fee_changes_at: Option<i64>,
     /// The fee once any decay is over, basis points.
     pub final_fee_bps: u16,
     pub migrated: bool,
@@ -81,7 +85,7 @@ pub async fn curve(
         .curve(&mint)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no launch with mint {mint}")))?;
-    let now = state.now();
+    let now = state.chain_time().await.now;
     let threshold = c.config.threshold;
     let graduated = c.pool.status != PoolStatus::Bonding;
     let progress_bps = c.progress_bps();
@@ -120,6 +124,7 @@ pub async fn curve(
         .to_string(),
         graduation_threshold: threshold.to_string(),
         current_fee_bps: c.current_fee_bps(now),
+        fee_changes_at: c.fee_changes_at(now).filter(|_| !graduated),
         final_fee_bps: c.final_fee_bps(),
         migrated: c.migrated(),
         venue: venue.into(),

@@ -329,9 +329,9 @@ export async function render(main, ctx, mint) {
     venue.textContent = amm ? 'AMM' : cur.status === 'complete' ? 'Graduated, migrating' : 'Bonding curve';
     venue.className = `badge ${cur.status}`;
     const left = BigInt(cur.graduationThreshold) - BigInt(cur.quoteRaised);
-    const now = Date.now() / 1000;
-    const decayEnd = cur.launchedAt + 600;
-    const decaying = cur.preset === 'shield' && cur.currentFeeBps > cur.finalFeeBps && now < decayEnd;
+    // The fee as the chain charges it: the API reads it at the chain's clock, which can differ from this
+    // browser's; `feeChangesAt` is set while it still decays.
+    const decaying = !amm && cur.feeChangesAt != null;
     put(curveBox, 
       el('h2', { id: 'curve-h' }, amm ? 'Graduated' : 'Bonding curve'),
       progressBar(cur.progressBps, 'curve progress to graduation'),
@@ -348,7 +348,7 @@ export async function render(main, ctx, mint) {
         stat('Preset', cur.preset),
       ),
       decaying
-        ? el('p', { class: 'muted', id: 'fee-decay' }, `Shield fee: decays to ${bps(cur.finalFeeBps)} in ${Math.ceil((decayEnd - now) / 60)} min (a step every minute).`)
+        ? el('p', { class: 'muted', id: 'fee-decay' }, `Launch fee by the chain's clock: ${bps(cur.currentFeeBps)} now, a step lower every minute until ${bps(cur.finalFeeBps)}.`)
         : null,
       amm && cur.ammPool ? el('p', { class: 'muted mono' }, `AMM pool ${short(cur.ammPool)}`) : null,
     );

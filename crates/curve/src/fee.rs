@@ -82,6 +82,23 @@ impl FeeSchedule {
             .unwrap_or(0);
         self.fee_after_periods(periods)
     }
+
+    /// When the fee in force `elapsed_seconds` after launch next steps down, in seconds after launch; `None`
+    /// when it never changes again. The fee only ever falls, so a swap that lands later than it was
+    /// priced pays at most the priced fee.
+    pub fn next_change_after(&self, elapsed_seconds: i64) -> Option<i64> {
+        let decays = self.period_seconds > 0
+            && self.number_of_periods > 0
+            && self.reduction_bps_per_period > 0;
+        if !decays {
+            return None;
+        }
+        let period = i64::from(self.period_seconds);
+        let periods = elapsed_seconds.max(0).checked_div(period)?;
+        (periods < i64::from(self.number_of_periods))
+            .then(|| periods.checked_add(1)?.checked_mul(period))
+            .flatten()
+    }
 }
 
 /// Fee charged on `amount` at `fee_bps`: `ceil(amount * fee_bps / 10_000)`.

@@ -45,6 +45,42 @@ fn fee_bps() -> impl Strategy<Value = u16> {
 proptest! {
     #![proptest_config(cases())]
 
+    /// The fee holds until the step `next_change_after` names, falls there, and never changes once it
+    /// names none.
+    #[test]
+    fn the_fee_holds_until_its_next_change_and_then_falls(
+        cliff in 100u16..=9_900,
+        reduction in 0u16..=500,
+        period in 1u32..=3_600,
+        periods in 0u16..=50,
+        elapsed in -10_000i64..=400_000,
+    ) {
+        // Valid by construction: the fee never falls below the 1% floor.
+        let most = (cliff - 100) / periods.max(1);
+        let s = curve::FeeSchedule {
+            cliff_fee_bps: cliff,
+            reduction_bps_per_period: reduction.min(most),
+            period_seconds: period,
+            number_of_periods: periods,
+        };
+        prop_assert!(s.validate().is_ok(), "{:?}", s);
+        let fee = s.fee_bps_at(elapsed);
+        match s.next_change_after(elapsed) {
+            Some(next) => {
+                prop_assert!(next > elapsed);
+                prop_assert_eq!(s.fee_bps_at(next - 1), fee);
+                prop_assert!(s.fee_bps_at(next) < fee);
+            }
+            None => {
+                prop_assert_eq!(s.fee_bps_at(elapsed.saturating_add(1_000_000_000)), fee);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(cases())]
+
     /// Buying and selling straight back never returns more quote than was paid, at any fee (even zero).
     #[test]
     fn buy_then_sell_never_profits(

@@ -118,6 +118,14 @@ fn shield_fee_schedule() {
     assert_eq!(s.fee_bps_at(i64::MAX), 100);
     assert_eq!(s.final_fee_bps(), 100);
     assert!(s.validate().is_ok());
+    // When the fee in force steps down next: each 60 s until the tenth step, then never.
+    assert_eq!(s.next_change_after(-5), Some(60));
+    assert_eq!(s.next_change_after(0), Some(60));
+    assert_eq!(s.next_change_after(59), Some(60));
+    assert_eq!(s.next_change_after(60), Some(120));
+    assert_eq!(s.next_change_after(599), Some(600));
+    assert_eq!(s.next_change_after(600), None);
+    assert_eq!(FeeSchedule::fixed(100).next_change_after(0), None);
     let fixed = FeeSchedule::fixed(100);
     assert_eq!(fixed.fee_bps_at(0), 100);
     assert_eq!(fixed.fee_bps_at(1_000_000), 100);

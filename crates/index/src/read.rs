@@ -149,6 +149,16 @@ impl CurveState {
         self.config.fee_schedule().final_fee_bps()
     }
 
+    /// When (unix seconds, by the chain's clock) the fee in force at `now` steps down next; `None` when it
+    /// no longer changes.
+    pub fn fee_changes_at(&self, now: i64) -> Option<i64> {
+        let launched = self.pool.launch_timestamp;
+        self.config
+            .fee_schedule()
+            .next_change_after(now.saturating_sub(launched))
+            .map(|after| launched.saturating_add(after))
+    }
+
     pub fn migrated(&self) -> bool {
         self.pool.status == PoolStatus::Migrated
     }

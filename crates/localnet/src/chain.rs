@@ -620,6 +620,7 @@ impl Chain {
             SanitizedMessage::V0(m) => LoadedAddresses::clone(&m.loaded_addresses),
             SanitizedMessage::Legacy(_) => LoadedAddresses::default(),
         };
+        let pre_tokens = token_balances(&self.bank, &account_keys);
         let batch = self
             .bank
             .prepare_sanitized_batch(std::slice::from_ref(&sanitized));
@@ -665,8 +666,8 @@ impl Chain {
                     .collect()
             }),
             log_messages: committed.log_messages,
-            pre_token_balances: None,
-            post_token_balances: None,
+            pre_token_balances: Some(pre_tokens),
+            post_token_balances: Some(token_balances(&self.bank, &account_keys)),
             rewards: None,
             loaded_addresses,
             return_data: committed.return_data,
@@ -779,6 +780,54 @@ fn compute_unit_price(tx: &VersionedTransaction) -> u64 {
             _ => None,
         })
         .unwrap_or(0)
+}
+
+/// The token accounts among a transaction's `keys` as `bank` holds them, as a validator reports them in
+/// `preTokenBalances` / `postTokenBalances` (SPL Token and Token-2022 accounts: mint, owner, amount with the
+/// mint's decimals). Clients read a swap's token movements from them.
+fn token_balances(
+    bank: &Bank,
+    keys: &[(Pubkey, bool)],
+) -> Vec<solana_transaction_status::TransactionTokenBalance> {
+    use solana_account::ReadableAccount;
+    use solana_account_decoder::parse_account_data::SplTokenAdditionalDataV2;
+    use solana_account_decoder::parse_token::token_amount_to_ui_amount_v3;
+    const TOKEN: Pubkey = solana_pubkey::pubkey!("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+    const TOKEN_2022: Pubkey =
+        solana_pubkey::pubkey!("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
+    // An account's layout: mint, owner, amount, ..., state at 108 (0: uninitialized); Token-2022 accounts
+    // with extensions are longer and say `2` (an account, not a mint) at 165.
+    const ACCOUNT_LEN: usize = 165;
+    keys.iter()
+        .enumerate()
+        .filter_map(|(i, (key, _))| {
+            let account = bank.get_account(key)?;
+            let program = *account.owner();
+            let data = account.data();
+            let is_account = data.len() == ACCOUNT_LEN
+                || (program == TOKEN_2022 && data.len() > ACCOUNT_LEN && data[ACCOUNT_LEN] == 2);
+            if !(program == TOKEN || program == TOKEN_2022) || !is_account || data[108] == 0 {
+                return None;
+            }
+            let mint = Pubkey::try_from(&data[0..32]).ok()?;
+            let owner = Pubkey::try_from(&data[32..64]).ok()?;
+            let amount = u64::from_le_bytes(data[64..72].try_into().ok()?);
+            let decimals = bank
+                .get_account(&mint)
+                .and_then(|m| m.data().get(44).copied())
+                .unwrap_or(0);
+            Some(solana_transaction_status::TransactionTokenBalance {
+                account_index: u8::try_from(i).ok()?,
+                mint: mint.to_string(),
+                ui_token_amount: token_amount_to_ui_amount_v3(
+                    amount,
+                    &SplTokenAdditionalDataV2::with_decimals(decimals),
+                ),
+                owner: owner.to_string(),
+                program_id: program.to_string(),
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -172,6 +172,7 @@ async fn solana_origin(state: &AppState, q: &QuoteRow) -> Result<String, ApiErro
     }
     crate::solana::unsigned_transaction_with_tables(&state.rpc, &payer, &instructions, &tables)
         .await
+        .map(|c| c.transaction)
 }
 
 fn wait_step(q: &QuoteRow) -> ExecutionStep {

@@ -174,6 +174,22 @@ pub struct Fee {
     /// Base units of `token`.
     pub amount: String,
     pub token: String,
+    /// Pool fees of a launch whose fee decays: when this rate steps down next, unix seconds by the
+    /// chain's clock (the Clock sysvar the program charges by). A swap landing after it pays less, so the
+    /// quoted minimum still holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes_at: Option<i64>,
+}
+
+impl Fee {
+    pub fn new(bps: u16, amount: impl ToString, token: impl ToString) -> Fee {
+        Fee {
+            bps,
+            amount: amount.to_string(),
+            token: token.to_string(),
+            changes_at: None,
+        }
+    }
 }
 
 /// The estimated cost of executing a route: compute units and lamports on Solana, gas units (and the
@@ -213,6 +229,8 @@ impl Gas {
 pub enum Route {
     Own(Box<OwnRoute>),
     Aggregator(Value),
+    /// Either, as handed out: its content with the server's tag ([`super::seal`]).
+    Sealed(Value),
 }
 
 /// A route entry.
@@ -250,7 +268,12 @@ pub struct QuoteResponse {
     /// Best first (most `amountOut`).
     pub quotes: Vec<RouteEntry>,
     pub fee_bps: u16,
+    /// The tolerance the minimums were computed with (the request's, default 50).
+    #[schema(default = 50)]
     pub slippage_bps: u16,
+    /// When the best route stops building (unix seconds, 60 s after the quote): `/swap/build` then
+    /// answers `QUOTE_EXPIRED`. Every route carries its own expiry, sealed with it.
+    pub expires_at: i64,
 }
 
 /// Where a route trades, as carried in its opaque `route` object.

@@ -4,7 +4,9 @@
 
 pub mod common;
 pub mod record;
+pub mod seal;
 pub mod solana;
+pub mod verify;
 
 use crate::body::ApiJson;
 use crate::chains::{self, ChainKind};
@@ -13,7 +15,9 @@ use crate::json::Json;
 use crate::multichain;
 use crate::AppState;
 use axum::extract::State;
-use common::{max_amount, BuildRequest, QuoteRequest, QuoteResponse, HUMAN, MAX_SLIPPAGE_BPS};
+use common::{
+    max_amount, BuildRequest, QuoteRequest, QuoteResponse, Route, HUMAN, MAX_SLIPPAGE_BPS,
+};
 use serde::Serialize;
 use utoipa::openapi::{OneOfBuilder, RefOr, Schema};
 use utoipa::ToSchema;
@@ -55,7 +59,11 @@ pub fn quote_request_schema() -> RefOr<Schema> {
                 ("tokenOut", with_example(address_of(kind), &usdc), true),
                 (
                     "slippageBps",
-                    nullable(schema::integer(0, u64::from(MAX_SLIPPAGE_BPS))),
+                    nullable(
+                        schema::integer(0, u64::from(MAX_SLIPPAGE_BPS))
+                            .default(Some(common::DEFAULT_SLIPPAGE_BPS.into()))
+                            .description(Some("Tolerance in basis points; default 50 (0.5%)")),
+                    ),
                     false,
                 ),
                 ("taker", nullable(address_of(kind)), false),
@@ -106,6 +114,18 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(record::record))
 }
 
+/// `POST /swap/record` on an EVM chain: the record against the transaction's receipt.
+pub(crate) async fn verify_evm_record(
+    state: &AppState,
+    chain: &chains::ChainInfo,
+    address: &str,
+    tx_hash: &str,
+    tokens: (&str, &str),
+    amounts: (u128, u128),
+) -> Result<verify::Verdict, ApiError> {
+    multichain::verify_swap_record(state, chain, address, tx_hash, tokens, amounts).await
+}
+
 /// The chain a swap request names.
 fn chain_of(req: &QuoteRequest) -> Result<&'static chains::ChainInfo, ApiError> {
     chains::required_chain("chainKey", req.chain_key.as_deref())
@@ -128,10 +148,19 @@ pub async fn quote(
     ApiJson(req): ApiJson<QuoteRequest>,
 ) -> Result<Json<QuoteResponse>, ApiError> {
     let chain = chain_of(&req)?;
-    Ok(Json(match chain.kind {
+    let mut quote = match chain.kind {
         ChainKind::Solana => solana::quote(&state, &req).await?,
         ChainKind::Evm => multichain::swap_quote(&state, chain, &req).await?,
-    }))
+    };
+    // Every route goes out sealed: a build trusts nothing of a route it cannot verify.
+    for entry in std::iter::once(&mut quote.best).chain(quote.quotes.iter_mut()) {
+        let content = serde_json::to_value(&entry.route).unwrap_or_default();
+        entry.route = Route::Sealed(state.route_keys.seal(content));
+    }
+    if let Route::Sealed(best) = &quote.best.route {
+        quote.expires_at = best["expiresAt"].as_i64().unwrap_or(quote.expires_at);
+    }
+    Ok(Json(quote))
 }
 
 /// A built swap: a Solana transaction, or EVM fields at the top level (there is no `evm` key).
@@ -160,6 +189,12 @@ pub async fn build(
     ApiJson(req): ApiJson<BuildRequest>,
 ) -> Result<Json<BuildResponse>, ApiError> {
     let chain = chain_of(&req.request)?;
+    // The route as this service quoted it, or INVALID_ROUTE (a whole route entry is accepted too).
+    let sealed = req.route.get("route").unwrap_or(&req.route);
+    let req = BuildRequest {
+        route: state.route_keys.open(sealed)?,
+        ..req
+    };
     Ok(Json(match chain.kind {
         ChainKind::Solana => BuildResponse::Solana(solana::build(&state, &req).await?),
         ChainKind::Evm => {

@@ -1,6 +1,9 @@
 //! `POST /swap/record`: a client records the swap it executed (any chain), for analytics and
-//! attribution. Idempotent on the transaction hash.
+//! attribution, checked against the transaction on its chain ([`super::verify`]). Idempotent on the
+//! transaction hash.
 
+use super::verify::{self, Verdict};
+use super::verify_evm_record as multichain_record;
 use crate::body::ApiJson;
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
@@ -86,9 +89,17 @@ impl ToSchema for RecordRequest {}
 pub struct RecordResponse {
     pub tx_hash: String,
     pub recorded: bool,
-    /// The hash was already recorded; the first record stands.
+    /// The hash was already recorded; the first record stands (unless it was unverified and this one
+    /// verified: then this one replaced it).
     pub duplicate: bool,
     pub recorded_at: i64,
+    /// The chain showed the stored record: the transaction landed, `address` signed (Solana) or sent (EVM)
+    /// it, and it moved at least the recorded amounts. `false`: the node did not know the transaction yet
+    /// (record it again later to verify it).
+    pub verified: bool,
+    /// The stored status: `failed` when the transaction failed on chain, `confirmed` when it succeeded,
+    /// else what the record said.
+    pub status: String,
 }
 
 #[utoipa::path(
@@ -97,7 +108,7 @@ pub struct RecordResponse {
     request_body = RecordRequest,
     responses(
         (status = 200, body = RecordResponse, description = "Recorded, or already recorded (idempotent on txHash)"),
-        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_PARAMS, INVALID_ADDRESS, UNSUPPORTED_CHAIN"),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_PARAMS (also: the transaction on chain contradicts the record: another signer or sender, other tokens, smaller amounts; nothing is stored), INVALID_ADDRESS, UNSUPPORTED_CHAIN"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
     ),
     tag = "swap"
@@ -146,6 +157,26 @@ pub async fn record(
             .and_then(|v| v.to_str().ok())
             .map(|v| v.chars().take(128).collect::<String>())
     };
+    let amount = |v: &str| v.parse::<u128>().unwrap_or(0);
+    let verdict = match chain.kind {
+        ChainKind::Solana => verify::solana(&state, &req).await?,
+        ChainKind::Evm => {
+            multichain_record(
+                &state,
+                chain,
+                &req.address,
+                &req.tx_hash,
+                (&req.token_in, &req.token_out),
+                (amount(&req.amount_in), amount(&req.amount_out)),
+            )
+            .await?
+        }
+    };
+    let status = match verdict {
+        Verdict::Verified => "confirmed".to_string(),
+        Verdict::Failed => "failed".to_string(),
+        Verdict::Unverified => req.status.clone(),
+    };
     let now = state.now();
     let record = index::store::SwapRecord {
         tx_hash: req.tx_hash.trim().to_string(),
@@ -158,17 +189,20 @@ pub async fn record(
         protocol_fee: req.protocol_fee,
         fee_bps: req.fee_bps,
         address: req.address,
-        status: req.status,
+        status,
+        verified: verdict != Verdict::Unverified,
         source: req.source,
         client_id: req.client_id.or_else(|| header("x-client-id")),
         client_name: header("x-client-name"),
         client_source: header("x-client-source"),
     };
-    let (inserted, recorded_at) = state.store.record_swap(&record, now).await?;
+    let kept = state.store.record_swap(&record, now).await?;
     Ok(Json(RecordResponse {
         tx_hash: record.tx_hash,
         recorded: true,
-        duplicate: !inserted,
-        recorded_at,
+        duplicate: kept.duplicate,
+        recorded_at: kept.recorded_at,
+        verified: kept.verified,
+        status: kept.status,
     }))
 }

@@ -38,6 +38,8 @@ pub struct SolanaBuild {
     pub estimated_gas: Option<Gas>,
     /// The build also migrates the pool (the buy completes the curve).
     pub migrates: bool,
+    #[serde(flatten)]
+    pub lifetime: crate::solana::Lifetime,
 }
 
 struct Pair {
@@ -91,7 +93,12 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     if other != c.pool.quote_mint {
         return Ok(vec![]);
     }
+    // Wall time for the quote's lifetime; the chain's time for the fee, as the program charges it.
     let now = state.now();
+    let mut changes_at = None;
+    // The least the swap can deliver when it lands: below `amountOut` only when the chain's clock, as last
+    // read, is still in an earlier (dearer) fee step than the time priced.
+    let mut worst_out = None;
     // What the venue would do; the route entry is built from it the same way for both venues.
     let (venue, dex_id, amm_pool, fill, fee_bps, fee_token) = match c.pool.status {
         PoolStatus::Bonding => {
@@ -100,15 +107,23 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
             } else {
                 curve::Side::Sell
             };
-            let q = sdk::quote::quote_exact_in(&c.config, &c.pool, curve_side, pair.amount_in, now)
-                .map_err(|e| no_route(format!("the curve cannot fill this amount: {e:?}")))?;
+            let chain = state.chain_time().await;
+            let at = |t: i64| {
+                sdk::quote::quote_exact_in(&c.config, &c.pool, curve_side, pair.amount_in, t)
+                    .map_err(|e| no_route(format!("the curve cannot fill this amount: {e:?}")))
+            };
+            let q = at(chain.now)?;
+            if c.current_fee_bps(chain.observed) != c.current_fee_bps(chain.now) {
+                worst_out = Some(at(chain.observed)?.amount_out.min(q.amount_out));
+            }
+            changes_at = c.fee_changes_at(chain.now);
             let fill = (q.amount_in, q.amount_out, q.fee, q.refund, q.completes);
             (
                 "bonding-curve",
                 "launchpad-solana",
                 None,
                 fill,
-                c.current_fee_bps(now),
+                c.current_fee_bps(chain.now),
                 c.pool.quote_mint,
             )
         }
@@ -156,19 +171,22 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
         dex_id: dex_id.into(),
         amount_in: amount_in.to_string(),
         amount_out: amount_out.to_string(),
-        min_amount_out: min_out(u128::from(amount_out), pair.slippage_bps).to_string(),
+        min_amount_out: min_out(
+            u128::from(worst_out.unwrap_or(amount_out)),
+            pair.slippage_bps,
+        )
+        .to_string(),
         spender: None,
         route: Route::Own(Box::new(route)),
         pool_fee: Some(Fee {
-            bps: fee_bps,
-            amount: fee.to_string(),
-            token: names.token(&c.pool, &fee_token),
+            changes_at,
+            ..Fee::new(fee_bps, fee, names.token(&c.pool, &fee_token))
         }),
-        platform_fee: Fee {
-            bps: SOLANA_PLATFORM_FEE_BPS,
-            amount: "0".into(),
-            token: names.token(&c.pool, &pair.token_in),
-        },
+        platform_fee: Fee::new(
+            SOLANA_PLATFORM_FEE_BPS,
+            0,
+            names.token(&c.pool, &pair.token_in),
+        ),
         estimated_gas: Gas::solana(ESTIMATED_COMPUTE_UNITS),
         refund: Some(refund.to_string()),
     }])
@@ -189,16 +207,8 @@ fn jupiter_entry(state: &AppState, pair: &Pair, q: crate::jupiter::JupiterQuote)
             "labels": q.labels,
             "quoteResponse": q.response,
         })),
-        pool_fee: Some(Fee {
-            bps: 0,
-            amount: "0".into(),
-            token: pair.token_in.to_string(),
-        }),
-        platform_fee: Fee {
-            bps: SOLANA_PLATFORM_FEE_BPS,
-            amount: "0".into(),
-            token: pair.token_in.to_string(),
-        },
+        pool_fee: Some(Fee::new(0, 0, pair.token_in)),
+        platform_fee: Fee::new(SOLANA_PLATFORM_FEE_BPS, 0, pair.token_in),
         estimated_gas: Gas::solana(300_000),
         refund: Some("0".into()),
     }
@@ -236,12 +246,13 @@ async fn build_jupiter(
         &built.lookup_tables,
     )
     .await?;
-    let units = crate::solana::simulate(&state.rpc, &tx).await?;
+    let units = crate::solana::simulate(&state.rpc, &tx.transaction).await?;
     Ok(SolanaBuild {
-        solana_transaction: tx,
+        solana_transaction: tx.transaction,
         simulated_units: units,
         estimated_gas: None,
         migrates: false,
+        lifetime: tx.lifetime,
     })
 }
 
@@ -277,6 +288,7 @@ pub(super) async fn quote(state: &AppState, req: &QuoteRequest) -> Result<QuoteR
         // the top-level rate is what every route entry charges.
         fee_bps: SOLANA_PLATFORM_FEE_BPS,
         slippage_bps: pair.slippage_bps,
+        expires_at: state.now() + QUOTE_TTL_SECS,
     })
 }
 
@@ -408,5 +420,6 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
         solana_transaction: built.transaction,
         simulated_units: Some(built.units_consumed),
         migrates,
+        lifetime: built.lifetime,
     })
 }

@@ -16,7 +16,7 @@ mod write;
 pub use listing::{padded, MARKET_CAP_WIDTH};
 pub use market::{candle_row, CANDLE_COLS};
 pub use prepared::{PreparedLaunch, PreparedRecord};
-pub use swap_records::SwapRecord;
+pub use swap_records::{Recorded, SwapRecord};
 
 use crate::market::Market;
 use crate::model::Change;

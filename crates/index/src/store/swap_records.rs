@@ -24,17 +24,42 @@ pub struct SwapRecord {
     pub client_id: Option<String>,
     pub client_name: Option<String>,
     pub client_source: Option<String>,
+    /// The chain showed it (`POST /swap/record` checks the transaction); `false`: not checked yet.
+    pub verified: bool,
+}
+
+/// What the store kept of a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// The hash was recorded before this call.
+    pub duplicate: bool,
+    /// When the hash was first recorded.
+    pub recorded_at: i64,
+    /// The stored record's status and whether it is verified (a verified record replaces an unverified one
+    /// of the same hash; nothing replaces a verified one).
+    pub status: String,
+    pub verified: bool,
 }
 
 impl Store {
-    /// Records `r` unless its hash is recorded already: whether it was inserted, and when the hash was
-    /// first recorded.
-    pub async fn record_swap(&self, r: &SwapRecord, now: i64) -> Result<(bool, i64)> {
-        let inserted = sqlx::query(
+    /// Records `r` unless its hash is recorded already, or replaces an unverified record of the hash with
+    /// `r` when `r` is verified: idempotent on the hash.
+    pub async fn record_swap(&self, r: &SwapRecord, now: i64) -> Result<Recorded> {
+        let existed = sqlx::query("SELECT 1 FROM swap_records WHERE tx_hash = $1")
+            .bind(r.tx_hash.clone())
+            .fetch_optional(self.pool())
+            .await?
+            .is_some();
+        sqlx::query(
             "INSERT INTO swap_records (tx_hash, chain_key, dex_id, token_in, token_out, amount_in, amount_out, \
-             protocol_fee, fee_bps, address, status, source, client_id, client_name, client_source, recorded_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
-             ON CONFLICT (tx_hash) DO NOTHING",
+             protocol_fee, fee_bps, address, status, source, client_id, client_name, client_source, recorded_at, \
+             verified) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
+             ON CONFLICT (tx_hash) DO UPDATE SET chain_key = excluded.chain_key, dex_id = excluded.dex_id, \
+             token_in = excluded.token_in, token_out = excluded.token_out, amount_in = excluded.amount_in, \
+             amount_out = excluded.amount_out, protocol_fee = excluded.protocol_fee, \
+             fee_bps = excluded.fee_bps, address = excluded.address, status = excluded.status, \
+             verified = excluded.verified \
+             WHERE swap_records.verified = 0 AND excluded.verified = 1",
         )
         .bind(r.tx_hash.clone())
         .bind(r.chain_key.clone())
@@ -52,15 +77,20 @@ impl Store {
         .bind(r.client_name.clone())
         .bind(r.client_source.clone())
         .bind(now)
+        .bind(i64::from(r.verified))
         .execute(self.pool())
-        .await?
-        .rows_affected();
-        let recorded_at: i64 =
-            sqlx::query("SELECT recorded_at FROM swap_records WHERE tx_hash = $1")
-                .bind(r.tx_hash.clone())
-                .fetch_one(self.pool())
-                .await?
-                .get(0);
-        Ok((inserted == 1, recorded_at))
+        .await?;
+        let row = sqlx::query(
+            "SELECT recorded_at, status, verified FROM swap_records WHERE tx_hash = $1",
+        )
+        .bind(r.tx_hash.clone())
+        .fetch_one(self.pool())
+        .await?;
+        Ok(Recorded {
+            duplicate: existed,
+            recorded_at: row.get(0),
+            status: row.get(1),
+            verified: row.get::<i64, _>(2) != 0,
+        })
     }
 }

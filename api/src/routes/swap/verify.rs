@@ -1,0 +1,204 @@
+//! What `POST /swap/record` checks before it stores a record: the transaction on its chain. A record is
+//! *verified* when the chain shows it: the transaction landed, `address` signed it (Solana) or sent it
+//! (EVM), and `address` gave up `tokenIn` and received `tokenOut` in at least the recorded amounts. A
+//! transaction that failed on chain is stored as `failed` whatever the record said; one the chain contradicts
+//! is refused and nothing is stored; one the node does not know yet is stored unverified (a later record of
+//! the same hash verifies it).
+
+use super::record::RecordRequest;
+use crate::error::ApiError;
+use crate::AppState;
+use anchor_lang::prelude::Pubkey;
+use std::collections::BTreeMap;
+
+/// Slack on a native-SOL leg, lamports: the wallet's SOL balance also pays rent for accounts the swap
+/// creates (a token account is about 0.002 SOL), so the SOL received can show this much less than the swap
+/// paid out.
+pub const SOL_RENT_SLACK: u128 = 5_000_000;
+
+/// What the chain says about a recorded transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// It landed and shows the recorded swap.
+    Verified,
+    /// It landed and failed: stored as `failed`.
+    Failed,
+    /// The node does not know it (yet), or the chain cannot be asked: stored unverified.
+    Unverified,
+}
+
+/// The chain contradicts the record: `INVALID_PARAMS`, nothing stored.
+pub fn contradicts(what: &str) -> ApiError {
+    ApiError::invalid(format!(
+        "the transaction on chain does not match the record: {what}"
+    ))
+}
+
+/// How much of each mint `owner` gained (positive) or gave up (negative) in a Solana transaction, from its
+/// token balances before and after; native SOL (the wrapped-SOL mint) also counts the lamports of `owner`'s
+/// own account, less the fee when it paid it.
+pub fn solana_deltas(
+    keys: &[Pubkey],
+    meta: &solana_transaction_status_client_types::UiTransactionStatusMeta,
+    owner: &Pubkey,
+) -> BTreeMap<Pubkey, i128> {
+    use solana_transaction_status_client_types::option_serializer::OptionSerializer;
+    let mut deltas: BTreeMap<Pubkey, i128> = BTreeMap::new();
+    let owner_text = owner.to_string();
+    let sum = |balances: &OptionSerializer<
+        Vec<solana_transaction_status_client_types::UiTransactionTokenBalance>,
+    >,
+               sign: i128,
+               deltas: &mut BTreeMap<Pubkey, i128>| {
+        if let OptionSerializer::Some(list) = balances {
+            for b in list {
+                let mine = matches!(&b.owner, OptionSerializer::Some(o) if *o == owner_text);
+                if let (true, Ok(mint), Ok(amount)) = (
+                    mine,
+                    b.mint.parse::<Pubkey>(),
+                    b.ui_token_amount.amount.parse::<i128>(),
+                ) {
+                    *deltas.entry(mint).or_default() += sign * amount;
+                }
+            }
+        }
+    };
+    sum(&meta.pre_token_balances, -1, &mut deltas);
+    sum(&meta.post_token_balances, 1, &mut deltas);
+    if let Some(i) = keys.iter().position(|k| k == owner) {
+        let (pre, post) = (
+            meta.pre_balances.get(i).copied().unwrap_or(0),
+            meta.post_balances.get(i).copied().unwrap_or(0),
+        );
+        let fee = if i == 0 { i128::from(meta.fee) } else { 0 };
+        *deltas.entry(sdk::ids::NATIVE_MINT).or_default() +=
+            i128::from(post) - i128::from(pre) + fee;
+    }
+    deltas
+}
+
+/// Checks the record against the deltas: `tokenIn` went down by at least `amountIn` and `tokenOut` up by at
+/// least `amountOut` (less [`SOL_RENT_SLACK`] on a native-SOL leg).
+pub fn legs_match(
+    deltas: &BTreeMap<Pubkey, i128>,
+    token_in: &Pubkey,
+    token_out: &Pubkey,
+    amount_in: u128,
+    amount_out: u128,
+) -> Result<(), ApiError> {
+    let slack = |mint: &Pubkey| {
+        if *mint == sdk::ids::NATIVE_MINT {
+            SOL_RENT_SLACK as i128
+        } else {
+            0
+        }
+    };
+    let gave = -deltas.get(token_in).copied().unwrap_or(0);
+    let got = deltas.get(token_out).copied().unwrap_or(0);
+    let amount_in = i128::try_from(amount_in).unwrap_or(i128::MAX);
+    let amount_out = i128::try_from(amount_out).unwrap_or(i128::MAX);
+    if gave <= 0 || gave.saturating_add(slack(token_in)) < amount_in {
+        return Err(contradicts(&format!(
+            "`address` gave up {} of `tokenIn`, not {amount_in}",
+            gave.max(0)
+        )));
+    }
+    if got <= 0 || got.saturating_add(slack(token_out)) < amount_out {
+        return Err(contradicts(&format!(
+            "`address` received {} of `tokenOut`, not {amount_out}",
+            got.max(0)
+        )));
+    }
+    Ok(())
+}
+
+/// A Solana record against its transaction (`getTransaction` at `confirmed`).
+pub async fn solana(state: &AppState, req: &RecordRequest) -> Result<Verdict, ApiError> {
+    use solana_transaction_status_client_types::option_serializer::OptionSerializer;
+    let parse = |name: &str, v: &str| {
+        v.trim()
+            .parse::<Pubkey>()
+            .map_err(|_| ApiError::invalid(format!("`{name}` is not a Solana address")))
+    };
+    let (owner, token_in, token_out) = (
+        parse("address", &req.address)?,
+        parse("tokenIn", &req.token_in)?,
+        parse("tokenOut", &req.token_out)?,
+    );
+    let signature = req
+        .tx_hash
+        .trim()
+        .parse::<solana_signature::Signature>()
+        .map_err(|_| ApiError::invalid("`txHash` is not a Solana transaction signature"))?;
+    let tx = match crate::solana::confirmed_transaction(&state.rpc, &signature).await {
+        Ok(tx) => tx,
+        Err(e) => {
+            // "not found" and an unreachable node alike: the record is kept, unverified.
+            tracing::debug!(
+                "record: getTransaction {signature}: {}",
+                crate::redact::redact(&e.to_string())
+            );
+            return Ok(Verdict::Unverified);
+        }
+    };
+    let Some(meta) = tx.transaction.meta.as_ref() else {
+        return Ok(Verdict::Unverified);
+    };
+    let Some(decoded) = tx.transaction.transaction.decode() else {
+        return Ok(Verdict::Unverified);
+    };
+    let signers = usize::from(decoded.message.header().num_required_signatures);
+    let mut keys: Vec<Pubkey> = decoded.message.static_account_keys().to_vec();
+    if !keys.iter().take(signers).any(|k| *k == owner) {
+        return Err(contradicts("`address` did not sign it"));
+    }
+    if meta.err.is_some() {
+        return Ok(Verdict::Failed);
+    }
+    if let OptionSerializer::Some(loaded) = &meta.loaded_addresses {
+        keys.extend(
+            loaded
+                .writable
+                .iter()
+                .chain(&loaded.readonly)
+                .filter_map(|k| k.parse::<Pubkey>().ok()),
+        );
+    }
+    let amounts = |name: &str, v: &str| {
+        v.trim()
+            .parse::<u128>()
+            .map_err(|_| ApiError::invalid(format!("`{name}` must be an integer in base units")))
+    };
+    legs_match(
+        &solana_deltas(&keys, meta, &owner),
+        &token_in,
+        &token_out,
+        amounts("amountIn", &req.amount_in)?,
+        amounts("amountOut", &req.amount_out)?,
+    )?;
+    Ok(Verdict::Verified)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legs_need_both_directions_and_the_amounts() {
+        let (a, b) = (Pubkey::new_unique(), Pubkey::new_unique());
+        let d = BTreeMap::from([(a, -1_000i128), (b, 900i128)]);
+        assert!(legs_match(&d, &a, &b, 1_000, 900).is_ok());
+        assert!(legs_match(&d, &a, &b, 999, 800).is_ok());
+        assert!(legs_match(&d, &a, &b, 1_001, 900).is_err());
+        assert!(legs_match(&d, &a, &b, 1_000, 901).is_err());
+        // The reverse direction is not this swap.
+        assert!(legs_match(&d, &b, &a, 1, 1).is_err());
+        // A mint the transaction never moved.
+        assert!(legs_match(&d, &a, &Pubkey::new_unique(), 1, 1).is_err());
+        // Native SOL legs allow the rent of accounts the swap created.
+        let sol = sdk::ids::NATIVE_MINT;
+        let d = BTreeMap::from([(a, -1_000i128), (sol, 1_000_000_000 - 2_039_280)]);
+        assert!(legs_match(&d, &a, &sol, 1_000, 1_000_000_000).is_ok());
+        assert!(legs_match(&d, &a, &sol, 1_000, 1_010_000_000).is_err());
+    }
+}
