@@ -740,12 +740,8 @@ async fn routes_cannot_be_edited_records_are_checked_and_secrets_are_refused_any
         })
     };
     let amount_out = quote["best"]["amountOut"].as_str().unwrap();
-    // Inflated amounts, another address, the deploy transaction as a swap: refused, nothing stored.
+    // Another address, the deploy transaction as a swap: refused, nothing stored.
     for (body, why) in [
-        (
-            record(&signature, trader.pubkey().to_string(), &tripled),
-            "inflated amountOut",
-        ),
         (
             record(&signature, creator.pubkey().to_string(), amount_out),
             "another signer",
@@ -773,17 +769,26 @@ async fn routes_cannot_be_edited_records_are_checked_and_secrets_are_refused_any
     .await;
     assert_eq!(status, 200, "{resp}");
     assert_eq!(resp["verified"], false, "{resp}");
-    // The true record: verified, idempotent.
-    let truth = record(&signature, trader.pubkey().to_string(), amount_out);
-    let (status, resp) = post(&http, &format!("{base}/swap/record"), &truth).await;
+    // The real swap with an invented amount: verified, and stored with what the chain shows moved.
+    let inflated = record(&signature, trader.pubkey().to_string(), &tripled);
+    let (status, resp) = post(&http, &format!("{base}/swap/record"), &inflated).await;
     assert_eq!(status, 200, "{resp}");
     assert_eq!(
         (&resp["verified"], &resp["status"], &resp["duplicate"]),
         (&json!(true), &json!("confirmed"), &json!(false)),
         "{resp}"
     );
+    assert_eq!(
+        resp["amountOut"], amount_out,
+        "what moved, not what was claimed"
+    );
+    // The true record of the same hash: idempotent.
+    let truth = record(&signature, trader.pubkey().to_string(), amount_out);
     let (_, again) = post(&http, &format!("{base}/swap/record"), &truth).await;
-    assert_eq!(again["duplicate"], true);
+    assert_eq!(
+        (&again["duplicate"], &again["amountOut"]),
+        (&json!(true), &json!(amount_out))
+    );
 
     // Secrets in a query string, a header, a path: refused like secrets in a body.
     let keypair = solana_keypair::Keypair::new();

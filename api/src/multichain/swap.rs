@@ -420,9 +420,10 @@ pub async fn build(
 }
 
 /// An EVM swap record against the transaction's receipt: mined and successful, sent by `address`, and
-/// moving at least the recorded amounts (ERC-20 legs from the `Transfer` logs; a native `tokenIn` from the
-/// transaction's value; a native `tokenOut` is not visible in logs and is taken as recorded). No receipt
-/// yet, or no RPC for the chain: unverified.
+/// moving the tokens that way (ERC-20 legs from the `Transfer` logs; a native `tokenIn` from the
+/// transaction's value; a native `tokenOut` moves in internal calls logs do not show, and is taken as
+/// recorded). Amounts above what moved are lowered to it. No receipt yet, or no RPC for the chain:
+/// unverified.
 pub async fn verify_record(
     state: &AppState,
     chain: &ChainInfo,
@@ -456,18 +457,19 @@ pub async fn verify_record(
     if !seen.succeeded {
         return Ok(Verdict::Failed);
     }
-    if seen.gave < U256::from(amount_in) {
-        return Err(contradicts(&format!(
-            "`address` gave up {} of `tokenIn`, not {amount_in}",
-            seen.gave
-        )));
+    let at_most = |claimed: u128, moved: U256| {
+        let moved = u128::try_from(moved).unwrap_or(u128::MAX);
+        claimed.min(moved)
+    };
+    if seen.gave == U256::ZERO {
+        return Err(contradicts("`address` gave up none of `tokenIn`"));
     }
-    if let Some(got) = seen.received {
-        if got == U256::ZERO || got < U256::from(amount_out) {
-            return Err(contradicts(&format!(
-                "`address` received {got} of `tokenOut`, not {amount_out}"
-            )));
+    let amount_out = match seen.received {
+        Some(got) if got == U256::ZERO => {
+            return Err(contradicts("`address` received none of `tokenOut`"))
         }
-    }
-    Ok(Verdict::Verified)
+        Some(got) => at_most(amount_out, got),
+        None => amount_out,
+    };
+    Ok(Verdict::Verified(at_most(amount_in, seen.gave), amount_out))
 }

@@ -100,6 +100,9 @@ pub struct RecordResponse {
     /// The stored status: `failed` when the transaction failed on chain, `confirmed` when it succeeded,
     /// else what the record said.
     pub status: String,
+    /// The stored amounts, base units: a verified record's are at most what the chain shows moved.
+    pub amount_in: String,
+    pub amount_out: String,
 }
 
 #[utoipa::path(
@@ -172,10 +175,10 @@ pub async fn record(
             .await?
         }
     };
-    let status = match verdict {
-        Verdict::Verified => "confirmed".to_string(),
-        Verdict::Failed => "failed".to_string(),
-        Verdict::Unverified => req.status.clone(),
+    let (status, amounts) = match verdict {
+        Verdict::Verified(a, b) => ("confirmed".to_string(), Some((a, b))),
+        Verdict::Failed => ("failed".to_string(), None),
+        Verdict::Unverified => (req.status.clone(), None),
     };
     let now = state.now();
     let record = index::store::SwapRecord {
@@ -184,8 +187,8 @@ pub async fn record(
         dex_id: req.dex_id,
         token_in: req.token_in,
         token_out: req.token_out,
-        amount_in: req.amount_in,
-        amount_out: req.amount_out,
+        amount_in: amounts.map_or(req.amount_in, |a| a.0.to_string()),
+        amount_out: amounts.map_or(req.amount_out, |a| a.1.to_string()),
         protocol_fee: req.protocol_fee,
         fee_bps: req.fee_bps,
         address: req.address,
@@ -204,5 +207,7 @@ pub async fn record(
         recorded_at: kept.recorded_at,
         verified: kept.verified,
         status: kept.status,
+        amount_in: kept.amount_in,
+        amount_out: kept.amount_out,
     }))
 }

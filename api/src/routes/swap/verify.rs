@@ -1,9 +1,11 @@
 //! What `POST /swap/record` checks before it stores a record: the transaction on its chain. A record is
 //! *verified* when the chain shows it: the transaction landed, `address` signed it (Solana) or sent it
-//! (EVM), and `address` gave up `tokenIn` and received `tokenOut` in at least the recorded amounts. A
-//! transaction that failed on chain is stored as `failed` whatever the record said; one the chain contradicts
-//! is refused and nothing is stored; one the node does not know yet is stored unverified (a later record of
-//! the same hash verifies it).
+//! (EVM), and `address` gave up `tokenIn` and received `tokenOut`. Amounts are stored as the chain shows
+//! them: a recorded amount above what moved (an invented one, or the quote's `amountOut` of a swap that
+//! slipped) is replaced by what moved. A transaction that failed on chain is stored as `failed` whatever the
+//! record said; one the chain contradicts (another signer or sender, tokens that did not move that way) is
+//! refused and nothing is stored; one the node does not know yet is stored unverified (a later record of the
+//! same hash verifies it).
 
 use super::record::RecordRequest;
 use crate::error::ApiError;
@@ -19,8 +21,8 @@ pub const SOL_RENT_SLACK: u128 = 5_000_000;
 /// What the chain says about a recorded transaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
-    /// It landed and shows the recorded swap.
-    Verified,
+    /// It landed and shows the swap: the amounts to store (`amountIn`, `amountOut`), at most what moved.
+    Verified(u128, u128),
     /// It landed and failed: stored as `failed`.
     Failed,
     /// The node does not know it (yet), or the chain cannot be asked: stored unverified.
@@ -77,39 +79,42 @@ pub fn solana_deltas(
     deltas
 }
 
-/// Checks the record against the deltas: `tokenIn` went down by at least `amountIn` and `tokenOut` up by at
-/// least `amountOut` (less [`SOL_RENT_SLACK`] on a native-SOL leg).
-pub fn legs_match(
+/// The record against the deltas: `tokenIn` must have gone down and `tokenOut` up; the amounts to store are
+/// the recorded ones, each lowered to what moved when it says more (a native-SOL leg allows
+/// [`SOL_RENT_SLACK`] for the rent the wallet also paid or got back).
+pub fn verified_amounts(
     deltas: &BTreeMap<Pubkey, i128>,
     token_in: &Pubkey,
     token_out: &Pubkey,
     amount_in: u128,
     amount_out: u128,
-) -> Result<(), ApiError> {
+) -> Result<(u128, u128), ApiError> {
     let slack = |mint: &Pubkey| {
         if *mint == sdk::ids::NATIVE_MINT {
-            SOL_RENT_SLACK as i128
+            SOL_RENT_SLACK
         } else {
             0
         }
     };
-    let gave = -deltas.get(token_in).copied().unwrap_or(0);
-    let got = deltas.get(token_out).copied().unwrap_or(0);
-    let amount_in = i128::try_from(amount_in).unwrap_or(i128::MAX);
-    let amount_out = i128::try_from(amount_out).unwrap_or(i128::MAX);
-    if gave <= 0 || gave.saturating_add(slack(token_in)) < amount_in {
-        return Err(contradicts(&format!(
-            "`address` gave up {} of `tokenIn`, not {amount_in}",
-            gave.max(0)
-        )));
+    let gave = u128::try_from(-deltas.get(token_in).copied().unwrap_or(0)).unwrap_or(0);
+    let got = u128::try_from(deltas.get(token_out).copied().unwrap_or(0)).unwrap_or(0);
+    if gave == 0 {
+        return Err(contradicts("`address` gave up none of `tokenIn`"));
     }
-    if got <= 0 || got.saturating_add(slack(token_out)) < amount_out {
-        return Err(contradicts(&format!(
-            "`address` received {} of `tokenOut`, not {amount_out}",
-            got.max(0)
-        )));
+    if got == 0 {
+        return Err(contradicts("`address` received none of `tokenOut`"));
     }
-    Ok(())
+    let bounded = |claimed: u128, moved: u128, mint: &Pubkey| {
+        if claimed <= moved.saturating_add(slack(mint)) {
+            claimed
+        } else {
+            moved
+        }
+    };
+    Ok((
+        bounded(amount_in, gave, token_in),
+        bounded(amount_out, got, token_out),
+    ))
 }
 
 /// A Solana record against its transaction (`getTransaction` at `confirmed`).
@@ -169,14 +174,14 @@ pub async fn solana(state: &AppState, req: &RecordRequest) -> Result<Verdict, Ap
             .parse::<u128>()
             .map_err(|_| ApiError::invalid(format!("`{name}` must be an integer in base units")))
     };
-    legs_match(
+    let (amount_in, amount_out) = verified_amounts(
         &solana_deltas(&keys, meta, &owner),
         &token_in,
         &token_out,
         amounts("amountIn", &req.amount_in)?,
         amounts("amountOut", &req.amount_out)?,
     )?;
-    Ok(Verdict::Verified)
+    Ok(Verdict::Verified(amount_in, amount_out))
 }
 
 #[cfg(test)]
@@ -184,21 +189,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn legs_need_both_directions_and_the_amounts() {
+    fn legs_need_both_directions_and_amounts_are_at_most_what_moved() {
         let (a, b) = (Pubkey::new_unique(), Pubkey::new_unique());
         let d = BTreeMap::from([(a, -1_000i128), (b, 900i128)]);
-        assert!(legs_match(&d, &a, &b, 1_000, 900).is_ok());
-        assert!(legs_match(&d, &a, &b, 999, 800).is_ok());
-        assert!(legs_match(&d, &a, &b, 1_001, 900).is_err());
-        assert!(legs_match(&d, &a, &b, 1_000, 901).is_err());
-        // The reverse direction is not this swap.
-        assert!(legs_match(&d, &b, &a, 1, 1).is_err());
-        // A mint the transaction never moved.
-        assert!(legs_match(&d, &a, &Pubkey::new_unique(), 1, 1).is_err());
+        assert_eq!(
+            verified_amounts(&d, &a, &b, 1_000, 900).unwrap(),
+            (1_000, 900)
+        );
+        assert_eq!(verified_amounts(&d, &a, &b, 999, 800).unwrap(), (999, 800));
+        // Invented amounts become what moved.
+        assert_eq!(
+            verified_amounts(&d, &a, &b, 5_000, 2_700).unwrap(),
+            (1_000, 900)
+        );
+        // The reverse direction is not this swap, nor is a mint the transaction never moved.
+        assert!(verified_amounts(&d, &b, &a, 1, 1).is_err());
+        assert!(verified_amounts(&d, &a, &Pubkey::new_unique(), 1, 1).is_err());
         // Native SOL legs allow the rent of accounts the swap created.
         let sol = sdk::ids::NATIVE_MINT;
         let d = BTreeMap::from([(a, -1_000i128), (sol, 1_000_000_000 - 2_039_280)]);
-        assert!(legs_match(&d, &a, &sol, 1_000, 1_000_000_000).is_ok());
-        assert!(legs_match(&d, &a, &sol, 1_000, 1_010_000_000).is_err());
+        assert_eq!(
+            verified_amounts(&d, &a, &sol, 1_000, 1_000_000_000).unwrap(),
+            (1_000, 1_000_000_000)
+        );
+        assert_eq!(
+            verified_amounts(&d, &a, &sol, 1_000, 1_010_000_000).unwrap(),
+            (1_000, 1_000_000_000 - 2_039_280)
+        );
     }
 }

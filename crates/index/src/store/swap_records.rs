@@ -39,6 +39,8 @@ pub struct Recorded {
     /// of the same hash; nothing replaces a verified one).
     pub status: String,
     pub verified: bool,
+    pub amount_in: String,
+    pub amount_out: String,
 }
 
 impl Store {
@@ -81,7 +83,8 @@ impl Store {
         .execute(self.pool())
         .await?;
         let row = sqlx::query(
-            "SELECT recorded_at, status, verified FROM swap_records WHERE tx_hash = $1",
+            "SELECT recorded_at, status, verified, amount_in, amount_out FROM swap_records \
+             WHERE tx_hash = $1",
         )
         .bind(r.tx_hash.clone())
         .fetch_one(self.pool())
@@ -91,6 +94,8 @@ impl Store {
             recorded_at: row.get(0),
             status: row.get(1),
             verified: row.get::<i64, _>(2) != 0,
+            amount_in: row.get(3),
+            amount_out: row.get(4),
         })
     }
 }
