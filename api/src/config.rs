@@ -143,9 +143,10 @@ pub struct ApiConfig {
     )]
     pub route_keys: Vec<String>,
     /// How long a reading of the chain's clock (the Clock sysvar, which fees are charged by) is reused,
-    /// advanced by the time since, milliseconds (0: read it for every quote).
-    #[arg(long, env = "CHAIN_CLOCK_TTL_MS", default_value_t = 1_000)]
-    pub chain_clock_ttl_ms: u64,
+    /// advanced by the time since, milliseconds (0: read it for every quote). Default: 1000 against a
+    /// cluster, 0 on a localnet (`dev`), which answers in microseconds.
+    #[arg(long, env = "CHAIN_CLOCK_TTL_MS")]
+    pub chain_clock_ttl_ms: Option<u64>,
     /// The RPC node is a localnet (`dev`): the browser UI offers its local development wallet and
     /// `POST /ui/airdrop` funds it from the localnet's faucet. Never set by a flag.
     #[arg(skip)]
@@ -225,7 +226,7 @@ impl ApiConfig {
             relay_any_program: false,
             route_keys: Vec::new(),
             // The local chain answers in microseconds: read its clock for every quote.
-            chain_clock_ttl_ms: 0,
+            chain_clock_ttl_ms: Some(0),
             request_timeout_secs: 45,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],

@@ -119,9 +119,10 @@ impl AppState {
                 );
                 routes::swap::seal::RouteKeys::random()
             });
-        let chain_clock = chain_clock::ChainClock::new(std::time::Duration::from_millis(
-            config.chain_clock_ttl_ms,
-        ));
+        let ttl = config
+            .chain_clock_ttl_ms
+            .unwrap_or(if config.localnet { 0 } else { 1_000 });
+        let chain_clock = chain_clock::ChainClock::new(std::time::Duration::from_millis(ttl));
         AppState(Arc::new(Shared {
             chain_clock,
             route_keys,

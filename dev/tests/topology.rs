@@ -47,7 +47,10 @@ struct Postgres {
 
 impl Postgres {
     fn start() -> Postgres {
-        let dir = std::env::temp_dir().join(format!("topology-pg-{}", std::process::id()));
+        // One directory per cluster: the tests of this file run at once in one process.
+        static CLUSTERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = CLUSTERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("topology-pg-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pg-throwaway");
         let out = std::process::Command::new(script)
@@ -87,7 +90,10 @@ impl Postgres {
     /// A hot standby of this cluster on its own port, streaming its changes (`pg_basebackup -R`): what an
     /// operator gives `--database-read-url`.
     fn standby(&self) -> Postgres {
-        let dir = std::env::temp_dir().join(format!("topology-standby-{}", std::process::id()));
+        let dir = self.dir.with_file_name(format!(
+            "{}-standby",
+            self.dir.file_name().unwrap().to_string_lossy()
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         if is_root() {

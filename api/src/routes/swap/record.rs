@@ -162,7 +162,17 @@ pub async fn record(
     };
     let amount = |v: &str| v.parse::<u128>().unwrap_or(0);
     let verdict = match chain.kind {
-        ChainKind::Solana => verify::solana(&state, &req).await?,
+        ChainKind::Solana => {
+            let claim = verify::Claim {
+                address: &req.address,
+                tx_hash: &req.tx_hash,
+                token_in: &req.token_in,
+                token_out: &req.token_out,
+                amount_in: &req.amount_in,
+                amount_out: &req.amount_out,
+            };
+            verify::solana(&state, claim).await?
+        }
         ChainKind::Evm => {
             multichain_record(
                 &state,

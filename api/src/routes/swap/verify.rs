@@ -7,7 +7,6 @@
 //! refused and nothing is stored; one the node does not know yet is stored unverified (a later record of the
 //! same hash verifies it).
 
-use super::record::RecordRequest;
 use crate::error::ApiError;
 use crate::AppState;
 use anchor_lang::prelude::Pubkey;
@@ -117,8 +116,19 @@ pub fn verified_amounts(
     ))
 }
 
+/// What a record says happened: the signer, the transaction, the tokens and the amounts, as sent.
+#[derive(Debug, Clone, Copy)]
+pub struct Claim<'a> {
+    pub address: &'a str,
+    pub tx_hash: &'a str,
+    pub token_in: &'a str,
+    pub token_out: &'a str,
+    pub amount_in: &'a str,
+    pub amount_out: &'a str,
+}
+
 /// A Solana record against its transaction (`getTransaction` at `confirmed`).
-pub async fn solana(state: &AppState, req: &RecordRequest) -> Result<Verdict, ApiError> {
+pub async fn solana(state: &AppState, req: Claim<'_>) -> Result<Verdict, ApiError> {
     use solana_transaction_status_client_types::option_serializer::OptionSerializer;
     let parse = |name: &str, v: &str| {
         v.trim()
@@ -126,9 +136,9 @@ pub async fn solana(state: &AppState, req: &RecordRequest) -> Result<Verdict, Ap
             .map_err(|_| ApiError::invalid(format!("`{name}` is not a Solana address")))
     };
     let (owner, token_in, token_out) = (
-        parse("address", &req.address)?,
-        parse("tokenIn", &req.token_in)?,
-        parse("tokenOut", &req.token_out)?,
+        parse("address", req.address)?,
+        parse("tokenIn", req.token_in)?,
+        parse("tokenOut", req.token_out)?,
     );
     let signature = req
         .tx_hash
@@ -178,8 +188,8 @@ pub async fn solana(state: &AppState, req: &RecordRequest) -> Result<Verdict, Ap
         &solana_deltas(&keys, meta, &owner),
         &token_in,
         &token_out,
-        amounts("amountIn", &req.amount_in)?,
-        amounts("amountOut", &req.amount_out)?,
+        amounts("amountIn", req.amount_in)?,
+        amounts("amountOut", req.amount_out)?,
     )?;
     Ok(Verdict::Verified(amount_in, amount_out))
 }

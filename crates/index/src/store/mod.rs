@@ -256,7 +256,7 @@ impl Store {
             backend,
             commits: std::sync::Arc::new(tokio::sync::watch::channel(Commits::default()).0),
             pruned: Default::default(),
-            retention: Default::default(),
+            retention: std::sync::Arc::new(retention::Retention::candles_forever()),
             clock: Clock::wall(),
         })
     }
@@ -292,7 +292,7 @@ impl Store {
         Store { clock, ..self }
     }
 
-    /// This store pruning by `retention` (the default: [`retention::Retention::default`]).
+    /// This store pruning by `retention` (without it: [`retention::Retention::candles_forever`]).
     pub fn with_retention(self, retention: retention::Retention) -> Store {
         Store {
             retention: std::sync::Arc::new(retention),

@@ -39,6 +39,15 @@ impl Default for Retention {
 }
 
 impl Retention {
+    /// Candles kept for ever, the feed a day: what a store prunes unless its writer was given a retention
+    /// (the indexer's `--candle-retention` default is [`Retention::default`]).
+    pub fn candles_forever() -> Retention {
+        Retention {
+            candles: BTreeMap::new(),
+            ..Retention::default()
+        }
+    }
+
     /// [`Retention::default`] with the candle retentions of `spec` applied over it: comma-separated
     /// `interval=duration` pairs, the interval as the API names it (`1s`, `15s`, `1m`, `5m`, `15m`, `4h`),
     /// the duration as `humantime` reads it (`2d`, `36h`, `1week`) or `forever`. The hourly and daily
