@@ -538,7 +538,37 @@ async fn the_launchpad_journey_in_chromium() {
         "document.querySelector('#curve-panel .progress')",
     )
     .await;
+    // Amounts are read as the user means them: a decimal comma is a decimal mark, thousands groups are
+    // understood, what reads two ways is refused; the quote asks for exactly what the echo shows.
+    click(&c, "#side-buy").await;
+    for (typed, echo, base_units) in [
+        ("1,5", "= 1.5 SOL", "1500000000"),
+        ("1.5", "= 1.5 SOL", "1500000000"),
+        ("1 000,5", "= 1000.5 SOL", "1000500000000"),
+    ] {
+        fill(&c, "#trade-amount", typed).await;
+        wait_js(
+            &c,
+            &format!(
+                "document.querySelector('#trade-amount-echo')?.textContent === '{echo}' && \
+                 document.querySelector('#trade-quote')?.dataset.amountIn === '{base_units}'"
+            ),
+            20,
+            &format!("{typed:?} read as {echo}"),
+        )
+        .await;
+    }
+    fill(&c, "#trade-amount", "1,500").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-amount-echo')?.textContent.includes('reads two ways') && \
+         !document.querySelector('#quote-out')",
+        20,
+        "an amount that reads two ways refused, and no quote for it",
+    )
+    .await;
     let mut saw_refund = false;
+    let mut saw_confirm = false;
     let mut buys = 0;
     while text(&c, "#venue").await != "AMM" {
         assert!(buys < 6, "the curve never graduated");
@@ -546,6 +576,36 @@ async fn the_launchpad_journey_in_chromium() {
         click(&c, "#side-buy").await;
         fill(&c, "#trade-amount", "4").await;
         wait_js(&c, "document.querySelector('#quote-out')", 20, "a quote").await;
+        // A 4 SOL buy moves this curve's price by more than 10%: the quote says so, and nothing is signed
+        // until the user ticks the confirmation.
+        let impact: f64 = text(&c, "#quote-impact")
+            .await
+            .trim_end_matches('%')
+            .parse()
+            .unwrap_or(0.0);
+        if impact > 10.0 {
+            wait_js(
+                &c,
+                "!document.querySelector('#trade-confirm-row').hidden",
+                10,
+                "the confirmation of a high-impact buy",
+            )
+            .await;
+            if !saw_confirm {
+                let rows = trade_rows(&c).await;
+                click(&c, "#trade-submit").await;
+                wait_js(
+                    &c,
+                    "document.querySelector('#trade-error')?.textContent.includes('tick the box')",
+                    20,
+                    "the buy held back until confirmed",
+                )
+                .await;
+                assert_eq!(trade_rows(&c).await, rows, "nothing was bought");
+                saw_confirm = true;
+            }
+            click(&c, "#trade-confirm").await;
+        }
         if c.execute("return !!document.querySelector('#quote-refund');", vec![])
             .await
             .unwrap()
@@ -569,6 +629,7 @@ async fn the_launchpad_journey_in_chromium() {
         wait_js(&c, &after, 30, "trades and progress to update").await;
     }
     assert!(saw_refund, "the graduating buy's quote shows its refund");
+    assert!(saw_confirm, "a high-impact buy asked for a confirmation");
     wait_js(
         &c,
         "document.querySelector('#progress-text')?.textContent === '100%'",

@@ -32,6 +32,56 @@ export function parseUnits(text, decimals) {
   return BigInt((w || '0') + f.padEnd(decimals, '0')).toString();
 }
 
+const SPACES = /[\u00a0\u2009\u202f]/g;
+
+/**
+ * A decimal amount as a person typed it, in base units with `decimals`: `{ units, text }` (`text`: the amount
+ * as read, with a point) or `{ error }`. Either `.` or `,` is the decimal mark; thousands may be grouped by
+ * spaces, `'` or `_`, or by the mark not used for decimals (`1,000.5`, `1.000,5`, `1 000,5`), and then every
+ * group has three digits. Text that reads two ways (`1,500`: one and a half, or fifteen hundred?) is refused,
+ * never guessed; nothing typed is silently dropped.
+ */
+export function parseAmount(input, decimals) {
+  let t = String(input ?? '').trim().replace(SPACES, ' ');
+  if (t === '') return { error: 'Enter an amount.' };
+  if (!/^[0-9 .,'_]+$/.test(t)) return { error: 'Use digits, with a point or a comma for decimals.' };
+  const count = (c) => t.split(c).length - 1;
+  const [dots, commas] = [count('.'), count(',')];
+  let mark = null;
+  if (dots && commas) {
+    // Both: the last one is the decimal mark and the other groups thousands.
+    mark = t.lastIndexOf('.') > t.lastIndexOf(',') ? '.' : ',';
+    if (count(mark) > 1) return { error: 'More than one decimal mark.' };
+    t = t.split(mark === '.' ? ',' : '.').join(' ');
+  } else if (dots + commas === 1) {
+    mark = dots ? '.' : ',';
+    const [before, after] = t.split(mark);
+    // `1,500` alone is one and a half to some and fifteen hundred to others (`1234,500` and `0,500` are not:
+    // no thousands group starts that way).
+    if (/^[1-9]\d{0,2}$/.test(before) && /^\d{3}$/.test(after)) {
+      const whole = before + after;
+      const decimal = `${before}.${after}`.replace(/0+$/, '');
+      return { error: `“${input}” reads two ways: write ${whole} or ${decimal}.` };
+    }
+  } else if (dots + commas > 1) {
+    // Several of one mark and none of the other: thousands groups (`1,000,000`).
+    t = t.split(dots ? '.' : ',').join(' ');
+  }
+  let [whole, frac = ''] = mark ? t.split(mark) : [t, ''];
+  if (/[ '_]/.test(frac)) return { error: 'Group thousands only before the decimal mark.' };
+  if (/[ '_]/.test(whole)) {
+    const groups = whole.split(/[ '_]/);
+    if (!/^\d{1,3}$/.test(groups[0]) || groups.slice(1).some((g) => !/^\d{3}$/.test(g))) {
+      return { error: 'Thousands are grouped by three digits.' };
+    }
+    whole = groups.join('');
+  }
+  if (!/^\d*$/.test(whole) || !/^\d*$/.test(frac) || whole + frac === '') return { error: 'Enter an amount.' };
+  if (frac.length > decimals) return { error: `At most ${decimals} decimals.` };
+  const units = BigInt((whole || '0') + frac.padEnd(decimals, '0')).toString();
+  return { units, text: `${whole.replace(/^0+(?=\d)/, '') || '0'}${frac ? `.${frac}` : ''}` };
+}
+
 /** A price (decimal string or number, whole quote per whole token) with 4 significant digits. */
 export function price(p) {
   if (p === null || p === undefined || p === '') return '–';

@@ -1,7 +1,7 @@
 // The launch form: prepare (the API builds the transaction), sign with the wallet, submit, record (lists the
 // token). Validation is the API's: its error codes are shown in words.
 import { post, errorText, signAndSubmit, ApiError } from '../api.js';
-import { el, put } from '../format.js';
+import { el, put, parseAmount } from '../format.js';
 
 const PRESETS = [
   ['fair', 'Fair', 'One curve segment with even liquidity and a fixed 1% fee: the simplest, most predictable price path.'],
@@ -50,6 +50,8 @@ export async function render(main, ctx) {
     el('label', { class: 'choice' }, el('input', { type: 'radio', name: 'quote', value: 'usdc' }), el('strong', {}, 'USDC'), el('span', { class: 'muted' }, 'graduates at 750 USDC raised')),
   );
   const error = el('p', { class: 'error', id: 'launch-error', role: 'alert', hidden: true });
+  // What a first buy costs with the chosen preset: on a shield launch it pays the launch-minute fee.
+  const firstBuyNote = el('p', { class: 'muted', id: 'first-buy-note', 'aria-live': 'polite' });
   const steps = el('ol', { class: 'steps', id: 'launch-steps', 'aria-live': 'polite' });
   const submit = el('button', { type: 'submit', class: 'primary', id: 'launch-submit' }, 'Launch');
   const form = el(
@@ -65,12 +67,29 @@ export async function render(main, ctx) {
     field('Telegram', input('telegram', { type: 'url', placeholder: 'https://t.me/name' })),
     presets,
     quotes,
-    field('First buy', input('firstBuyAmount', { inputmode: 'decimal', placeholder: '0' }), 'Optional: bought in the same transaction, in whole SOL or USDC.'),
+    field('First buy', input('firstBuyAmount', { inputmode: 'decimal', placeholder: '0' }), 'Optional: bought in the same transaction, in whole SOL or USDC (a point or a comma for decimals, at most 6).'),
+    firstBuyNote,
     el('p', { class: 'muted' }, 'Supply: 1,000,000,000 tokens with 6 decimals; no mint authority; metadata cannot change. At graduation the pool migrates to the AMM with its liquidity locked forever.'),
     submit,
     error,
     steps,
   );
+
+  function noteFirstBuy() {
+    const data = new FormData(form);
+    const text = String(data.get('firstBuyAmount') || '').trim();
+    const a = text ? parseAmount(text, 6) : null;
+    const q = data.get('quote') === 'usdc' ? 'USDC' : 'SOL';
+    firstBuyNote.classList.toggle('warn', data.get('curvePreset') === 'shield' && !!a?.units);
+    if (a?.error) firstBuyNote.textContent = a.error;
+    else if (data.get('curvePreset') === 'shield') {
+      firstBuyNote.textContent = a?.units
+        ? `A shield launch charges its first minute's 50% fee on the first buy too: of ${a.text} ${q}, about half goes to fees. Buy after ten minutes to pay 1%.`
+        : 'A shield launch charges 50% in its first minute, the first buy included, falling to 1% after ten minutes.';
+    } else firstBuyNote.textContent = a?.units ? `= ${a.text} ${q}` : '';
+  }
+  form.addEventListener('input', noteFirstBuy);
+  form.addEventListener('change', noteFirstBuy);
 
   const step = (text) => {
     const li = el('li', {}, text);
@@ -99,9 +118,20 @@ export async function render(main, ctx) {
       totalSupply: '1000000000',
       creator: session.wallet.address,
     };
-    for (const k of ['website', 'twitter', 'telegram', 'firstBuyAmount']) {
+    for (const k of ['website', 'twitter', 'telegram']) {
       const v = String(data.get(k) || '').trim();
       if (v) body[k] = v;
+    }
+    const firstBuy = String(data.get('firstBuyAmount') || '').trim();
+    if (firstBuy) {
+      // Sent as read (`1,5` is 1.5), never as typed.
+      const a = parseAmount(firstBuy, 6);
+      if (a.error) {
+        error.hidden = false;
+        error.textContent = `First buy: ${a.error}`;
+        return;
+      }
+      body.firstBuyAmount = a.text;
     }
     submit.disabled = true;
     try {

@@ -2,13 +2,15 @@
 // now (the shield fee as it decays), trades, top holders and links, and the trade panel. After migration the
 // same page continues on the AMM (`venue` of /launchpad/curve).
 import { get, post, qs, errorText, quoteSymbol, launchImage, signAndSubmit, TOKEN_DECIMALS, decimals } from '../api.js';
-import { el, price, compact, age, units, bps, short, share, parseUnits, put } from '../format.js';
+import { el, price, compact, age, units, bps, short, share, parseAmount, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { candleChart } from '../chart.js';
 import { tokenAvatar, progressBar } from './discover.js';
 
 const INTERVALS = ['1s', '15s', '1m', '5m', '15m', '1h', '4h', '1d'];
 const SLIPPAGES = [50, 100, 200, 500, 1000];
+/** Price impact above this needs an explicit confirmation before the wallet is asked to sign. */
+export const IMPACT_CONFIRM = 0.1;
 
 function stat(label, value, id) {
   return el('div', {}, el('dt', {}, label), el('dd', { id }, value));
@@ -114,6 +116,12 @@ export async function render(main, ctx, mint) {
     'aria-describedby': 'trade-quote',
   });
   const amountLabel = el('label', { for: 'trade-amount' });
+  // What the field was read as (`= 1.5 SOL`), or why it cannot be: the amount sent is the one shown here.
+  const amountEcho = el('p', { class: 'muted', id: 'trade-amount-echo', 'aria-live': 'polite' });
+  // A costly trade (high price impact, a fee above the launch's final fee) waits for this box.
+  const confirmBox = el('input', { type: 'checkbox', id: 'trade-confirm' });
+  const confirmText = el('span', { id: 'trade-confirm-text' });
+  const confirmRow = el('label', { class: 'confirm warn', id: 'trade-confirm-row', hidden: true }, confirmBox, confirmText);
   const balance = el('p', { class: 'muted', id: 'trade-balance' });
   const quoteBox = el('dl', { class: 'quote', id: 'trade-quote', 'aria-live': 'polite' });
   const submit = el('button', { type: 'submit', id: 'trade-submit', class: 'primary' });
@@ -133,6 +141,7 @@ export async function render(main, ctx, mint) {
           amount.value = '';
           lastQuote = null;
           paintPanel();
+          echo();
           showQuote(null);
         },
       },
@@ -159,6 +168,7 @@ export async function render(main, ctx, mint) {
       id: 'trade-max',
       onclick: () => {
         amount.value = units(held, TOKEN_DECIMALS, 6).replace(/,/g, '');
+        echo();
         requote();
       },
     },
@@ -171,10 +181,12 @@ export async function render(main, ctx, mint) {
     el('div', { class: 'tabs', role: 'group', 'aria-label': 'Side' }, sideButtons),
     amountLabel,
     el('div', { class: 'row' }, amount, maxButton),
+    amountEcho,
     balance,
     el('label', { for: 'slippage' }, 'Slippage tolerance'),
     slippage,
     quoteBox,
+    confirmRow,
     submit,
     tradeError,
     tradeStatus,
@@ -198,9 +210,22 @@ export async function render(main, ctx, mint) {
     void t;
   }
 
+  /** The amount field as read: `{ units, text }`, or `{ error }`. */
+  function typed() {
+    return parseAmount(amount.value, tokens().inDec);
+  }
+
+  function echo() {
+    const t = tokens();
+    const a = amount.value.trim() ? typed() : null;
+    amountEcho.classList.toggle('error', !!a?.error);
+    amountEcho.textContent = !a ? '' : a.error ? a.error : `= ${a.text} ${t.inSym}`;
+  }
+
   function request() {
     const t = tokens();
-    const amountIn = parseUnits(amount.value, t.inDec);
+    const a = typed();
+    const amountIn = a.units;
     if (!amountIn || amountIn === '0') return null;
     const r = { chainKey: 'solana', tokenIn: t.tokenIn, tokenOut: t.tokenOut, amountIn, slippageBps };
     if (session.wallet) r.taker = session.wallet.address;
@@ -212,7 +237,38 @@ export async function render(main, ctx, mint) {
     tradeError.textContent = e ? errorText(e) : '';
   }
 
+  /** Why a quote needs a confirmation before signing (null: it does not): `{ text, kinds }`. */
+  function costlyWhy(best, impact) {
+    const why = [];
+    const kinds = [];
+    if (impact !== null && impact > IMPACT_CONFIRM) {
+      why.push(`a ${(impact * 100).toFixed(2)}% price impact`);
+      kinds.push('impact');
+    }
+    const feeBps = best.poolFee?.bps ?? 0;
+    if (cur.venue !== 'amm' && feeBps > cur.finalFeeBps) {
+      why.push(`a ${bps(feeBps)} launch fee (it falls to ${bps(cur.finalFeeBps)})`);
+      kinds.push('fee');
+    }
+    return why.length ? { text: why.join(' and '), kinds: kinds.join(' ') } : null;
+  }
+
+  function costly(best, impact) {
+    return costlyWhy(best, impact)?.text ?? null;
+  }
+
   function showQuote(best) {
+    const why = best ? costlyWhy(best, impactOf(best)) : null;
+    const warning = why?.text ?? null;
+    confirmRow.hidden = !why;
+    if (why) {
+      // A new kind of reason is asked again; the same one keeps the answer as the numbers move.
+      if (confirmText.dataset.kinds !== why.kinds) confirmBox.checked = false;
+      confirmText.dataset.kinds = why.kinds;
+      confirmText.textContent = ` I accept ${why.text} on this trade.`;
+    }
+    quoteBox.classList.toggle('warn', !!warning);
+    if (!best) delete quoteBox.dataset.amountIn;
     if (!best) {
       put(quoteBox, );
       return;
@@ -221,17 +277,7 @@ export async function render(main, ctx, mint) {
     const fee = BigInt(best.poolFee?.amount || '0');
     const feeIn = best.poolFee?.token === t.tokenIn;
     const refund = BigInt(best.refund || '0');
-    const netIn = BigInt(best.amountIn) - (feeIn ? fee : 0n) - refund;
-    const netOut = BigInt(best.amountOut) + (feeIn ? 0n : fee);
-    const spot = Number(cur.price);
-    let impact = null;
-    if (spot > 0 && netIn > 0n && netOut > 0n) {
-      const exec =
-        side === 'buy'
-          ? Number(netIn) / 10 ** qd / (Number(netOut) / 10 ** TOKEN_DECIMALS)
-          : Number(netOut) / 10 ** qd / (Number(netIn) / 10 ** TOKEN_DECIMALS);
-      impact = side === 'buy' ? exec / spot - 1 : 1 - exec / spot;
-    }
+    const impact = impactOf(best);
     const feeSym = feeIn ? t.inSym : t.outSym;
     const feeDec = feeIn ? t.inDec : t.outDec;
     put(quoteBox, 
@@ -244,6 +290,23 @@ export async function render(main, ctx, mint) {
         : null,
       stat('Route', best.dexId === 'launchpad-solana' ? 'Bonding curve' : best.dexId === 'launchpad-amm-solana' ? 'AMM' : best.dexId),
     );
+  }
+
+  /** The price impact of a quote against the spot price (null when it cannot be told). */
+  function impactOf(best) {
+    const t = tokens();
+    const fee = BigInt(best.poolFee?.amount || '0');
+    const feeIn = best.poolFee?.token === t.tokenIn;
+    const refund = BigInt(best.refund || '0');
+    const netIn = BigInt(best.amountIn) - (feeIn ? fee : 0n) - refund;
+    const netOut = BigInt(best.amountOut) + (feeIn ? 0n : fee);
+    const spot = Number(cur.price);
+    if (!(spot > 0 && netIn > 0n && netOut > 0n)) return null;
+    const exec =
+      side === 'buy'
+        ? Number(netIn) / 10 ** qd / (Number(netOut) / 10 ** TOKEN_DECIMALS)
+        : Number(netOut) / 10 ** qd / (Number(netIn) / 10 ** TOKEN_DECIMALS);
+    return side === 'buy' ? exec / spot - 1 : 1 - exec / spot;
   }
 
   let quoteSeq = 0;
@@ -261,6 +324,8 @@ export async function render(main, ctx, mint) {
       lastQuote = { request: r, best: res.best };
       showError(null);
       showQuote(res.best);
+      // The amount the quote was asked for, as sent: what the field's echo says.
+      quoteBox.dataset.amountIn = r.amountIn;
       return lastQuote;
     } catch (e) {
       if (mine !== quoteSeq) return null;
@@ -273,6 +338,8 @@ export async function render(main, ctx, mint) {
   const requote = debounce(fetchQuote, 250);
   amount.addEventListener('input', () => {
     tradeStatus.textContent = '';
+    confirmBox.checked = false;
+    echo();
     requote();
   });
 
@@ -286,7 +353,14 @@ export async function render(main, ctx, mint) {
       const quoted = await fetchQuote();
       if (!quoted) {
         tradeStatus.textContent = '';
-        if (!request()) showError(new Error('Enter an amount.'));
+        if (!request()) showError(new Error(typed().error || 'Enter an amount.'));
+        return;
+      }
+      const warning = costly(quoted.best, impactOf(quoted.best));
+      if (warning && !confirmBox.checked) {
+        tradeStatus.textContent = '';
+        showError(new Error(`This trade has ${warning}: tick the box above to go ahead, or trade a smaller amount.`));
+        confirmBox.focus();
         return;
       }
       tradeStatus.textContent = 'Building the transaction…';
@@ -300,6 +374,7 @@ export async function render(main, ctx, mint) {
       tradeStatus.textContent = `${side === 'buy' ? 'Bought' : 'Sold'}${built.migrates ? ': the curve graduated and migrated to the AMM' : ''}. Transaction ${short(signature)}`;
       tradeStatus.dataset.signature = signature;
       amount.value = '';
+      echo();
       showQuote(null);
       refresh();
     } catch (e) {
