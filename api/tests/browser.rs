@@ -855,6 +855,52 @@ async fn the_launchpad_journey_in_chromium() {
         "the shield fee now: {fee}"
     );
     assert_no_page_errors(&c, "on the shield launch's page").await;
+
+    // An address the index has no launch for: a clear state with a way out, and leaving it stops its
+    // requests and never draws over the next page.
+    let unknown = "SysvarRent111111111111111111111111111111111";
+    c.execute(&format!("location.hash = '#/token/{unknown}';"), vec![])
+        .await
+        .unwrap();
+    wait_js(
+        &c,
+        "document.querySelector('#token-missing #missing-discover')",
+        20,
+        "the missing token's state with a way out",
+    )
+    .await;
+    c.execute(
+        &format!(
+            "window.__asked = 0; const f = window.fetch; \
+             window.fetch = (u, ...a) => {{ if (String(u).includes('{unknown}')) window.__asked++; return f(u, ...a); }};"
+        ),
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(&c, "a[data-nav=discover]").await;
+    wait_js(
+        &c,
+        "document.body.dataset.page === 'discover' && document.querySelector('#launches .card')",
+        20,
+        "Discover after the missing token",
+    )
+    .await;
+    // Counted from here: anything the left page still asks for.
+    c.execute("window.__asked = 0;", vec![]).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let after = c
+        .execute(
+            "return [window.__asked, !!document.querySelector('#token-missing')];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        after,
+        json!([0, false]),
+        "the left page neither polls nor draws: {after}"
+    );
     c.close().await.unwrap();
     let _ = std::fs::remove_file(png);
     let _ = s.stop.send(true);

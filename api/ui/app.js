@@ -10,7 +10,9 @@ import * as walletPage from './pages/wallet.js';
 
 const main = document.getElementById('main');
 const ctx = { config: { localnet: false }, session };
-let cleanup = null;
+// The page on screen: its abort signal (turned when the user moves on, even while it still loads) and what
+// stops its polling and subscriptions.
+let current = null;
 
 function route() {
   const hash = location.hash.replace(/^#/, '') || '/';
@@ -22,25 +24,34 @@ function route() {
 }
 
 async function render() {
-  if (cleanup) {
+  if (current) {
+    current.controller.abort();
     try {
-      cleanup();
+      current.cleanup?.();
     } catch (e) {
       console.error(e);
     }
-    cleanup = null;
   }
+  const me = { controller: new AbortController(), cleanup: null };
+  current = me;
   const { page, name, arg } = route();
   document.querySelectorAll('[data-nav]').forEach((a) => {
     if (a.dataset.nav === name) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   });
-  put(main, el('p', { class: 'loading' }, 'Loading…'));
+  // Each page draws into its own view: one still loading when the user moves on writes into a detached
+  // node, never over the page that replaced it.
+  const view = el('div', { class: 'view', 'data-view': name });
+  put(main, view);
+  put(view, el('p', { class: 'loading' }, 'Loading…'));
   document.body.dataset.page = name;
   try {
-    cleanup = (await page.render(main, ctx, arg)) || null;
+    const stop = (await page.render(view, { ...ctx, signal: me.controller.signal }, arg)) || null;
+    if (current === me) me.cleanup = stop;
+    // Left while it loaded: whatever it started stops now.
+    else stop?.();
   } catch (e) {
-    put(main, el('p', { class: 'error', role: 'alert' }, errorText(e)));
+    if (current === me) put(view, el('p', { class: 'error', role: 'alert' }, errorText(e)));
   }
 }
 

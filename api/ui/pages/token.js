@@ -28,19 +28,33 @@ function safeLink(href, text) {
 
 export async function render(main, ctx, mint) {
   const session = ctx.session;
-  // A launch just recorded may take a moment to reach the index.
+  const signal = ctx.signal;
+  const wayOut = () =>
+    el('p', {}, el('a', { href: '#/', id: 'missing-discover' }, 'Back to Discover'), ' · ', el('a', { href: '#/launch' }, 'Launch a token'));
+  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(mint)) {
+    put(main, el('section', { class: 'panel', id: 'token-missing' }, el('h1', {}, 'Not a token address'), el('p', {}, `“${mint}” is not a Solana address.`), wayOut()));
+    return null;
+  }
+  // A launch just recorded may take a moment to reach the index: checked for 30 s, with a way out meanwhile.
   let tokenView;
   let curve;
   for (let attempt = 0; ; attempt++) {
+    if (signal?.aborted) return null;
     try {
       [tokenView, curve] = await Promise.all([get(`/launchpad/tokens/${mint}`), get(`/launchpad/curve/${mint}`)]);
       break;
     } catch (e) {
-      if (e.code !== 'NOT_FOUND' || attempt >= 30) throw e;
-      put(main, el('p', { class: 'loading' }, 'Waiting for the index to show this token…'));
+      if (e.code !== 'NOT_FOUND') throw e;
+      if (attempt >= 30) {
+        const again = el('button', { type: 'button', class: 'ghost', id: 'missing-retry', onclick: () => window.dispatchEvent(new HashChangeEvent('hashchange')) }, 'Check again');
+        put(main, el('section', { class: 'panel', id: 'token-missing' }, el('h1', {}, 'No launch with this address'), el('p', { class: 'mono' }, mint), el('p', { class: 'muted' }, 'The index has no launch with this mint. A launch just sent shows up within seconds of confirming.'), again, wayOut()));
+        return null;
+      }
+      put(main, el('section', { class: 'panel', id: 'token-missing' }, el('h1', {}, 'Looking for this token…'), el('p', { class: 'mono' }, mint), el('p', { class: 'muted' }, 'Not in the index yet: a launch just sent shows up within seconds of confirming. Checking again for a few more seconds.'), wayOut()));
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
+  if (signal?.aborted) return null;
   const qd = await decimals(curve.quoteMint);
   const q = quoteSymbol(curve.quote);
   let view = tokenView;
@@ -343,9 +357,11 @@ export async function render(main, ctx, mint) {
     requote();
   });
 
+  let submitting = false;
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     if (!session.wallet) return;
+    submitting = true;
     submit.disabled = true;
     showError(null);
     tradeStatus.textContent = 'Quoting…';
@@ -381,6 +397,7 @@ export async function render(main, ctx, mint) {
       tradeStatus.textContent = '';
       showError(e);
     } finally {
+      submitting = false;
       submit.disabled = !session.wallet;
     }
   });
@@ -550,10 +567,23 @@ export async function render(main, ctx, mint) {
   paintPanel();
   paintHolders();
   await refresh();
+  if (signal?.aborted) {
+    chart?.remove();
+    return null;
+  }
   const refreshSoon = debounce(refresh, 200);
   const stop = watch({ kinds: ['trade', 'curve', 'complete', 'migrate'], mints: [mint] }, { onEvent: refreshSoon, refresh });
   const unsub = session.onChange(() => paintPanel());
+  // A decaying launch fee changes with the chain's time, trade or no trade: the curve (and the quote on
+  // screen) are read again every few seconds while it decays.
+  const feeTimer = setInterval(() => {
+    if (cur.feeChangesAt != null) {
+      refreshSoon();
+      if (!submitting) requote();
+    }
+  }, 5000);
   return () => {
+    clearInterval(feeTimer);
     stop();
     unsub();
     chart?.remove();
