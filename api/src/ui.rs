@@ -41,6 +41,7 @@ static ASSETS: &[Asset] = &[
     asset!("errors.js", JS),
     asset!("api.js", JS),
     asset!("format.js", JS),
+    asset!("explain.js", JS),
     asset!("wallet.js", JS),
     asset!("feed.js", JS),
     asset!("chart.js", JS),

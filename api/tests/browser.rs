@@ -648,8 +648,17 @@ async fn the_launchpad_journey_in_chromium() {
     let curve = get_json(&format!("{base}/launchpad/curve/{mint}")).await;
     assert_eq!(curve["venue"], "amm", "{curve}");
 
-    // 7. Sell on the AMM.
+    // 7. Sell on the AMM. More than the wallet holds is told so, before any quote.
     click(&c, "#side-sell").await;
+    fill(&c, "#trade-amount", "999999999999").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-amount-echo')?.textContent.startsWith('You hold') && \
+         !document.querySelector('#quote-out')",
+        20,
+        "a sell of more than held refused in words",
+    )
+    .await;
     fill(&c, "#trade-amount", "1000000").await;
     wait_js(
         &c,

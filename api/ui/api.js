@@ -1,6 +1,9 @@
 // The REST API, from the same origin. Errors come back in the spec's envelope
 // `{ "error": { "message", "code" } }` and are thrown as ApiError with a sentence for people.
 
+import { explain } from './explain.js';
+import { el } from './format.js';
+
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -48,6 +51,23 @@ const WORDS = {
   UNAVAILABLE: 'A service the API needs is unavailable; try again shortly.',
   INTERNAL: 'The server failed.',
 };
+
+/**
+ * An error for people: in plain words with the next step when one is known (`ctx`: what the page knows, see
+ * `explain`), the raw code and message one click away.
+ */
+export function errorView(e, ctx = {}) {
+  const code = e instanceof ApiError ? e.code : null;
+  const plain = explain(code, e?.message, ctx);
+  if (!plain) return el('span', {}, errorText(e));
+  return el(
+    'span',
+    { class: 'explained' },
+    plain.text,
+    plain.next ? el('strong', { class: 'next-step' }, ` ${plain.next}`) : null,
+    el('details', { class: 'raw-error' }, el('summary', {}, 'Details'), el('code', {}, code ? `${code}: ${e.message}` : String(e?.message || e))),
+  );
+}
 
 /** An error as a sentence: the code in words, then the server's message. */
 export function errorText(e) {

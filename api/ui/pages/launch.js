@@ -1,6 +1,6 @@
 // The launch form: prepare (the API builds the transaction), sign with the wallet, submit, record (lists the
 // token). Validation is the API's: its error codes are shown in words.
-import { post, errorText, signAndSubmit, ApiError } from '../api.js';
+import { post, errorView, signAndSubmit, ApiError } from '../api.js';
 import { el, put, parseAmount } from '../format.js';
 
 const PRESETS = [
@@ -156,7 +156,7 @@ export async function render(main, ctx) {
       location.hash = `#/token/${prepared.mint}`;
     } catch (e) {
       error.hidden = false;
-      error.textContent = errorText(e);
+      put(error, errorView(e, { localnet: !!ctx.config?.localnet }));
     } finally {
       submit.disabled = false;
     }

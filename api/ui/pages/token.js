@@ -1,7 +1,7 @@
 // A token's page: chart (interval switch, volume), curve progress and what is left to graduation, the fee
 // now (the shield fee as it decays), trades, top holders and links, and the trade panel. After migration the
 // same page continues on the AMM (`venue` of /launchpad/curve).
-import { get, post, qs, errorText, quoteSymbol, launchImage, signAndSubmit, TOKEN_DECIMALS, decimals } from '../api.js';
+import { get, post, qs, errorView, quoteSymbol, launchImage, signAndSubmit, TOKEN_DECIMALS, decimals } from '../api.js';
 import { el, price, compact, age, units, bps, short, share, parseAmount, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { candleChart } from '../chart.js';
@@ -224,9 +224,14 @@ export async function render(main, ctx, mint) {
     void t;
   }
 
-  /** The amount field as read: `{ units, text }`, or `{ error }`. */
+  /** The amount field as read: `{ units, text }`, or `{ error }` (a sell of more than the wallet holds too). */
   function typed() {
-    return parseAmount(amount.value, tokens().inDec);
+    const t = tokens();
+    const a = parseAmount(amount.value, t.inDec);
+    if (a.units && side === 'sell' && session.wallet && BigInt(a.units) > BigInt(held)) {
+      return { error: `You hold ${units(held, TOKEN_DECIMALS)} ${t.inSym}: sell at most that (Max).` };
+    }
+    return a;
   }
 
   function echo() {
@@ -248,7 +253,16 @@ export async function render(main, ctx, mint) {
 
   function showError(e) {
     tradeError.hidden = !e;
-    tradeError.textContent = e ? errorText(e) : '';
+    const t = tokens();
+    if (!e) put(tradeError, );
+    else {
+      put(tradeError, errorView(e, {
+        localnet: !!ctx.config?.localnet,
+        side,
+        symbol: view.symbol,
+        heldText: side === 'sell' && session.wallet ? `${units(held, TOKEN_DECIMALS)} ${t.inSym}` : null,
+      }));
+    }
   }
 
   /** Why a quote needs a confirmation before signing (null: it does not): `{ text, kinds }`. */

@@ -1,6 +1,6 @@
 // A wallet: its holdings valued where each token trades now, the creator fees it can claim (claim buttons
 // for the connected wallet), its launches and recent trades. The development wallet gets the localnet faucet.
-import { get, post, errorText, signAndSubmit, airdrop, decimals, TOKEN_DECIMALS, NATIVE_MINT } from '../api.js';
+import { get, post, errorView, signAndSubmit, airdrop, decimals, TOKEN_DECIMALS, NATIVE_MINT } from '../api.js';
 import { el, units, price, short, age, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 
@@ -31,7 +31,7 @@ export async function render(main, ctx, address) {
 
   const showError = (e) => {
     error.hidden = !e;
-    error.textContent = e ? errorText(e) : '';
+    put(error, e ? errorView(e, { localnet: !!ctx.config?.localnet }) : '');
   };
 
   async function claim(entry, button) {
