@@ -144,10 +144,16 @@ pub struct UiConfig {
     pub version: String,
     /// Lamports one `POST /ui/airdrop` sends (0 when not on a localnet).
     pub airdrop_lamports: u64,
+    /// Local USDC (base units, 6 decimals) one `POST /ui/airdrop` mints too (0 when not on a localnet).
+    pub airdrop_usdc: u64,
 }
 
 /// Lamports one airdrop sends the local development wallet: 100 SOL.
 pub const AIRDROP_LAMPORTS: u64 = 100_000_000_000;
+
+/// Local USDC one airdrop mints to the development wallet, base units: 2,000 USDC (a USDC launch graduates at
+/// 750 raised, so one airdrop can try one end to end).
+pub const AIRDROP_USDC: u64 = 2_000_000_000;
 
 /// `GET /ui/config.json`.
 pub async fn config(State(state): State<AppState>) -> Response {
@@ -158,6 +164,7 @@ pub async fn config(State(state): State<AppState>) -> Response {
             localnet,
             version: VERSION.clone(),
             airdrop_lamports: if localnet { AIRDROP_LAMPORTS } else { 0 },
+            airdrop_usdc: if localnet { AIRDROP_USDC } else { 0 },
         }),
     )
         .into_response()
@@ -173,9 +180,14 @@ pub struct AirdropRequest {
 pub struct Airdrop {
     pub signature: String,
     pub lamports: u64,
+    /// Local USDC minted to the wallet's USDC account, base units.
+    pub usdc: u64,
+    /// The transaction that minted it.
+    pub usdc_signature: String,
 }
 
-/// `POST /ui/airdrop {address}`: on a localnet only, funds the page's development wallet from the localnet's
+/// `POST /ui/airdrop {address}`: on a localnet only, funds the page's development wallet (100 SOL and 2,000
+/// local USDC) from the localnet's
 /// faucet (`requestAirdrop`); the wallet's key never leaves the browser. 404 elsewhere.
 pub async fn airdrop(
     State(state): State<AppState>,
@@ -199,8 +211,27 @@ pub async fn airdrop(
                 format!("the localnet's faucet: {e}"),
             )
         })?;
+    // And local USDC, from the localnet's own mint (`localnet_mintUsdc`), so that USDC launches can be tried.
+    let minted: serde_json::Value = state
+        .rpc
+        .send(
+            solana_rpc_client_api::request::RpcRequest::Custom {
+                method: "localnet_mintUsdc",
+            },
+            serde_json::json!([to.to_string(), AIRDROP_USDC]),
+        )
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "UNAVAILABLE",
+                format!("the localnet's USDC faucet: {e}"),
+            )
+        })?;
     Ok(Json(Airdrop {
         signature: signature.to_string(),
         lamports: AIRDROP_LAMPORTS,
+        usdc: AIRDROP_USDC,
+        usdc_signature: minted["signature"].as_str().unwrap_or_default().to_string(),
     }))
 }

@@ -767,6 +767,30 @@ async fn the_launchpad_journey_in_chromium() {
     )
     .await;
     assert_eq!(status, 200, "{body}");
+    // The faucet gives local USDC too, so USDC launches can be tried.
+    assert_eq!(body["usdc"], 2_000_000_000u64, "{body}");
+    let (_, info) = common::post(
+        &reqwest::Client::new(),
+        &s.net.rpc_url(),
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "localnet_info", "params": []}),
+    )
+    .await;
+    let usdc: anchor_lang::prelude::Pubkey = info["result"]["usdcMint"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let usdc_held = localnet::testkit::token_balance(
+        &s.rpc(),
+        &standard.parse().unwrap(),
+        &usdc,
+        &anchor_spl::token::ID,
+    )
+    .await;
+    assert_eq!(
+        usdc_held, 2_000_000_000,
+        "the standard wallet holds the airdropped USDC"
+    );
     c.execute(&format!("location.hash = '#/token/{mint}';"), vec![])
         .await
         .unwrap();

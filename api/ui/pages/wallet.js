@@ -119,14 +119,14 @@ export async function render(main, ctx, address) {
 
   const airdropButton =
     own && session.wallet?.dev && ctx.config.localnet
-      ? el('button', { type: 'button', id: 'airdrop', class: 'ghost' }, 'Airdrop 100 SOL (localnet faucet)')
+      ? el('button', { type: 'button', id: 'airdrop', class: 'ghost' }, 'Airdrop 100 SOL and 2,000 USDC (localnet faucet)')
       : null;
   airdropButton?.addEventListener('click', async () => {
     airdropButton.disabled = true;
     showError(null);
     try {
       const r = await airdrop(me);
-      status.textContent = `${units(String(r.lamports), 9)} SOL airdropped. Transaction ${short(r.signature)}`;
+      status.textContent = `${units(String(r.lamports), 9)} SOL and ${units(String(r.usdc ?? 0), 6)} USDC airdropped. Transaction ${short(r.signature)}`;
     } catch (e) {
       showError(e);
     } finally {
