@@ -106,15 +106,24 @@ fn require_explicit(
     Ok(())
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
+    // Secrets given as files (`--database-url-file`, `DATABASE_URL_FILE`, ...) first, while this is the only
+    // thread.
+    let args = indexer::secret_files::resolve(std::env::args_os())?;
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run(args))
+}
+
+async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
     let _log = api::logging::init(
         std::io::stdout(),
         std::io::IsTerminal::is_terminal(&std::io::stdout()),
     );
     indexer::metrics::prometheus();
     let (stop, rx) = watch::channel(false);
-    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let matches = <Cli as clap::CommandFactory>::command().get_matches_from(args);
     let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
     match cli.command {
         Command::Serve(args) => {

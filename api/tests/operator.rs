@@ -91,6 +91,37 @@ async fn migrate_brings_a_schema_up_to_date_and_exits() {
     assert!(ok, "a second run finds nothing to do: {said}");
     let (ok, said) = output_of(&["migrate"]).await;
     assert!(!ok && said.contains("--database-url"), "{said}");
+
+    // The URL (a credential) from a file, as container secrets are mounted: by flag or by `<ENV>_FILE`.
+    let file = dir.join("database-url");
+    std::fs::write(&file, format!("{db}\n")).unwrap();
+    let path = file.to_str().unwrap();
+    let (ok, said) = output_of(&["migrate", "--database-url-file", path]).await;
+    assert!(ok, "{said}");
+    let out = api_command(&["migrate"])
+        .env("DATABASE_URL_FILE", path)
+        .output()
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // Both ways at once is refused, naming both; a missing file names the option and the path only.
+    let (ok, said) = output_of(&[
+        "migrate",
+        "--database-url",
+        &db,
+        "--database-url-file",
+        path,
+    ])
+    .await;
+    assert!(
+        !ok && said.contains("--database-url or --database-url-file"),
+        "{said}"
+    );
+    let (ok, said) = output_of(&["migrate", "--database-url-file=/nonexistent/url"]).await;
+    assert!(
+        !ok && said.contains("--database-url-file: reading /nonexistent/url"),
+        "{said}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

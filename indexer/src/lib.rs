@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod pipeline;
 pub mod recover;
 pub mod redact;
+pub mod secret_files;
 pub mod signal;
 
 pub use config::{Commitment, IndexerConfig};

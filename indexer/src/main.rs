@@ -16,8 +16,16 @@ struct Cli {
     config: IndexerConfig,
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
+    // Secrets given as files first, while this is the only thread.
+    let args = indexer::secret_files::resolve(std::env::args_os())?;
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run(args))
+}
+
+async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
     // Every line without any URL's credentials (an RPC provider's key rides in its URL).
     tracing_subscriber::fmt()
         .with_writer(|| indexer::redact::Redacting(std::io::stdout()))
@@ -26,7 +34,7 @@ async fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .init();
-    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let matches = <Cli as clap::CommandFactory>::command().get_matches_from(args);
     let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
     // The index is the product's database: never a file made up in the working directory.
     if !matches!(
