@@ -82,15 +82,29 @@ export function parseAmount(input, decimals) {
   return { units, text: `${whole.replace(/^0+(?=\d)/, '') || '0'}${frac ? `.${frac}` : ''}` };
 }
 
-/** A price (decimal string or number, whole quote per whole token) with 4 significant digits. */
+const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
+
+/**
+ * A price (a decimal string as the API sends it, or a number; whole quote per whole token) for people: 4
+ * significant digits; below 0.0001 the run of zeros after the point is counted in a subscript
+ * (`0.000000004122` is `0.0₈4122`), so tiny prices stay short and cannot be misread by a zero.
+ */
 export function price(p) {
   if (p === null || p === undefined || p === '') return '–';
-  const n = Number(p);
-  if (!Number.isFinite(n)) return String(p);
-  if (n === 0) return '0';
-  if (Math.abs(n) >= 1) return n.toLocaleString('en-US', { maximumFractionDigits: 4 });
-  const digits = Math.min(20, -Math.floor(Math.log10(Math.abs(n))) + 3);
-  return n.toFixed(digits).replace(/0+$/, '');
+  const text = typeof p === 'number' ? (Number.isFinite(p) ? p.toFixed(20) : '') : String(p).trim();
+  const m = text.match(/^(-?)(\d+)(?:\.(\d*))?$/);
+  if (!m) return String(p);
+  const [, sign, whole, frac = ''] = m;
+  if (/^0*$/.test(whole + frac)) return '0';
+  if (!/^0+$/.test(whole)) {
+    const n = Number(`${whole}.${frac}`);
+    return sign + n.toLocaleString('en-US', { maximumFractionDigits: n >= 1000 ? 2 : 4 });
+  }
+  const zeros = frac.match(/^0*/)[0].length;
+  const digits = frac.slice(zeros, zeros + 4).replace(/0+$/, '');
+  if (zeros < 4) return `${sign}0.${'0'.repeat(zeros)}${digits}`;
+  const sub = String(zeros).split('').map((d) => SUBSCRIPT[Number(d)]).join('');
+  return `${sign}0.0${sub}${digits}`;
 }
 
 /** A large decimal (market cap, whole quote) compactly: 1.23K, 4.5M. */

@@ -60,7 +60,7 @@ function card(entry) {
       el('div', {}, el('dt', {}, 'Age'), el('dd', {}, age(entry.createdAt))),
     ),
     progressBar(entry.progressBps),
-    el('div', { class: 'progress-label muted' }, `${bps(entry.progressBps)} to graduation`),
+    el('div', { class: 'progress-label muted' }, `${bps(entry.progressBps)} of the way to graduation`),
   );
 }
 
