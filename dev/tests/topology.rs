@@ -591,6 +591,20 @@ async fn an_api_replica_reads_from_a_streaming_standby() {
         trades(3),
     )
     .await;
+    // The indexer reads the chain's slot on its own: its true lag is known and small.
+    wait_for(
+        "the indexer's lag against the chain",
+        Duration::from_secs(30),
+        || async {
+            get_json(&http, &format!("http://{health}/health"))
+                .await
+                .is_some_and(|(_, v)| {
+                    v["chain_slot"].as_u64() > Some(0)
+                        && v["chain_lag"].as_u64().is_some_and(|l| l < 150)
+                })
+        },
+    )
+    .await;
     let (status, token) = get_json(&http, &format!("{base}/launchpad/tokens/{mint}"))
         .await
         .unwrap();

@@ -103,8 +103,11 @@ pub struct Snapshot {
     pub last_update_age_ms: Option<u64>,
     /// Milliseconds since the committed cursor last moved (`None` before it ever did).
     pub cursor_age_ms: Option<u64>,
-    /// The chain's slot as the RPC node last reported it (0 until asked).
+    /// The chain's slot as the RPC node last reported it (read every 10 s; 0 until asked).
     pub chain_slot: u64,
+    /// The chain's slot less the committed cursor: how far the index is behind the chain (`None` until both
+    /// are known).
+    pub chain_lag: Option<u64>,
     /// Why the last connection or stream failed (a TLS certificate the indexer does not trust, a refused
     /// connection, ...), until streaming resumes.
     pub last_error: Option<String>,
@@ -176,6 +179,10 @@ impl Metrics {
             last_update_age_ms,
             cursor_age_ms: age(&self.cursor_moved_ms),
             chain_slot: self.chain_slot.load(Relaxed),
+            chain_lag: match (self.chain_slot.load(Relaxed), cursor_slot) {
+                (0, _) | (_, 0) => None,
+                (chain, cursor) => Some(chain.saturating_sub(cursor)),
+            },
             status: if role == Role::Standby || role == Role::Refused {
                 role.name()
             } else if !connected {
@@ -279,6 +286,9 @@ impl Metrics {
         metrics::gauge!("indexer_ready").set(if s.ready { 1.0 } else { 0.0 });
         metrics::gauge!("indexer_lease_active").set(if s.role == "active" { 1.0 } else { 0.0 });
         metrics::gauge!("indexer_chain_slot").set(s.chain_slot as f64);
+        if let Some(lag) = s.chain_lag {
+            metrics::gauge!("indexer_chain_lag_slots").set(lag as f64);
+        }
         if let Some(ms) = s.cursor_age_ms {
             metrics::gauge!("indexer_cursor_age_seconds").set(ms as f64 / 1000.0);
         }

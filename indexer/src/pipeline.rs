@@ -536,8 +536,29 @@ impl Indexer {
         self.metrics.clone()
     }
 
+    /// Reads the chain's slot from the RPC node every [`CHAIN_SLOT_EVERY`] until shutdown, so that the
+    /// chain slot less the committed cursor is the index's true lag (`indexer_chain_lag_slots`), whatever
+    /// the stream says.
+    fn watch_chain_slot(&self, mut shutdown: watch::Receiver<bool>) {
+        let rpc =
+            RpcClient::new_with_commitment(self.config.rpc_url.clone(), self.rpc.commitment());
+        let metrics = self.metrics.clone();
+        tokio::spawn(async move {
+            loop {
+                if let Ok(slot) = rpc.get_slot().await {
+                    Metrics::raise(&metrics.chain_slot, slot);
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(CHAIN_SLOT_EVERY) => {}
+                    _ = stopped(&mut shutdown) => return,
+                }
+            }
+        });
+    }
+
     /// Runs until `shutdown` turns true. Errors of the network or the database are retried, never fatal.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        self.watch_chain_slot(shutdown.clone());
         loop {
             let Some(lease) = self.take_lease(&mut shutdown).await else {
                 return;
@@ -980,6 +1001,9 @@ pub fn explain(e: &anyhow::Error) -> String {
 }
 
 /// Resolves once shutdown is asked for (the guard of the watched value is not kept across awaits).
+/// How often the chain's slot is read for the lag metric.
+pub const CHAIN_SLOT_EVERY: Duration = Duration::from_secs(10);
+
 async fn stopped(rx: &mut watch::Receiver<bool>) {
     if rx.wait_for(|s| *s).await.is_err() {
         std::future::pending::<()>().await;
