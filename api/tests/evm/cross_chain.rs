@@ -457,6 +457,9 @@ async fn solana_origin_via_relay() {
     assert_eq!(s, 200, "{b}");
     assert_eq!(b["simulated"], true);
     assert_eq!(steps_of(&b, "sign"), ["solana-transaction", "none"]);
+    // Assembled here: how long it can land is known.
+    assert!(b["lastValidBlockHeight"].as_u64().unwrap() > 0, "{b}");
+    assert!(b["blockhash"].is_string(), "{b}");
     let signed = super::common::sign(b["solanaTransaction"].as_str().unwrap(), &wallet);
     let (s, sent) = post(
         &http,

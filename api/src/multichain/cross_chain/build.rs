@@ -74,6 +74,11 @@ pub struct CrossChainBuild {
     /// simulated only once it can succeed: build again after approving to get it simulated).
     pub gas: Option<String>,
     pub solana_transaction: Option<String>,
+    /// A Solana origin transaction this service assembled (Relay's instructions): its blockhash and the
+    /// last block height it can land at. Null for EVM origins and for LI.FI's ready-made transactions (LI.FI
+    /// chose their blockhash).
+    pub blockhash: Option<String>,
+    pub last_valid_block_height: Option<u64>,
     /// The origin transaction ran from the wallet with `eth_call` (EVM) or was simulated (Solana).
     pub simulated: bool,
     pub execution_steps: Vec<ExecutionStep>,
@@ -115,11 +120,14 @@ fn relay_items(raw: &Value) -> impl Iterator<Item = &Value> {
 
 /// The origin Solana transaction: LI.FI gives it serialized; Relay gives instructions, assembled here
 /// into a v0 transaction with its lookup tables.
-async fn solana_origin(state: &AppState, q: &QuoteRow) -> Result<String, ApiError> {
+async fn solana_origin(
+    state: &AppState,
+    q: &QuoteRow,
+) -> Result<(String, Option<crate::solana::Lifetime>), ApiError> {
     if q.provider == "lifi" {
         return q.provider_quote["transactionRequest"]["data"]
             .as_str()
-            .map(str::to_string)
+            .map(|tx| (tx.to_string(), None))
             .ok_or_else(|| upstream_tx("LI.FI", "a Solana transaction"));
     }
     let payer: anchor_lang::prelude::Pubkey = q
@@ -172,7 +180,7 @@ async fn solana_origin(state: &AppState, q: &QuoteRow) -> Result<String, ApiErro
     }
     crate::solana::unsigned_transaction_with_tables(&state.rpc, &payer, &instructions, &tables)
         .await
-        .map(|c| c.transaction)
+        .map(|c| (c.transaction, Some(c.lifetime)))
 }
 
 fn wait_step(q: &QuoteRow) -> ExecutionStep {
@@ -355,6 +363,8 @@ async fn evm_build(
         value: Some(tx.value),
         gas: tx.gas,
         solana_transaction: None,
+        blockhash: None,
+        last_valid_block_height: None,
         execution_steps: steps,
     })
 }
@@ -365,7 +375,7 @@ async fn solana_build(
     v: &Validated,
     q: &QuoteRow,
 ) -> Result<CrossChainBuild, ApiError> {
-    let tx = solana_origin(state, q).await?;
+    let (tx, lifetime) = solana_origin(state, q).await?;
     let simulated = crate::solana::simulate(&state.rpc, &tx).await.is_ok();
     Ok(CrossChainBuild {
         quote_id: q.quote_id.clone(),
@@ -378,6 +388,8 @@ async fn solana_build(
         value: None,
         gas: None,
         solana_transaction: Some(tx.clone()),
+        blockhash: lifetime.as_ref().map(|l| l.blockhash.clone()),
+        last_valid_block_height: lifetime.map(|l| l.last_valid_block_height),
         simulated,
         execution_steps: vec![ExecutionStep {
             step: 0,
