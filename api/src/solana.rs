@@ -425,23 +425,14 @@ pub async fn simulate(rpc: &RpcClient, b64: &str) -> Result<Option<u64>, ApiErro
     Ok(result.units_consumed)
 }
 
-/// Whether the landed transaction `tx` holds the launchpad program's `create_launch` (by its Anchor
-/// discriminator, as a top-level instruction) of `mint` by `creator` with metadata `uri`: its accounts at
-/// the positions the program's `CreateLaunch` accounts give `creator` and `mint`, resolved through the
-/// transaction's address lookup tables. `UNAVAILABLE` when the transaction cannot be decoded.
-pub fn launches(
+/// A fetched transaction, decoded, with every account key in the order its instructions and balances index
+/// them: the static keys, then the lookup tables' writable and read-only ones. `None` when it cannot be
+/// decoded.
+pub fn account_keys(
     tx: &solana_transaction_status_client_types::EncodedConfirmedTransactionWithStatusMeta,
-    mint: &Pubkey,
-    creator: &Pubkey,
-    uri: &str,
-) -> Result<bool, ApiError> {
-    use anchor_lang::{AnchorDeserialize, Discriminator, ToAccountMetas};
+) -> Option<(VersionedTransaction, Vec<Pubkey>)> {
     use solana_transaction_status_client_types::option_serializer::OptionSerializer;
-    let decoded = tx
-        .transaction
-        .transaction
-        .decode()
-        .ok_or_else(|| ApiError::unavailable("the deploy transaction cannot be decoded"))?;
+    let decoded = tx.transaction.transaction.decode()?;
     let mut keys: Vec<Pubkey> = decoded.message.static_account_keys().to_vec();
     if let Some(OptionSerializer::Some(loaded)) =
         tx.transaction.meta.as_ref().map(|m| &m.loaded_addresses)
@@ -454,6 +445,22 @@ pub fn launches(
                 .filter_map(|k| k.parse::<Pubkey>().ok()),
         );
     }
+    Some((decoded, keys))
+}
+
+/// Whether the landed transaction `tx` holds the launchpad program's `create_launch` (by its Anchor
+/// discriminator, as a top-level instruction) of `mint` by `creator` with metadata `uri`: its accounts at
+/// the positions the program's `CreateLaunch` accounts give `creator` and `mint`, resolved through the
+/// transaction's address lookup tables. `UNAVAILABLE` when the transaction cannot be decoded.
+pub fn launches(
+    tx: &solana_transaction_status_client_types::EncodedConfirmedTransactionWithStatusMeta,
+    mint: &Pubkey,
+    creator: &Pubkey,
+    uri: &str,
+) -> Result<bool, ApiError> {
+    use anchor_lang::{AnchorDeserialize, Discriminator, ToAccountMetas};
+    let (decoded, keys) = account_keys(tx)
+        .ok_or_else(|| ApiError::unavailable("the deploy transaction cannot be decoded"))?;
     // Where `creator` and `mint` sit among `create_launch`'s accounts, from the program's own type.
     let (creator_at, mint_at) = {
         let (c, m) = (Pubkey::new_unique(), Pubkey::new_unique());

@@ -17,12 +17,8 @@ struct Cli {
 }
 
 fn main() -> anyhow::Result<()> {
-    // Secrets given as files first, while this is the only thread.
-    let args = indexer::secret_files::resolve(std::env::args_os())?;
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(run(args))
+    // Secrets given as files (`--database-url-file`, `DATABASE_URL_FILE`, ...) are read first.
+    indexer::secret_files::main_with_secrets(run)
 }
 
 async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {

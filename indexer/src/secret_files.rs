@@ -112,3 +112,17 @@ pub fn resolve(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<Vec<O
     }
     Ok(args)
 }
+
+/// A binary's entry point: the secrets given as files are read while this is the only thread, then `run`
+/// gets the remaining arguments on a multi-threaded runtime (`api`, `indexer` and `dev` start this way).
+pub fn main_with_secrets<F, Fut>(run: F) -> anyhow::Result<()>
+where
+    F: FnOnce(Vec<OsString>) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<()>>,
+{
+    let args = resolve(std::env::args_os())?;
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run(args))
+}

@@ -4,21 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { seeded } from './seeded.mjs';
 
 // The page's module as the browser gets it (it is not a package: loaded from its text).
 const source = readFileSync(new URL('../../api/ui/format.js', import.meta.url), 'utf8');
 const { parseAmount } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
 
-let seed = 0x2545f491;
-function rand(n) {
-  // xorshift32: the same cases on every run.
-  seed ^= seed << 13;
-  seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  seed >>>= 0;
-  return seed % n;
-}
+const rand = seeded(0x2545f491);
 const digits = (n) => Array.from({ length: n }, () => String(rand(10))).join('');
 const CASES = 20_000;
 

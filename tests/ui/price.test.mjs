@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { seeded } from './seeded.mjs';
 
 const source = readFileSync(new URL('../../api/ui/format.js', import.meta.url), 'utf8');
 const { price } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
@@ -12,15 +13,7 @@ function expand(s) {
   return s.replace(/^0\.0([₀-₉]+)/, (_, sub) => `0.${'0'.repeat(Number([...sub].map((c) => SUBSCRIPT.indexOf(c)).join('')))}`);
 }
 
-let seed = 0x9e3779b9;
-function rand(n) {
-  seed ^= seed << 13;
-  seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  seed >>>= 0;
-  return seed % n;
-}
+const rand = seeded(0x9e3779b9);
 
 test('a price below 1 keeps its first four significant digits and reads back exactly', () => {
   for (let i = 0; i < 20_000; i++) {

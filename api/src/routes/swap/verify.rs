@@ -129,7 +129,6 @@ pub struct Claim<'a> {
 
 /// A Solana record against its transaction (`getTransaction` at `confirmed`).
 pub async fn solana(state: &AppState, req: Claim<'_>) -> Result<Verdict, ApiError> {
-    use solana_transaction_status_client_types::option_serializer::OptionSerializer;
     let parse = |name: &str, v: &str| {
         v.trim()
             .parse::<Pubkey>()
@@ -159,25 +158,15 @@ pub async fn solana(state: &AppState, req: Claim<'_>) -> Result<Verdict, ApiErro
     let Some(meta) = tx.transaction.meta.as_ref() else {
         return Ok(Verdict::Unverified);
     };
-    let Some(decoded) = tx.transaction.transaction.decode() else {
+    let Some((decoded, keys)) = crate::solana::account_keys(&tx) else {
         return Ok(Verdict::Unverified);
     };
     let signers = usize::from(decoded.message.header().num_required_signatures);
-    let mut keys: Vec<Pubkey> = decoded.message.static_account_keys().to_vec();
     if !keys.iter().take(signers).any(|k| *k == owner) {
         return Err(contradicts("`address` did not sign it"));
     }
     if meta.err.is_some() {
         return Ok(Verdict::Failed);
-    }
-    if let OptionSerializer::Some(loaded) = &meta.loaded_addresses {
-        keys.extend(
-            loaded
-                .writable
-                .iter()
-                .chain(&loaded.readonly)
-                .filter_map(|k| k.parse::<Pubkey>().ok()),
-        );
     }
     let amounts = |name: &str, v: &str| {
         v.trim()
