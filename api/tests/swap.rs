@@ -40,6 +40,22 @@ async fn swap(
     (quote, json!({ "built": built, "sent": sent }))
 }
 
+/// The launch's curve view, once the index serves it (within 30 s of the launch).
+async fn indexed_curve(http: &reqwest::Client, base: &str, mint: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let (status, curve) = get(http, &format!("{base}/launchpad/curve/{mint}")).await;
+        if status == 200 {
+            return curve;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the launch {mint} was never indexed"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 async fn eventually_dex(http: &reqwest::Client, base: &str, request: &Value, dex: &str) {
     let start = Instant::now();
     loop {
@@ -85,18 +101,7 @@ async fn swaps(postgres: bool) {
         .unwrap();
     assert_eq!(solana["kind"], "solana");
     assert_eq!(solana["nativeToken"]["decimals"], 9);
-    let start = Instant::now();
-    while get(&http, &format!("{base}/launchpad/curve/{mint}"))
-        .await
-        .0
-        != 200
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "the launch was never indexed"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    indexed_curve(&http, &base, &mint).await;
     // The catalog lists recorded launches only, as the listing does: this one was launched without
     // `POST /launchpad/record`.
     let (_, tokens) = get(&http, &format!("{base}/swap/tokens?chainKey=solana&q=swap")).await;
@@ -547,12 +552,7 @@ async fn quotes_price_the_fee_by_the_chains_clock_through_the_shield_decay() {
     let trader = testkit::funded(&rpc, 20 * SOL).await.unwrap();
     let mint = keys.mint.to_string();
     let curve_url = format!("{base}/launchpad/curve/{mint}");
-    let start = Instant::now();
-    while get(&http, &curve_url).await.0 != 200 {
-        assert!(start.elapsed() < Duration::from_secs(30), "never indexed");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let launched = get(&http, &curve_url).await.1["launchedAt"]
+    let launched = indexed_curve(&http, &base, &mint).await["launchedAt"]
         .as_i64()
         .unwrap();
     let schedule = curve::Preset::Shield.fee_schedule();
@@ -600,13 +600,7 @@ async fn quotes_price_the_fee_by_the_chains_clock_through_the_shield_decay() {
         .await
         .unwrap();
     let mint = keys.mint.to_string();
-    let curve_url = format!("{base}/launchpad/curve/{mint}");
-    let start = Instant::now();
-    while get(&http, &curve_url).await.0 != 200 {
-        assert!(start.elapsed() < Duration::from_secs(30), "never indexed");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let launched = get(&http, &curve_url).await.1["launchedAt"]
+    let launched = indexed_curve(&http, &base, &mint).await["launchedAt"]
         .as_i64()
         .unwrap();
     let now = chain_unix(&rpc).await;
@@ -670,12 +664,8 @@ async fn routes_cannot_be_edited_records_are_checked_and_secrets_are_refused_any
     let trader = testkit::funded(&rpc, 20 * SOL).await.unwrap();
     let sol = sdk::ids::NATIVE_MINT.to_string();
     let mint = keys.mint.to_string();
-    let start = Instant::now();
     for m in [&keys.mint, &other.mint] {
-        while get(&http, &format!("{base}/launchpad/curve/{m}")).await.0 != 200 {
-            assert!(start.elapsed() < Duration::from_secs(30), "never indexed");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        indexed_curve(&http, &base, &m.to_string()).await;
     }
     let request = json!({
         "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "amountIn": (SOL / 10).to_string(),
