@@ -147,6 +147,10 @@ pub struct ApiConfig {
     /// cluster, 0 on a localnet (`dev`), which answers in microseconds.
     #[arg(long, env = "CHAIN_CLOCK_TTL_MS")]
     pub chain_clock_ttl_ms: Option<u64>,
+    /// A SOL/USD price older than this many seconds (by its publish time) is reported `stale` beside the
+    /// USD values computed with it.
+    #[arg(long, env = "USD_MAX_AGE_SECS", default_value_t = 120)]
+    pub usd_max_age_secs: u64,
     /// The RPC node is a localnet (`dev`): the browser UI offers its local development wallet and
     /// `POST /ui/airdrop` funds it from the localnet's faucet. Never set by a flag.
     #[arg(skip)]
@@ -227,6 +231,7 @@ impl ApiConfig {
             route_keys: Vec::new(),
             // The local chain answers in microseconds: read its clock for every quote.
             chain_clock_ttl_ms: Some(0),
+            usd_max_age_secs: 120,
             request_timeout_secs: 45,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],

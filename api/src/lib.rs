@@ -24,6 +24,7 @@ pub mod routes;
 pub mod schema;
 pub mod solana;
 pub mod ui;
+pub mod usd;
 
 use anchor_lang::prelude::Pubkey;
 use axum::routing::{get, post};

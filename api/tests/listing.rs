@@ -57,10 +57,14 @@ pub async fn launch_via_api(
     }
     let (status, prepared) = post(http, &format!("{}/launchpad/prepare", s.base), &launch).await;
     assert_eq!(status, 200, "{prepared}");
+    let quote_mint = match launch["quote"].as_str() {
+        Some("usdc") => s.net.usdc_mint,
+        _ => sdk::ids::NATIVE_MINT,
+    };
     let keys = LaunchKeys::new(
         creator.pubkey(),
         prepared["config"].as_str().unwrap().parse().unwrap(),
-        sdk::ids::NATIVE_MINT,
+        quote_mint,
         prepared["mint"].as_str().unwrap().parse().unwrap(),
     );
     let signed = sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
@@ -126,7 +130,20 @@ fn mints(entries: &[Value]) -> Vec<String> {
 }
 
 async fn views(postgres: bool) {
-    let s = stack(postgres, 1_000_000).await;
+    // The SOL/USD price stays put (the market cap and volume sorts compare SOL and USDC launches at it).
+    let s = stack_on(
+        postgres,
+        localnet::LocalnetConfig {
+            oracle_interval: None,
+            ..localnet::LocalnetConfig::ephemeral()
+        },
+        |c| api::config::ApiConfig {
+            rate_limit_burst: 1_000_000,
+            rate_limit_per_second: 5,
+            ..c
+        },
+    )
+    .await;
     let http = reqwest::Client::new();
     let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
         s.net.rpc_url(),
@@ -520,16 +537,31 @@ async fn views(postgres: bool) {
     assert_eq!(total, 3 + 900);
     let everyone: BTreeSet<String> = mints(&all).into_iter().collect();
     assert_eq!(everyone.len(), all.len());
-    let key = |sort: &str, e: &Value| -> (u128, u128, u128, String) {
+    // Market cap and volume compare in dollars across quotes, exactly: SOL figures times the oracle's
+    // price (8 places), USDC figures at one dollar, each scaled to the same places.
+    let (_, first) = get(&http, &format!("{}/launchpad/launches?limit=1", s.base)).await;
+    let (sol_usd, sol_places) = digits(&first["usd"]["solUsd"]);
+    assert_eq!(sol_places, 8);
+    let in_usd = |e: &Value, value: u128, sol_digits: u32, usdc_digits: u32| {
+        use ruint::aliases::U256;
+        let (rate, digits) = match e["quote"].as_str() {
+            Some("sol") => (U256::from(sol_usd), sol_digits + 8),
+            _ => (U256::from(1u8), usdc_digits),
+        };
+        let places = (sol_digits + 8).max(usdc_digits);
+        U256::from(value) * rate * U256::from(10u8).pow(U256::from(places - digits))
+    };
+    let key = |sort: &str, e: &Value| -> (ruint::aliases::U256, u128, String) {
+        use ruint::aliases::U256;
         let t = |v: &Value| v.as_i64().unwrap_or(0) as u128;
         let k = match sort {
-            "new" => (t(&e["createdAt"]), t(&e["createdSlot"]), 0),
-            "marketCap" => (cap(&e["marketCap"]), 0, 0),
-            "volume24h" => (amount(&e["volume24hQuote"]), 0, 0),
-            "lastTrade" => (t(&e["lastTradeAt"]), 0, 0),
-            _ => (t(&e["progressBps"]), 0, 0),
+            "new" => (U256::from(t(&e["createdAt"])), t(&e["createdSlot"])),
+            "marketCap" => (in_usd(e, cap(&e["marketCap"]), 24, 24), 0),
+            "volume24h" => (in_usd(e, amount(&e["volume24hQuote"]), 9, 6), 0),
+            "lastTrade" => (U256::from(t(&e["lastTradeAt"])), 0),
+            _ => (U256::from(t(&e["progressBps"])), 0),
         };
-        (k.0, k.1, k.2, e["mint"].as_str().unwrap().to_string())
+        (k.0, k.1, e["mint"].as_str().unwrap().to_string())
     };
     for sort in ["new", "marketCap", "volume24h", "lastTrade", "progress"] {
         for (order, filter) in [
@@ -587,4 +619,171 @@ async fn token_view_and_listing_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn token_view_and_listing_on_postgres() {
     views(true).await
+}
+
+/// A decimal string as an integer of its digits (`"142.5"` is 1425), with how many places it had.
+fn digits(v: &Value) -> (u128, u32) {
+    let s = v.as_str().unwrap_or_else(|| panic!("not a decimal: {v}"));
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    (format!("{int}{frac}").parse().unwrap(), frac.len() as u32)
+}
+
+/// Sets the localnet's SOL/USD price account through its JSON-RPC extension (10^-8 dollars, published
+/// `age` seconds ago).
+async fn set_sol_usd(http: &reqwest::Client, s: &Stack, price: i64, age: i64) {
+    let r: Value = http
+        .post(s.net.rpc_url())
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "localnet_setSolUsd", "params": [price, age]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(r["result"]["publishTime"].is_i64(), "{r}");
+}
+
+/// The listing once its `usd.solUsd` is `want` (the indexer streamed the oracle's write).
+async fn listing_at(http: &reqwest::Client, s: &Stack, query: &str, want: &str) -> Value {
+    let start = std::time::Instant::now();
+    loop {
+        let (status, page) = get(http, &format!("{}/launchpad/launches?{query}", s.base)).await;
+        assert_eq!(status, 200, "{page}");
+        if page["usd"]["solUsd"] == want {
+            return page;
+        }
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "SOL/USD never became {want}: {page}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
+/// USD values against the oracle account: the localnet's SOL/USD account (moved here through
+/// `localnet_setSolUsd`) reaches the API through the indexer; every USD figure is the quote figure times
+/// that price, exact and rounded down (USDC at one dollar); sorting by market cap or volume compares SOL and
+/// USDC launches in dollars, so the order flips when SOL's price crosses the ratio of their caps; an old
+/// publish time is reported stale.
+async fn usd_values(postgres: bool) {
+    let s = stack_on(
+        postgres,
+        localnet::LocalnetConfig {
+            oracle_interval: None,
+            ..localnet::LocalnetConfig::ephemeral()
+        },
+        |c| api::config::ApiConfig {
+            rate_limit_burst: 1_000_000,
+            ..c
+        },
+    )
+    .await;
+    let http = reqwest::Client::new();
+    let rpc = s.rpc();
+    let sol = launch_via_api(&s, &http, &rpc, "fair", "Sol Side", "SOLS", json!({})).await;
+    let usdc = launch_via_api(
+        &s,
+        &http,
+        &rpc,
+        "fair",
+        "Usdc Side",
+        "USDCS",
+        json!({"quote": "usdc"}),
+    )
+    .await;
+    let trader = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    testkit::buy(&rpc, &sol.keys, &trader, SOL / 2)
+        .await
+        .unwrap();
+    s.wait_indexed().await;
+    let (sm, um) = (sol.keys.mint.to_string(), usdc.keys.mint.to_string());
+
+    // Caps in whole quote (24 places): the price at which SOL's launch is worth as much as USDC's.
+    let (_, sv) = get(&http, &format!("{}/launchpad/tokens/{sm}", s.base)).await;
+    let (_, uv) = get(&http, &format!("{}/launchpad/tokens/{um}", s.base)).await;
+    let (sol_cap, usdc_cap) = (cap(&sv["marketCap"]), cap(&uv["marketCap"]));
+    let even = usdc_cap * 100_000_000 / sol_cap; // 10^-8 dollars per SOL
+    for (price, sol_first) in [(even * 2, true), (even / 2, false)] {
+        set_sol_usd(&http, &s, price as i64, 0).await;
+        let want = page_price(price);
+        let page = listing_at(&http, &s, "sort=marketCap", &page_price(price)).await;
+        assert_eq!(page["usd"]["stale"], false, "{page}");
+        let order = mints(page["launches"].as_array().unwrap());
+        let expected = if sol_first {
+            vec![sm.clone(), um.clone()]
+        } else {
+            vec![um.clone(), sm.clone()]
+        };
+        assert_eq!(order, expected, "at {want}: {page}");
+        // Ascending is the reverse; a quote filter sorts that quote alone.
+        let asc = listing_at(&http, &s, "sort=marketCap&order=asc", &page_price(price)).await;
+        let mut reversed = expected.clone();
+        reversed.reverse();
+        assert_eq!(mints(asc["launches"].as_array().unwrap()), reversed);
+        let by_volume = listing_at(&http, &s, "sort=volume24h", &page_price(price)).await;
+        assert_eq!(mints(by_volume["launches"].as_array().unwrap())[0], sm);
+        for e in page["launches"].as_array().unwrap() {
+            let (cap_digits, places) = digits(&e["marketCap"]);
+            assert_eq!(places, 24);
+            let rate = if e["quote"] == "sol" {
+                price
+            } else {
+                100_000_000
+            };
+            // floor(cap * rate / 10^(24 + 8 - 6)) (a launch's cap times any SOL price here fits 128 bits).
+            let want = cap_digits.checked_mul(rate).unwrap() / 10u128.pow(26);
+            let (got, places) = digits(&e["marketCapUsd"]);
+            assert_eq!(places, 6, "{e}");
+            assert_eq!(got, want, "{e}");
+            let (p, _) = digits(&e["price"]);
+            let (got, places) = digits(&e["priceUsd"]);
+            assert_eq!(places, 18, "{e}");
+            assert_eq!(got, p * rate / 100_000_000, "{e}");
+            let quote_decimals = if e["quote"] == "sol" { 9 } else { 6 };
+            let volume: u128 = e["volume24hQuote"].as_str().unwrap().parse().unwrap();
+            let (got, _) = digits(&e["volume24hUsd"]);
+            assert_eq!(
+                got,
+                volume * rate * 1_000_000 / 10u128.pow(quote_decimals + 8),
+                "{e}"
+            );
+        }
+        // The token view says the same.
+        let (_, view) = get(&http, &format!("{}/launchpad/tokens/{sm}", s.base)).await;
+        let entry = page["launches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["mint"] == sm.as_str())
+            .unwrap();
+        if view["usd"]["solUsd"] == page["usd"]["solUsd"] {
+            assert_eq!(view["marketCapUsd"], entry["marketCapUsd"]);
+            assert_eq!(view["priceUsd"], entry["priceUsd"]);
+        }
+    }
+    // A price published ten minutes ago is stale (the default limit is 120 s).
+    set_sol_usd(&http, &s, even as i64, 600).await;
+    let page = listing_at(&http, &s, "sort=new", &page_price(even)).await;
+    assert_eq!(page["usd"]["stale"], true, "{page}");
+    assert!(page["usd"]["ageSecs"].as_i64().unwrap() >= 600, "{page}");
+    assert_eq!(
+        page["usd"]["account"],
+        sdk::oracle::SOL_USD_PRICE_ACCOUNT.to_string()
+    );
+    let _ = s.stop.send(true);
+}
+
+/// The API's `solUsd` for a price in 10^-8 dollars: the oracle's eight places.
+fn page_price(price: u128) -> String {
+    format!("{}.{:08}", price / 100_000_000, price % 100_000_000)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn usd_values_follow_the_oracle_on_sqlite() {
+    usd_values(false).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn usd_values_follow_the_oracle_on_postgres() {
+    usd_values(true).await
 }

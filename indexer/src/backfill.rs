@@ -105,6 +105,17 @@ pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
     for (_, pool) in &pools {
         changes.extend(token_accounts(rpc, &pool.base_mint, version).await?);
     }
+    let oracle = sdk::oracle::SOL_USD_PRICE_ACCOUNT;
+    if let Some(account) = rpc
+        .get_account_with_commitment(&oracle, rpc.commitment())
+        .await?
+        .value
+        .filter(|a| a.owner == sdk::oracle::PYTH_RECEIVER_PROGRAM)
+    {
+        if let Some(p) = crate::decode::decode_oracle(oracle, version, &account.data) {
+            changes.push(Change::Oracle(Box::new(p)));
+        }
+    }
     Ok(Snapshot {
         slot,
         changes,

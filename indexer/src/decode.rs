@@ -128,6 +128,21 @@ pub fn is_vault(address: &Pubkey, balance: &TokenBalance, launch_pool: &Pubkey) 
             && sdk::amm_ix::vault_address(&balance.owner, &balance.mint) == *address)
 }
 
+/// The SOL/USD price in a Pyth price update account; `None` for anything else (another feed, another
+/// account of the receiver program), which the index does not keep.
+pub fn decode_oracle(address: Pubkey, version: Version, data: &[u8]) -> Option<OraclePrice> {
+    let u = sdk::oracle::decode_price_update(data)?;
+    (address == sdk::oracle::SOL_USD_PRICE_ACCOUNT && u.feed_id == sdk::oracle::SOL_USD_FEED_ID)
+        .then_some(OraclePrice {
+            address,
+            version,
+            price: u.price,
+            conf: u.conf,
+            exponent: u.exponent,
+            publish_time: u.publish_time,
+        })
+}
+
 /// Decodes an account update from the stream.
 pub fn decode_account_update(
     update: &SubscribeUpdateAccount,
@@ -144,6 +159,9 @@ pub fn decode_account_update(
         key(&info.pubkey, "account pubkey")?,
         key(&info.owner, "account owner")?,
     );
+    if owner == sdk::oracle::PYTH_RECEIVER_PROGRAM {
+        return Ok(decode_oracle(address, version, &info.data).map(|p| Change::Oracle(Box::new(p))));
+    }
     if owner != launchpad::ID && owner != amm::ID {
         return Ok(
             decode_token_update(address, owner, version, info.lamports, &info.data)

@@ -33,7 +33,7 @@ use yellowstone_grpc_proto::prelude::{
     SubscribeUpdateTransaction,
 };
 
-/// The subscription: accounts owned by either program; initialized Token-2022 token accounts (the holders:
+/// The subscription: accounts owned by either program; the SOL/USD price account (for USD values); initialized Token-2022 token accounts (the holders:
 /// kept only for launched mints, the rest dropped before the database) and closed accounts (owned by the
 /// system program with no lamports: how a closed token account shows, see docs/indexer.md); successful
 /// transactions that mention either program; and every slot status (for the cursor, the lag metric and dead
@@ -55,6 +55,14 @@ pub fn subscribe_request(commitment: Commitment, from_slot: Option<u64>) -> Subs
                 SubscribeRequestFilterAccounts {
                     owner: vec![sdk::ids::TOKEN_2022_PROGRAM.to_string()],
                     filters: vec![filter(AccountsFilter::TokenAccountState(true))],
+                    ..Default::default()
+                },
+            ),
+            (
+                "oracle".to_string(),
+                SubscribeRequestFilterAccounts {
+                    account: vec![sdk::oracle::SOL_USD_PRICE_ACCOUNT.to_string()],
+                    owner: vec![sdk::oracle::PYTH_RECEIVER_PROGRAM.to_string()],
                     ..Default::default()
                 },
             ),

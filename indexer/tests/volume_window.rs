@@ -75,17 +75,20 @@ async fn volume_leaves_the_window_on_the_hour(kind: Db) {
             store.apply(&[], None).await.unwrap();
             // The listing sorted by 24h volume serves the swept figures, in order.
             let page = store
-                .listing(&index::read::ListingQuery {
-                    sort: Sort::Volume24h,
-                    descending: true,
-                    status: None,
-                    preset: None,
-                    quote: None,
-                    creator: None,
-                    q: None,
-                    limit: 100,
-                    offset: 0,
-                })
+                .listing(
+                    &index::read::ListingQuery {
+                        sort: Sort::Volume24h,
+                        descending: true,
+                        status: None,
+                        preset: None,
+                        quote: None,
+                        creator: None,
+                        q: None,
+                        limit: 100,
+                        offset: 0,
+                    },
+                    None,
+                )
                 .await
                 .unwrap();
             let volumes: Vec<u128> = page.iter().map(|r| r.stats.volume_24h_quote).collect();

@@ -206,7 +206,8 @@ pub struct LaunchesQuery {
     #[param(schema_with = offset_schema)]
     pub offset: Option<String>,
     /// `new` (default), `marketCap`, `volume24h`, `lastTrade` or `progress`. Ties are broken by mint, so pages
-    /// never repeat or skip a launch.
+    /// never repeat or skip a launch. `marketCap` and `volume24h` compare SOL and USDC launches in dollars
+    /// (at the response's `usd` price) unless `quote` narrows the listing to one quote.
     #[param(schema_with = sort_schema)]
     pub sort: Option<String>,
     /// `desc` (default) or `asc`.
@@ -251,12 +252,24 @@ pub struct LaunchEntry {
     pub last_trade_at: Option<i64>,
     /// Wallets holding it (the launchpad's and the AMM's vaults are not holders).
     pub holders: u64,
+    /// `price` in dollars (18 decimals, rounded down), or null without a SOL/USD price (see the
+    /// response's `usd`).
+    pub price_usd: Option<String>,
+    /// `marketCap` in dollars (6 decimals, rounded down), or null.
+    pub market_cap_usd: Option<String>,
+    /// `volume24hQuote` in dollars (6 decimals, rounded down), or null.
+    pub volume24h_usd: Option<String>,
 }
 
-impl From<index::read::ListingRow> for LaunchEntry {
-    fn from(r: index::read::ListingRow) -> Self {
+impl LaunchEntry {
+    fn new(r: index::read::ListingRow, usd: Option<&crate::usd::SolUsd>) -> Self {
         use index::market::{fixed_to_decimal, MARKET_CAP_DIGITS};
+        let quote = r.launch.quote.clone();
+        let in_usd = |f: &dyn Fn(&crate::usd::SolUsd) -> Option<String>| usd.and_then(f);
         LaunchEntry {
+            price_usd: in_usd(&|u| u.price(&quote, r.stats.price)),
+            market_cap_usd: in_usd(&|u| u.market_cap(&quote, r.stats.market_cap)),
+            volume24h_usd: in_usd(&|u| u.amount(&quote, r.stats.volume_24h_quote)),
             launch: r.launch,
             status: r.stats.status,
             progress_bps: r.stats.progress_bps,
@@ -279,6 +292,9 @@ pub struct LaunchesResponse {
     pub total: u64,
     pub limit: u32,
     pub offset: u64,
+    /// The SOL/USD price the USD values (and the `marketCap` and `volume24h` sorts across SOL and USDC
+    /// launches) use; null before the indexer has seen the oracle.
+    pub usd: Option<crate::usd::UsdPrice>,
 }
 
 /// An optional parameter that must be one of `allowed`.
@@ -369,12 +385,20 @@ pub async fn launches(
         })
         .await
         .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
-    let page = state.store.listing(&query).await?;
+    let usd = crate::usd::sol_usd(&state).await?;
+    let page = state
+        .store
+        .listing(&query, usd.as_ref().map(|u| u.rate))
+        .await?;
     Ok(Json(LaunchesResponse {
-        launches: page.into_iter().map(LaunchEntry::from).collect(),
+        launches: page
+            .into_iter()
+            .map(|r| LaunchEntry::new(r, usd.as_ref()))
+            .collect(),
         total,
         limit: query.limit,
         offset: query.offset,
+        usd: usd.map(|u| u.price),
     }))
 }
 

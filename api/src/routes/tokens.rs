@@ -83,6 +83,15 @@ pub struct TokenResponse {
     pub migrated_at: Option<i64>,
     /// The latest trade, unix seconds, or null.
     pub last_trade_at: Option<i64>,
+    /// `price` in dollars (18 decimals, rounded down), or null without a SOL/USD price (see `usd`).
+    pub price_usd: Option<String>,
+    /// `marketCap` in dollars (6 decimals, rounded down), or null.
+    pub market_cap_usd: Option<String>,
+    /// `volume24hQuote` in dollars (6 decimals, rounded down), or null.
+    pub volume24h_usd: Option<String>,
+    /// The SOL/USD price the USD values use (USDC counts as one dollar), with its age and whether it is
+    /// stale; null before the indexer has seen the oracle.
+    pub usd: Option<crate::usd::UsdPrice>,
     /// Holder count, the 20 largest token accounts, the top 10's and the creator's share, snipers: as
     /// `GET /launchpad/tokens/{mint}/holders`.
     pub holders: HolderSummary,
@@ -140,6 +149,12 @@ pub async fn token(
         .map(|s| s.ath_price)
         .filter(|_| last_trade_at.is_some());
     let cap = |p: u128| fixed_to_decimal(market::market_cap(p, supply), MARKET_CAP_DIGITS);
+    let usd = crate::usd::sol_usd(&state).await?;
+    let quote = launch.quote.as_str();
+    let in_usd = |f: &dyn Fn(&crate::usd::SolUsd) -> Option<String>| usd.as_ref().and_then(f);
+    let price_usd = in_usd(&|u| u.price(quote, price));
+    let market_cap_usd = in_usd(&|u| u.market_cap(quote, market::market_cap(price, supply)));
+    let volume24h_usd = in_usd(&|u| u.amount(quote, activity.volume_quote));
     let price_digits = curve::display::PRICE_DIGITS;
     let when = |t: i64| (t > 0).then_some(t);
     Ok(Json(TokenResponse {
@@ -180,6 +195,10 @@ pub async fn token(
         completed_at: when(c.pool.complete_timestamp),
         migrated_at: when(c.pool.migrate_timestamp),
         last_trade_at,
+        price_usd,
+        market_cap_usd,
+        volume24h_usd,
+        usd: usd.map(|u| u.price),
         holders,
     }))
 }

@@ -14,6 +14,7 @@ pub mod market;
 pub mod model;
 pub mod read;
 pub mod store;
+pub mod usd;
 
 pub use store::{Backend, Store};
 

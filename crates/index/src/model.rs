@@ -84,6 +84,18 @@ pub struct AccountWrite {
     pub progress_bps: Option<u16>,
 }
 
+/// A write of an oracle's price account (Pyth's SOL/USD: [`sdk::oracle`]): `price * 10^exponent` dollars,
+/// published at `publish_time` (unix seconds).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OraclePrice {
+    pub address: Pubkey,
+    pub version: Version,
+    pub price: i64,
+    pub conf: u64,
+    pub exponent: i32,
+    pub publish_time: i64,
+}
+
 /// A token account's balance, as the holders index keeps it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TokenBalance {
@@ -182,6 +194,8 @@ pub enum Change {
     Event(Event),
     /// A token account of a launched mint (or, closed, possibly one: the store knows).
     TokenAccount(Box<TokenAccountWrite>),
+    /// The oracle price account changed.
+    Oracle(Box<OraclePrice>),
     /// A backfill's complete list of a mint's token accounts as of `version`: any other the index holds
     /// (older than that) was closed meanwhile.
     TokenHolders {

@@ -14,6 +14,7 @@ mod feed;
 mod holders;
 mod listing;
 mod market;
+mod oracle;
 
 pub use feed::{FeedRecord, Payload};
 pub use holders::{share, Holder, HolderSummary, Holding, Snipers, SNIPER_SLOTS};

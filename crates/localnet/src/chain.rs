@@ -289,6 +289,20 @@ impl Chain {
             .unwrap_or_else(|| self.bank.slot())
     }
 
+    /// Writes an account outside any transaction (what an oracle's off-chain poster looks like from here:
+    /// the account changes, and subscribers see the write like any other).
+    pub fn set_account(&mut self, pubkey: Pubkey, account: AccountSharedData) {
+        self.bank.store_account(&pubkey, &account);
+        self.write_version += 1;
+        self.emit(ChainEvent::Account {
+            slot: self.bank.slot(),
+            pubkey,
+            account,
+            write_version: self.write_version,
+            txn_signature: None,
+        });
+    }
+
     /// Sequence number of the last event emitted.
     pub fn last_seq(&self) -> u64 {
         self.seq

@@ -12,6 +12,7 @@
 pub mod bootstrap;
 pub mod chain;
 pub mod grpc;
+pub mod oracle;
 pub mod pubsub;
 pub mod rpc;
 pub mod testkit;
@@ -142,6 +143,9 @@ pub struct LocalnetConfig {
     pub deploy_only: Option<Pubkey>,
     /// Serve Yellowstone gRPC over TLS with this certificate (plaintext without).
     pub grpc_tls: Option<GrpcTls>,
+    /// How often the SOL/USD price account moves ([`oracle`]); `None` seeds it once and leaves it to the
+    /// caller (tests that set their own prices).
+    pub oracle_interval: Option<Duration>,
 }
 
 /// A TLS certificate (chain) and its private key, PEM, for the gRPC server.
@@ -167,6 +171,7 @@ impl Default for LocalnetConfig {
             keep_slots: 1_000,
             deploy_only: None,
             grpc_tls: None,
+            oracle_interval: Some(oracle::INTERVAL),
         }
     }
 }
@@ -230,6 +235,7 @@ impl Localnet {
                 None => bootstrap::bootstrap(&mut chain)?,
                 Some(authority) => bootstrap::deploy_only(&mut chain, authority)?,
             };
+            oracle::tick(&mut chain);
             Ok((chain, boot))
         })
         .await??;
@@ -308,6 +314,24 @@ impl Localnet {
                 .await;
             }
         }));
+        if let Some(every) = config.oracle_interval {
+            let oracle_chain = chain.clone();
+            let mut oracle_stop = rx.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut tick = tokio::time::interval(every);
+                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+                tick.tick().await;
+                loop {
+                    tokio::select! {
+                        _ = tick.tick() => {}
+                        _ = oracle_stop.wait_for(|s| *s) => break,
+                    }
+                    if let Ok(mut chain) = oracle_chain.lock() {
+                        oracle::tick(&mut chain);
+                    }
+                }
+            }));
+        }
         Ok(Localnet {
             chain,
             rpc_addr,

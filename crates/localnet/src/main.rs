@@ -24,6 +24,10 @@ struct Args {
     /// Recent slots kept for gRPC `from_slot` replay.
     #[arg(long, env = "LOCALNET_KEEP_SLOTS", default_value_t = 1_000)]
     keep_slots: u64,
+    /// Seconds between moves of the SOL/USD price account (0: seed it once, then only
+    /// `localnet_setSolUsd` moves it).
+    #[arg(long, env = "LOCALNET_ORACLE_SECS", default_value_t = 10)]
+    oracle_secs: u64,
     /// Serve Yellowstone gRPC over TLS with this certificate (PEM; with --grpc-tls-key).
     #[arg(long, env = "LOCALNET_GRPC_TLS_CERT", requires = "grpc_tls_key")]
     grpc_tls_cert: Option<PathBuf>,
@@ -58,6 +62,7 @@ async fn main() -> anyhow::Result<()> {
         keep_slots: args.keep_slots,
         deploy_only: None,
         grpc_tls,
+        oracle_interval: (args.oracle_secs > 0).then(|| Duration::from_secs(args.oracle_secs)),
     })
     .await?;
     println!("localnet running");
@@ -72,6 +77,7 @@ async fn main() -> anyhow::Result<()> {
     println!("  AMM program       {}", amm::ID);
     println!("  USDC mint         {}", net.usdc_mint);
     println!("  partner           {}", net.partner.pubkey());
+    println!("  SOL/USD (Pyth)    {}", sdk::oracle::SOL_USD_PRICE_ACCOUNT);
     println!(
         "Fund a wallet: solana airdrop 10 <ADDRESS> --url {}, or JSON-RPC localnet_mintUsdc.",
         net.rpc_url()

@@ -3,7 +3,9 @@
 //!
 //! Two local extensions, namespaced `localnet_`: `localnet_mintUsdc(owner, amount)` mints the local USDC to a
 //! wallet, `localnet_advanceClock(seconds)` moves the chain clock forward (for time-based fee schedules), and
-//! `localnet_info()` says which mints, programs and partner this chain runs with.
+//! `localnet_info()` says which mints, programs and partner this chain runs with, and
+//! `localnet_setSolUsd(price, age?)` writes the SOL/USD price account (`price` in 10^-8 dollars, published
+//! `age` seconds ago; the localnet moves it again at its next tick unless started without a mover).
 
 use crate::chain::SharedChain;
 use crate::token::is_token_account;
@@ -539,6 +541,21 @@ fn dispatch(state: &RpcState, method: &str, p: &[Value]) -> RpcResult {
             chain.advance_clock(seconds);
             chain.advance_slot().map_err(RpcError::internal)?;
             Ok(json!({ "unixTimestamp": chain.clock().unix_timestamp, "slot": chain.slot() }))
+        }
+        "localnet_setSolUsd" => {
+            let price: i64 = param(p, 0, "price (10^-8 dollars)")?;
+            let age: i64 = opt_param(p, 1, "age (seconds)")?.unwrap_or(0);
+            if price <= 0 || !(0..=365 * 24 * 3600).contains(&age) {
+                return Err(RpcError::invalid_params(
+                    "Invalid param: price must be positive and age 0 to a year",
+                ));
+            }
+            let mut chain = lock()?;
+            let publish_time = chain.clock().unix_timestamp - age;
+            crate::oracle::set_sol_usd(&mut chain, price, publish_time);
+            Ok(
+                json!({ "account": sdk::oracle::SOL_USD_PRICE_ACCOUNT.to_string(), "publishTime": publish_time, "slot": chain.slot() }),
+            )
         }
         "localnet_mintUsdc" => {
             let owner = pubkey(&param::<String>(p, 0, "owner")?)?;

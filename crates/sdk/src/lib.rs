@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod amm_ix;
 pub mod events;
 pub mod launchpad_ix;
+pub mod oracle;
 pub mod pda;
 pub mod quote;
 

@@ -5,7 +5,9 @@
 use super::{launch_row, LaunchRow, Result, LAUNCH_COLS};
 use crate::market::WINDOW_INTERVAL_SECS;
 use crate::store::{sql, Store};
+use crate::usd::UsdRate;
 use anchor_lang::prelude::Pubkey;
+use ruint::aliases::U256;
 use sea_query::{
     Asterisk, Condition, Expr, Func, JoinType, LikeExpr, Order, Query, SelectStatement,
 };
@@ -105,7 +107,24 @@ pub enum Sort {
     Progress,
 }
 
+/// A dollar value comparable across quotes, exactly: `value / 10^digits` quote is
+/// `value * mantissa / 10^(digits + scale)` dollars, so with every key scaled to the same `places`
+/// (at least each quote's `digits + scale`) no division is needed (saturating for values no launch can
+/// reach).
+fn usd_key(value: u128, digits: u32, rate: UsdRate, places: u32) -> U256 {
+    let shift = places.saturating_sub(digits + rate.scale);
+    U256::from(value)
+        .saturating_mul(U256::from(rate.mantissa))
+        .saturating_mul(U256::from(10u8).saturating_pow(U256::from(shift)))
+}
+
 impl Sort {
+    /// Whether it orders by an amount of the quote (market cap, volume), which compares across quotes only
+    /// in dollars.
+    pub fn quote_denominated(self) -> bool {
+        matches!(self, Sort::MarketCap | Sort::Volume24h)
+    }
+
     pub const NAMES: [(&'static str, Sort); 5] = [
         ("new", Sort::New),
         ("marketCap", Sort::MarketCap),
@@ -319,7 +338,34 @@ impl Store {
 
     /// A page of the discovery listing: recorded launches, filtered, searched, sorted with the mint as the
     /// last tiebreaker (so pages neither repeat nor skip a launch), each sort walking its own index.
-    pub async fn listing(&self, q: &ListingQuery) -> Result<Vec<ListingRow>> {
+    ///
+    /// Market cap and volume are sorted in dollars across SOL and USDC launches when `sol_usd` is given
+    /// and no quote filter narrows the listing to one of them (see [`Store::page_in_usd`]); otherwise in
+    /// the quote's own units.
+    pub async fn listing(
+        &self,
+        q: &ListingQuery,
+        sol_usd: Option<UsdRate>,
+    ) -> Result<Vec<ListingRow>> {
+        let mints = match (q.sort.quote_denominated(), &q.quote, sol_usd) {
+            (true, None, Some(rate)) => self.page_in_usd(q, rate).await?,
+            _ => {
+                let mut page = self.sorted(q);
+                page.limit(u64::from(q.limit))
+                    .offset(q.offset.min(i64::MAX as u64));
+                sql::query(self.backend(), &page)
+                    .fetch_all(self.reads())
+                    .await?
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect()
+            }
+        };
+        self.listing_rows(&mints).await
+    }
+
+    /// The listing's launches in the request's order, selecting the mint then the sort's columns.
+    fn sorted(&self, q: &ListingQuery) -> SelectStatement {
         let order = if q.descending {
             Order::Desc
         } else {
@@ -328,16 +374,67 @@ impl Store {
         let mut page = listed(q);
         page.column(("l", "mint"));
         for col in q.sort.columns() {
+            page.column(*col);
             page.order_by(*col, order.clone());
         }
-        page.limit(u64::from(q.limit))
-            .offset(q.offset.min(i64::MAX as u64));
-        let mints: Vec<String> = sql::query(self.backend(), &page)
-            .fetch_all(self.reads())
-            .await?
+        page
+    }
+
+    /// A page sorted in dollars: the first `offset + limit` launches of each quote by its own index (the
+    /// order within a quote is the same in dollars), merged by their dollar value (exact, from the padded
+    /// integers and the rate) with the mint breaking ties. It reads what `OFFSET` would skip anyway, once
+    /// per quote.
+    async fn page_in_usd(&self, q: &ListingQuery, sol_usd: UsdRate) -> Result<Vec<String>> {
+        let window = q
+            .offset
+            .saturating_add(u64::from(q.limit))
+            .min(i64::MAX as u64);
+        let quotes = curve::QuoteAsset::ALL.map(|quote| {
+            let rate = match quote {
+                curve::QuoteAsset::Sol => sol_usd,
+                curve::QuoteAsset::Usdc => UsdRate::ONE,
+            };
+            let digits = match q.sort {
+                Sort::MarketCap => crate::market::MARKET_CAP_DIGITS,
+                _ => u32::from(quote.decimals()),
+            };
+            (quote, rate, digits)
+        });
+        let places = quotes
             .iter()
-            .map(|r| r.get(0))
-            .collect();
+            .map(|(_, r, d)| d + r.scale)
+            .max()
+            .unwrap_or(0);
+        let mut keyed: Vec<(U256, String)> = Vec::new();
+        for (quote, rate, digits) in quotes {
+            let narrowed = ListingQuery {
+                quote: Some(quote.name().into()),
+                ..q.clone()
+            };
+            let mut page = self.sorted(&narrowed);
+            page.limit(window);
+            for r in sql::query(self.backend(), &page)
+                .fetch_all(self.reads())
+                .await?
+            {
+                let value: u128 = r.get::<String, _>(1).parse().unwrap_or_default();
+                keyed.push((usd_key(value, digits, rate, places), r.get(0)));
+            }
+        }
+        keyed.sort();
+        if q.descending {
+            keyed.reverse();
+        }
+        Ok(keyed
+            .into_iter()
+            .skip(usize::try_from(q.offset).unwrap_or(usize::MAX))
+            .take(q.limit as usize)
+            .map(|(_, mint)| mint)
+            .collect())
+    }
+
+    /// The listing's rows of `mints`, in that order.
+    async fn listing_rows(&self, mints: &[String]) -> Result<Vec<ListingRow>> {
         let mut rows: BTreeMap<String, AnyRow> = BTreeMap::new();
         if !mints.is_empty() {
             let stmt = {

@@ -203,7 +203,23 @@ async fn change(conn: &mut AnyConnection, change: &Change) -> Result<()> {
             version,
             present,
         } => super::holders::reconcile(conn, mint, *version, present).await,
+        Change::Oracle(p) => {
+            exec(conn, &upsert_accounts("oracle_prices", vec![oracle_row(p)])).await
+        }
     }
+}
+
+/// The row of an oracle price account's write.
+fn oracle_row(p: &OraclePrice) -> Row {
+    let mut row: Row = vec![
+        ("address", Val::key(&p.address)),
+        ("price", Val::int(p.price)),
+        ("conf", Val::num(p.conf)),
+        ("exponent", Val::int(p.exponent)),
+        ("publish_time", Val::int(p.publish_time)),
+    ];
+    row.extend(version_cols(p.version));
+    row
 }
 
 fn opt_key(k: &Pubkey) -> Val {
