@@ -45,6 +45,8 @@ static ASSETS: &[Asset] = &[
     asset!("wallet.js", JS),
     asset!("feed.js", JS),
     asset!("chart.js", JS),
+    asset!("candles.js", JS),
+    asset!("rules.js", JS),
     asset!("pages/discover.js", JS),
     asset!("pages/token.js", JS),
     asset!("pages/launch.js", JS),

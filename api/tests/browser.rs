@@ -246,12 +246,14 @@ fn token_png() -> PathBuf {
     path
 }
 
-/// A launch over the API by a wallet of its own (prepare, sign, submit, record), as any client would.
+/// A launch over the API by a wallet of its own (prepare, sign, submit, record), as any client would; with
+/// `first_buy` empty, none.
 async fn api_launch(
     s: &common::Stack,
     name: &str,
     symbol: &str,
     preset: &str,
+    quote: &str,
     first_buy: &str,
 ) -> String {
     use solana_signer::Signer;
@@ -259,11 +261,14 @@ async fn api_launch(
     let creator = localnet::testkit::funded(&s.rpc(), 20 * localnet::testkit::SOL)
         .await
         .unwrap();
-    let launch = json!({
-        "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": preset, "quote": "sol",
+    let mut launch = json!({
+        "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": preset, "quote": quote,
         "name": name, "symbol": symbol, "description": format!("{name}, launched over the API"),
-        "totalSupply": "1000000000", "creator": creator.pubkey().to_string(), "firstBuyAmount": first_buy,
+        "totalSupply": "1000000000", "creator": creator.pubkey().to_string(),
     });
+    if !first_buy.is_empty() {
+        launch["firstBuyAmount"] = json!(first_buy);
+    }
     let (status, prepared) =
         common::post(&http, &format!("{}/launchpad/prepare", s.base), &launch).await;
     assert_eq!(status, 200, "{prepared}");
@@ -419,28 +424,62 @@ async fn the_launchpad_journey_in_chromium() {
     )
     .await;
     shoot(&c, "launch", "document.querySelector('#launch-form')").await;
+    // Fields are checked as they are typed, with the API's rules, the error on the field.
+    fill(&c, "input[name=name]", &"N".repeat(40)).await;
+    wait_js(
+        &c,
+        "document.querySelector('#err-name')?.textContent.includes('At most 32') && \
+         document.querySelector('input[name=name]').getAttribute('aria-invalid') === 'true'",
+        10,
+        "a name too long flagged as typed",
+    )
+    .await;
     fill(&c, "input[name=name]", "UI Test Token").await;
-    fill(&c, "input[name=symbol]", "bad symbol!").await;
+    fill(&c, "input[name=symbol]", "bad sym!").await;
+    wait_js(
+        &c,
+        "document.querySelector('#err-name').hidden && \
+         document.querySelector('input[name=symbol]').value === 'BAD SYM!' && \
+         document.querySelector('#err-symbol')?.textContent.includes('A to Z and digits 0 to 9')",
+        10,
+        "the name accepted, the symbol flagged",
+    )
+    .await;
+    // Sending with a wrong field sends nothing: the focus goes to it.
     click(&c, "#launch-submit").await;
     wait_js(
         &c,
-        "!document.querySelector('#launch-error').hidden",
+        "document.activeElement?.name === 'symbol' && \
+         document.querySelector('#launch-error')?.textContent.startsWith('Fix') && \
+         !document.querySelector('#launch-steps li')",
+        10,
+        "the focus on the wrong field, nothing sent",
+    )
+    .await;
+    shoot(&c, "launch-error", "document.querySelector('#err-symbol')").await;
+    // What only the API can tell (a private key in the description) comes back on its field, in words.
+    fill(&c, "input[name=symbol]", "UITEST").await;
+    fill(
+        &c,
+        "textarea[name=description]",
+        &format!("my key {}", bs58::encode([7u8; 64]).into_string()),
+    )
+    .await;
+    click(&c, "#launch-submit").await;
+    wait_js(
+        &c,
+        "document.querySelector('#err-description')?.textContent.includes('private key') && \
+         document.activeElement?.name === 'description' && \
+         !document.querySelector('#launch-error').hidden",
         20,
-        "the launch error",
+        "the API's refusal on the description field",
     )
     .await;
     let error = text(&c, "#launch-error").await;
-    assert!(error.contains("INVALID_SYMBOL"), "{error}");
     assert!(
-        error.contains("A to Z and 0 to 9"),
-        "the code in words: {error}"
+        error.contains("SECRET_MATERIAL"),
+        "the raw code one click away: {error}"
     );
-    shoot(
-        &c,
-        "launch-error",
-        "document.querySelector('#launch-error')",
-    )
-    .await;
 
     // 4. Launch through the form: prepare, sign in the browser, submit, record.
     fill(&c, "input[name=symbol]", "UITEST").await;
@@ -567,6 +606,39 @@ async fn the_launchpad_journey_in_chromium() {
         "an amount that reads two ways refused, and no quote for it",
     )
     .await;
+    // Quick amounts fill the field as typed; the wallet's balance is in the panel and the header.
+    click(&c, "#quick-0_5").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-amount-echo')?.textContent === '= 0.5 SOL' && \
+         document.querySelector('#trade-balance')?.textContent.startsWith('Balance: ') && \
+         document.querySelector('#wallet-balance')?.textContent.includes('SOL') && \
+         document.querySelector('#wallet-balance')?.textContent.includes('USDC')",
+        20,
+        "a quick amount, and the wallet's balances",
+    )
+    .await;
+    // More than the wallet has: caught before anything is signed, with the way to the faucet.
+    let rows_before = trade_rows(&c).await;
+    fill(&c, "#trade-amount", "5000").await;
+    wait_js(
+        &c,
+        "document.querySelector('#quote-out')",
+        20,
+        "a quote for 5000 SOL",
+    )
+    .await;
+    click(&c, "#trade-submit").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-unfunded')?.textContent.startsWith('Your wallet has') && \
+         document.querySelector('#trade-unfunded a[href=\"#/wallet\"]')",
+        20,
+        "an unfunded buy caught before signing",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(trade_rows(&c).await, rows_before, "nothing was signed");
     let mut saw_refund = false;
     let mut saw_confirm = false;
     let mut buys = 0;
@@ -689,6 +761,73 @@ async fn the_launchpad_journey_in_chromium() {
         "document.querySelector('#venue')?.textContent === 'AMM'",
     )
     .await;
+
+    // The token page on a phone: the trade panel within the first screen, nothing scrolling sideways, the
+    // badges and small text at 4.5:1 or more, the chart in words, the AMM's vault labelled among the holders.
+    c.set_window_size(PHONE.0, PHONE.1).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let phone = c
+        .execute(
+            r#"
+            const rgb = (s) => (s.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
+            const lum = ([r, g, b]) => {
+              const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+              return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+            };
+            const bg = (e) => {
+              for (let n = e; n; n = n.parentElement) {
+                const c = getComputedStyle(n).backgroundColor;
+                if (c && !c.endsWith(', 0)') && c !== 'transparent') return c;
+              }
+              return 'rgb(13, 17, 23)';
+            };
+            const contrast = (e) => {
+              const [a, b] = [lum(rgb(getComputedStyle(e).color)), lum(rgb(bg(e)))];
+              return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+            };
+            const lowest = [...document.querySelectorAll('.badge, .muted, .small, .stats dt')]
+              .filter((e) => e.offsetParent && e.textContent.trim())
+              .map((e) => [contrast(e), e.className + ': ' + e.textContent.trim().slice(0, 30)])
+              .sort((x, y) => x[0] - y[0])[0];
+            return {
+              tradeTop: document.querySelector('#trade-form').getBoundingClientRect().top,
+              height: window.innerHeight,
+              sideways: document.documentElement.scrollWidth - window.innerWidth,
+              lowest,
+              creatorBadge: !!document.querySelector('#holders .badge.creator'),
+              summary: document.querySelector('#chart-summary')?.textContent || '',
+              ammVault: document.querySelector('#holders li.vault[data-kind="amm"]')?.textContent || '',
+            };
+            "#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    c.set_window_size(DESKTOP.0, DESKTOP.1).await.unwrap();
+    assert!(
+        phone["tradeTop"].as_f64().unwrap() < phone["height"].as_f64().unwrap() - 100.0,
+        "the trade panel within the first screen: {phone}"
+    );
+    assert!(
+        phone["sideways"].as_f64().unwrap() <= 0.0,
+        "no sideways scrolling: {phone}"
+    );
+    assert!(
+        phone["lowest"][0].as_f64().unwrap() >= 4.5,
+        "every badge and small text at 4.5:1: {phone}"
+    );
+    assert_eq!(phone["creatorBadge"], true, "{phone}");
+    assert!(
+        phone["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("Latest price"),
+        "{phone}"
+    );
+    assert!(
+        phone["ammVault"].as_str().unwrap().contains("AMM pool"),
+        "{phone}"
+    );
 
     // 8. Claim the creator's trading fee on the wallet page.
     go(&c, &base, "#/wallet").await;
@@ -834,8 +973,8 @@ async fn the_launchpad_journey_in_chromium() {
     )
     .await;
     // Two more launches by another wallet over the API, for a fuller discovery page; the search cleared.
-    let shield = api_launch(&s, "Shield Cat", "SCAT", "shield", "2").await;
-    api_launch(&s, "Distribute DAO", "DDAO", "distribute", "6").await;
+    let shield = api_launch(&s, "Shield Cat", "SCAT", "shield", "sol", "2").await;
+    api_launch(&s, "Distribute DAO", "DDAO", "distribute", "sol", "6").await;
     c.execute(
         "const q = document.querySelector('input[name=q]'); q.value = ''; \
          q.dispatchEvent(new Event('input', { bubbles: true }));",
@@ -871,6 +1010,138 @@ async fn the_launchpad_journey_in_chromium() {
         "the graduated launch first by progress",
     )
     .await;
+    // The listing's state is in the address: a reload keeps the sort. King of the hill is the bonding launch
+    // closest to graduation, and the ticker has shown launches and trades as they happened.
+    wait_js(
+        &c,
+        "location.hash === '#/?sort=progress' && document.querySelector('#ticker .tick') && \
+         document.querySelector('#king-of-the-hill a[data-mint]')",
+        20,
+        "the sort in the address, the ticker and the king of the hill",
+    )
+    .await;
+    let king = c
+        .execute(
+            "return document.querySelector('#king-of-the-hill a[data-mint]').dataset.mint;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let bonding = get_json(&format!(
+        "{base}/launchpad/launches?status=bonding&sort=progress&limit=1"
+    ))
+    .await;
+    assert_eq!(king, bonding["launches"][0]["mint"], "{bonding}");
+    c.refresh().await.unwrap();
+    wait_js(
+        &c,
+        &format!(
+            "document.querySelector('select[name=sort]')?.value === 'progress' && \
+             document.querySelector('.card')?.dataset.mint === '{mint}'"
+        ),
+        20,
+        "the sort kept across a reload",
+    )
+    .await;
+    // A USDC launch joins the listing: sorted by market cap, cards compare in dollars across quotes (the
+    // API's order, which its own test checks against the oracle), each card's cap in dollars first.
+    let usdc = api_launch(&s, "Dollar Dog", "DDOG", "fair", "usdc", "").await;
+    wait_js(
+        &c,
+        "document.querySelectorAll('.card').length === 4",
+        30,
+        "the USDC launch on discovery",
+    )
+    .await;
+    c.execute(
+        "const s = document.querySelector('select[name=sort]'); s.value = 'marketCap'; \
+         s.dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let by_cap = get_json(&format!("{base}/launchpad/launches?sort=marketCap")).await;
+    assert!(by_cap["usd"]["solUsd"].is_string(), "{by_cap}");
+    let order: Vec<String> = by_cap["launches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["mint"].as_str().unwrap().to_string())
+        .collect();
+    wait_js(
+        &c,
+        &format!(
+            "JSON.stringify([...document.querySelectorAll('.card')].map((e) => e.dataset.mint)) === '{}' && \
+             [...document.querySelectorAll('.card .mcap-usd')].every((e) => e.textContent.startsWith('$')) && \
+             document.querySelector('#sol-usd')?.textContent.includes('$')",
+            serde_json::to_string(&order).unwrap()
+        ),
+        30,
+        "cards by market cap in dollars, across SOL and USDC",
+    )
+    .await;
+    // The development wallet trades the USDC launch with the local USDC the faucet gave it (connected
+    // again in this window: the standard wallet's test above took its place).
+    c.execute(&format!("location.hash = '#/token/{usdc}';"), vec![])
+        .await
+        .unwrap();
+    if text(&c, "#wallet-address").await.is_empty() {
+        click(&c, "#wallet-connect").await;
+        click(&c, "#dev-wallet").await;
+    }
+    wait_js(
+        &c,
+        &format!("document.querySelector('#wallet-address')?.title === '{address}'"),
+        10,
+        "the dev wallet connected",
+    )
+    .await;
+    wait_js(
+        &c,
+        "document.querySelector('#venue') && document.querySelector('#stat-mcap')?.textContent.startsWith('$')",
+        30,
+        "the USDC launch's page, its market cap in dollars",
+    )
+    .await;
+    click(&c, "#side-buy").await;
+    fill(&c, "#trade-amount", "10").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-amount-echo')?.textContent === '= 10 USDC' && document.querySelector('#quote-out')",
+        20,
+        "a quote for 10 USDC",
+    )
+    .await;
+    // Tick the confirmation if this curve's quote asks for one.
+    c.execute(
+        "const row = document.querySelector('#trade-confirm-row'); \
+         if (row && !row.hidden && !document.querySelector('#trade-confirm').checked) document.querySelector('#trade-confirm').click();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(&c, "#trade-submit").await;
+    wait_js(
+        &c,
+        "document.querySelectorAll('#trades tr.trade-row').length >= 1 || !document.querySelector('#trade-error').hidden",
+        30,
+        "the USDC buy in the trades",
+    )
+    .await;
+    let refused = text(&c, "#trade-error").await;
+    assert!(refused.is_empty(), "the USDC buy failed: {refused}");
+    assert_no_page_errors(&c, "after the USDC buy").await;
+    let usdc_trades = get_json(&format!("{base}/launchpad/trades/{usdc}")).await;
+    assert_eq!(
+        usdc_trades["trades"][0]["wallet"],
+        address.as_str(),
+        "the dev wallet bought: {usdc_trades}"
+    );
+    assert_eq!(
+        usdc_trades["trades"][0]["amountIn"], "10000000",
+        "{usdc_trades}"
+    );
+
     // The shield launch's page shows its fee as it decays.
     c.execute(&format!("location.hash = '#/token/{shield}';"), vec![])
         .await

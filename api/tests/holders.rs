@@ -283,6 +283,36 @@ async fn holders(postgres: bool) {
         })
         .collect();
     assert_eq!(got, expected);
+    // The vaults, listed apart and labelled: the curve's (emptied by migration, so absent) and the AMM's,
+    // with the chain's balances.
+    let vault_list = body["vaults"].as_array().unwrap();
+    let mut want_vaults = Vec::new();
+    for (kind, address) in [("curve", keys.base_vault), ("amm", amm_vault)] {
+        let amount = rpc
+            .get_token_account_balance(&address)
+            .await
+            .unwrap()
+            .amount;
+        if amount != "0" {
+            want_vaults.push((kind.to_string(), address.to_string(), amount));
+        }
+    }
+    want_vaults.sort_by(|x, y| {
+        let n = |v: &(String, String, String)| v.2.parse::<u64>().unwrap();
+        n(y).cmp(&n(x)).then(x.1.cmp(&y.1))
+    });
+    let got_vaults: Vec<(String, String, String)> = vault_list
+        .iter()
+        .map(|v| {
+            (
+                v["kind"].as_str().unwrap().to_string(),
+                v["tokenAccount"].as_str().unwrap().to_string(),
+                v["amount"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(!got_vaults.is_empty(), "{body}");
+    assert_eq!(got_vaults, want_vaults, "{body}");
     let top10: u64 = expected.iter().take(10).map(|e| e.0).sum();
     assert_eq!(body["top10Share"], share(top10));
     assert_eq!(body["creatorShare"], share(balance(&creator).await));
@@ -361,6 +391,50 @@ async fn holders(postgres: bool) {
         .all(|t| t["wallet"] == w[1].pubkey().to_string()));
     assert!(wallet["launches"].as_array().unwrap().is_empty());
     assert!(wallet["claimable"].as_array().unwrap().is_empty());
+    // Its SOL as the chain has it (nothing moved since the trades), and USDC: none, then what was minted.
+    let lamports = rpc.get_balance(&w[1].pubkey()).await.unwrap();
+    assert_eq!(wallet["balances"]["sol"], lamports.to_string(), "{wallet}");
+    assert_eq!(wallet["balances"]["usdc"], "0", "{wallet}");
+    assert_eq!(wallet["balances"]["usdcMint"], s.net.usdc_mint.to_string());
+    let minted: serde_json::Value = http
+        .post(s.net.rpc_url())
+        .json(
+            &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "localnet_mintUsdc",
+            "params": [w[1].pubkey().to_string(), 12_345_678]}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(minted.get("result").is_some(), "{minted}");
+    let start = std::time::Instant::now();
+    loop {
+        let (_, again) = get(
+            &http,
+            &format!("{}/launchpad/wallets/{}", s.base, w[1].pubkey()),
+        )
+        .await;
+        if again["balances"]["usdc"] == "12345678" {
+            break;
+        }
+        // The wallet view is cached for a second.
+        assert!(start.elapsed().as_secs() < 10, "USDC never showed: {again}");
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    // A wallet the chain has never seen: zero of both.
+    let (_, fresh) = get(
+        &http,
+        &format!(
+            "{}/launchpad/wallets/{}",
+            s.base,
+            solana_keypair::Keypair::new().pubkey()
+        ),
+    )
+    .await;
+    assert_eq!(fresh["balances"]["sol"], "0", "{fresh}");
+    assert_eq!(fresh["balances"]["usdc"], "0", "{fresh}");
     // w2 sold out: no holdings, two trades.
     let (_, w2) = get(
         &http,

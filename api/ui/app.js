@@ -1,7 +1,7 @@
 // The launchpad in a browser: a hash router over four pages, the wallet menu, and the server's config.
 import './errors.js';
 import { get, errorText } from './api.js';
-import { el, short, put } from './format.js';
+import { el, short, units, put } from './format.js';
 import { session, standardWallets, onWalletsChanged } from './wallet.js';
 import * as discover from './pages/discover.js';
 import * as token from './pages/token.js';
@@ -62,8 +62,10 @@ function walletMenu() {
     put(area, 
       w.dev ? el('span', { class: 'dev-badge', title: 'A keypair kept in this browser, localnet only' }, 'DEV WALLET') : null,
       el('a', { href: '#/wallet', id: 'wallet-address', class: 'address', title: w.address }, short(w.address)),
+      el('span', { id: 'wallet-balance', class: 'muted', 'aria-live': 'polite' }),
       el('button', { type: 'button', id: 'wallet-disconnect', class: 'ghost', onclick: () => session.disconnect() }, 'Disconnect'),
     );
+    paintBalance();
     return;
   }
   const options = standardWallets().map((sw) =>
@@ -99,6 +101,22 @@ function walletMenu() {
   put(area, el('details', { class: 'wallet-menu', id: 'wallet-menu' }, el('summary', { id: 'wallet-connect' }, 'Connect wallet'), el('div', { class: 'menu' }, options)));
 }
 
+/** The connected wallet's SOL and USDC in the header, as the chain has them (the wallet view's `balances`). */
+async function paintBalance() {
+  const w = session.wallet;
+  if (!w) return;
+  try {
+    const b = (await get(`/launchpad/wallets/${w.address}`)).balances;
+    const box = document.getElementById('wallet-balance');
+    if (!box || session.wallet !== w) return;
+    box.textContent = b ? `${units(b.sol, 9, 3)} SOL${b.usdc && b.usdc !== '0' ? ` · ${units(b.usdc, 6, 2)} USDC` : ''}` : '';
+    box.dataset.sol = b?.sol ?? '';
+    box.dataset.usdc = b?.usdc ?? '';
+  } catch (e) {
+    console.error('balances', e);
+  }
+}
+
 function alertError(e) {
   const box = el('p', { class: 'error toast', role: 'alert' }, errorText(e));
   document.body.append(box);
@@ -120,7 +138,11 @@ async function start() {
   });
   onWalletsChanged(walletMenu);
   walletMenu();
+  // Balances move with trades made here and elsewhere: read again every 10 seconds and on every page.
+  setInterval(paintBalance, 10_000);
+  window.addEventListener('launchpad:balances', paintBalance);
   window.addEventListener('hashchange', () => {
+    paintBalance();
     render();
     main.focus({ preventScroll: true });
   });

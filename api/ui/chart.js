@@ -2,10 +2,14 @@
 // npm registry as its standalone ES module build.
 import { createChart } from './vendor/lightweight-charts-4.2.3.mjs';
 import { price } from './format.js';
+import { chained, axisRange } from './candles.js';
 
 /** Launch prices are tiny (whole quote per whole token, about 1e-8 SOL): the chart plots them per this many
- * tokens, where the library's scale works (its smallest step is 1e-9). */
+ * tokens, where the library's scale works (its smallest step is 1e-9), and labels them per token again, in
+ * the page's one price format. */
 export const PER_TOKENS = 1_000_000;
+
+const perToken = (v) => price(v / PER_TOKENS);
 
 export function candleChart(container) {
   const chart = createChart(container, {
@@ -14,11 +18,15 @@ export function candleChart(container) {
     layout: { background: { color: 'transparent' }, textColor: '#c9d1d9', attributionLogo: false },
     grid: { vertLines: { color: '#1f2630' }, horzLines: { color: '#1f2630' } },
     timeScale: { timeVisible: true, secondsVisible: true },
-    localization: { priceFormatter: price },
+    localization: { priceFormatter: perToken },
     rightPriceScale: { scaleMargins: { top: 0.1, bottom: 0.3 } },
   });
   const candles = chart.addCandlestickSeries({
-    priceFormat: { type: 'custom', formatter: price, minMove: 1e-9 },
+    priceFormat: { type: 'custom', formatter: perToken, minMove: 1e-9 },
+    autoscaleInfoProvider: (original) => {
+      const info = original();
+      return info ? { ...info, priceRange: axisRange(info.priceRange) } : info;
+    },
     upColor: '#2ebd85',
     downColor: '#f6465d',
     wickUpColor: '#2ebd85',
@@ -38,7 +46,7 @@ export function candleChart(container) {
     /** Candles from /launchpad/candles, oldest first; volumes in whole quote (`quoteDecimals`). */
     set(rows, quoteDecimals) {
       candles.setData(
-        rows.map((c) => ({
+        chained(rows).map((c) => ({
           time: c.time,
           open: c.open * PER_TOKENS,
           high: c.high * PER_TOKENS,

@@ -116,6 +116,18 @@ export function compact(v) {
   return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 }).format(n);
 }
 
+/**
+ * Dollars for people (a decimal string from the API's `...Usd` fields): `$4.26K`, `$1.2M`, `$12.5`; below a
+ * dollar as a price (`$0.0₆4213`). `null` without a value, so callers can fall back to the quote figure.
+ */
+export function usd(v) {
+  if (v === null || v === undefined || v === '') return null;
+  const n = Number(v);
+  if (!Number.isFinite(n)) return null;
+  if (n !== 0 && Math.abs(n) < 1) return `$${price(v)}`;
+  return `$${compact(v)}`;
+}
+
 /** Seconds since `unix` as 12s, 5m, 3h, 2d. */
 export function age(unix, now = Date.now() / 1000) {
   if (!unix) return '–';

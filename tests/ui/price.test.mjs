@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { seeded } from './seeded.mjs';
 
 const source = readFileSync(new URL('../../api/ui/format.js', import.meta.url), 'utf8');
-const { price } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
+const { price, usd } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
 
 const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
 /** A formatted small price back to its plain decimal (subscripts expanded). */
@@ -35,4 +35,15 @@ test('the cases a trader sees', () => {
   assert.equal(price('1.23456'), '1.2346');
   assert.equal(price('0'), '0');
   assert.equal(price(null), '–');
+});
+
+test('dollars read as dollars: compact above a dollar, a price below, nothing without a value', () => {
+  assert.equal(usd('4263.703703'), '$4.26K');
+  assert.equal(usd('1250000.5'), '$1.25M');
+  assert.equal(usd('12.5'), '$12.5');
+  assert.equal(usd('0.000000421300000000'), '$0.0₆4213');
+  assert.equal(usd('0.000000'), '$0');
+  assert.equal(usd(null), null);
+  assert.equal(usd(''), null);
+  assert.equal(usd('nope'), null);
 });

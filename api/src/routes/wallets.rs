@@ -53,6 +53,75 @@ pub struct WalletResponse {
     pub launches: Vec<LaunchRow>,
     /// Its last 20 trades of launched tokens (curve and AMM), newest first.
     pub trades: Vec<TradeEntry>,
+    /// Its SOL and USDC, read from the chain for this response; null when the RPC node did not answer (the
+    /// rest comes from the index and is served regardless).
+    pub balances: Option<Balances>,
+}
+
+/// A wallet's balances of the launchpad's quote assets, as the chain has them.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Balances {
+    /// Lamports (0 for an account that does not exist yet).
+    pub sol: String,
+    /// Base units of USDC (6 decimals) in its associated token account (0 without one); null when this
+    /// service has no USDC launches configured.
+    pub usdc: Option<String>,
+    /// The USDC mint, or null.
+    pub usdc_mint: Option<String>,
+    /// The slot the balances were read at.
+    pub slot: u64,
+}
+
+/// The wallet's SOL and USDC in one `getMultipleAccounts` call; `None` when the RPC node does not answer
+/// (logged, with any credential in its text removed).
+async fn balances(state: &AppState, wallet: &sdk::Pubkey) -> Result<Option<Balances>, ApiError> {
+    let usdc_mint = state
+        .store
+        .config_for("fair", "usdc")
+        .await?
+        .map(|(_, c)| c.quote_mint);
+    let mut keys = vec![*wallet];
+    if let Some(mint) = usdc_mint {
+        keys.push(sdk::associated_token_address(
+            wallet,
+            &mint,
+            &sdk::ids::TOKEN_PROGRAM,
+        ));
+    }
+    let read = state
+        .rpc
+        .get_multiple_accounts_with_commitment(&keys, state.rpc.commitment())
+        .await;
+    let response = match read {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(
+                "reading the balances of {wallet}: {}",
+                crate::redact::redact(&e.to_string())
+            );
+            return Ok(None);
+        }
+    };
+    let accounts = response.value;
+    let sol = accounts
+        .first()
+        .and_then(|a| a.as_ref())
+        .map_or(0, |a| a.lamports);
+    let usdc = usdc_mint.map(|_| {
+        accounts
+            .get(1)
+            .and_then(|a| a.as_ref())
+            .and_then(|a| a.data.get(64..72))
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map_or(0, u64::from_le_bytes)
+    });
+    Ok(Some(Balances {
+        sol: sol.to_string(),
+        usdc: usdc.map(|u| u.to_string()),
+        usdc_mint: usdc_mint.map(|m| m.to_string()),
+        slot: response.context.slot,
+    }))
 }
 
 #[utoipa::path(
@@ -105,7 +174,9 @@ pub async fn wallet(
         .store
         .market_trades(None, Some(&wallet), None, RECENT_TRADES)
         .await?;
+    let balances = balances(&state, &wallet).await?;
     Ok(Json(WalletResponse {
+        balances,
         address: wallet.to_string(),
         holdings,
         claimable: claimable.into_iter().map(FeeEntry::from).collect(),

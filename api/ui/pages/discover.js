@@ -1,7 +1,7 @@
 // Discovery: the listing with sort, filters and search; new launches and moving progress bars arrive over
 // the live feed (or the 2-second poll without it).
 import { get, qs, errorText, quoteSymbol, launchImage } from '../api.js';
-import { el, price, compact, age, units, bps, put } from '../format.js';
+import { el, price, compact, usd, age, units, bps, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 
 const PAGE = 24;
@@ -53,8 +53,19 @@ function card(entry) {
     el(
       'dl',
       { class: 'stats' },
-      el('div', {}, el('dt', {}, 'Price'), el('dd', {}, `${price(entry.price)} ${q}`)),
-      el('div', {}, el('dt', {}, 'Market cap'), el('dd', {}, `${compact(entry.marketCap)} ${q}`)),
+      // Market cap in dollars first (comparable across SOL and USDC launches), the quote figure beside it.
+      el(
+        'div',
+        { class: 'mcap' },
+        el('dt', {}, 'Market cap'),
+        el(
+          'dd',
+          { class: 'mcap-usd', 'data-usd': entry.marketCapUsd ?? '' },
+          usd(entry.marketCapUsd) ?? `${compact(entry.marketCap)} ${q}`,
+          entry.marketCapUsd != null ? el('span', { class: 'muted sub' }, ` ${compact(entry.marketCap)} ${q}`) : null,
+        ),
+      ),
+      el('div', {}, el('dt', {}, 'Price'), el('dd', {}, usd(entry.priceUsd) ?? `${price(entry.price)} ${q}`)),
       el('div', {}, el('dt', {}, '24h vol'), el('dd', {}, `${units(entry.volume24hQuote, q === 'SOL' ? 9 : 6, 2)} ${q}`)),
       el('div', {}, el('dt', {}, 'Holders'), el('dd', {}, String(entry.holders))),
       el('div', {}, el('dt', {}, 'Age'), el('dd', {}, age(entry.createdAt))),
@@ -64,11 +75,63 @@ function card(entry) {
   );
 }
 
+/** The listing's state kept in the address (`#/?sort=marketCap&quote=usdc`): a reload or a shared link
+ * shows the same listing. */
+const URL_KEYS = ['sort', 'order', 'status', 'preset', 'quote', 'q'];
+const DEFAULTS = { sort: 'new', order: 'desc', status: '', preset: '', quote: '', q: '' };
+const ALLOWED = {
+  sort: ['new', 'marketCap', 'volume24h', 'lastTrade', 'progress'],
+  order: ['asc', 'desc'],
+  status: ['bonding', 'complete', 'migrated'],
+  preset: ['fair', 'shield', 'distribute'],
+  quote: ['sol', 'usdc'],
+};
+
+function stateFromUrl() {
+  const query = location.hash.split('?')[1] || '';
+  const params = new URLSearchParams(query);
+  const state = { ...DEFAULTS, limit: PAGE };
+  for (const k of URL_KEYS) {
+    const v = params.get(k)?.trim();
+    // Anything the listing would refuse is dropped: a hand-edited link still opens a listing.
+    if (v && (!ALLOWED[k] || ALLOWED[k].includes(v))) state[k] = v.slice(0, 64);
+  }
+  return state;
+}
+
+function stateToUrl(state) {
+  const params = new URLSearchParams();
+  for (const k of URL_KEYS) if (state[k] && state[k] !== DEFAULTS[k]) params.set(k, state[k]);
+  const query = params.toString();
+  // Replaced, not pushed: the back button leaves the page rather than stepping through every filter, and no
+  // `hashchange` re-renders the page.
+  history.replaceState(null, '', `#/${query ? `?${query}` : ''}`);
+}
+
+/** One line of the live ticker: a launch or a trade, in words. */
+function tickerLine(event, known) {
+  const who = (w) => (w ? `${w.slice(0, 4)}…` : 'someone');
+  if (event.kind === 'launch') {
+    known.set(event.mint, { symbol: event.symbol, quote: event.quote });
+    return el('a', { href: `#/token/${event.mint}`, class: 'tick launch' }, `New: ${event.name} ($${event.symbol})`);
+  }
+  const k = known.get(event.mint);
+  const symbol = k ? `$${k.symbol}` : `${event.mint.slice(0, 4)}…`;
+  const q = quoteSymbol(k?.quote || 'sol');
+  const quoteAmount = units(event.quoteAmount, q === 'SOL' ? 9 : 6, 2);
+  return el(
+    'a',
+    { href: `#/token/${event.mint}`, class: `tick ${event.side}` },
+    `${who(event.wallet)} ${event.side === 'buy' ? 'bought' : 'sold'} ${quoteAmount} ${q} of ${symbol}`,
+  );
+}
+
 export async function render(main) {
-  const state = { sort: 'new', order: 'desc', status: '', preset: '', quote: '', q: '', limit: PAGE };
+  const state = stateFromUrl();
   const grid = el('div', { class: 'grid', id: 'launches', 'aria-live': 'polite' });
   const info = el('p', { class: 'muted', id: 'listing-info' }, 'Loading launches…');
   const error = el('p', { class: 'error', role: 'alert', hidden: true });
+  const solUsd = el('p', { class: 'muted small', id: 'sol-usd', hidden: true });
   const more = el('button', { type: 'button', class: 'ghost', hidden: true }, 'Show more');
 
   const select = (name, label, options) =>
@@ -96,6 +159,7 @@ export async function render(main) {
     'aria-label': 'Search launches',
     maxlength: 64,
   });
+  search.value = state.q;
   search.addEventListener(
     'input',
     debounce(() => {
@@ -105,9 +169,32 @@ export async function render(main) {
     }, 300),
   );
 
+  // King of the hill: the bonding launch closest to graduation.
+  const king = el('section', { class: 'king', id: 'king-of-the-hill', 'aria-label': 'King of the hill', hidden: true });
+  // Launches and trades as they happen (the feed's events, newest first).
+  const ticker = el('div', { class: 'ticker', id: 'ticker', 'aria-label': 'Live launches and trades' });
+  const known = new Map();
+  const TICKS = 8;
+
+  async function loadKing() {
+    const r = await get(`/launchpad/launches${qs({ status: 'bonding', sort: 'progress', limit: 1 })}`);
+    const top = r.launches[0];
+    king.hidden = !top;
+    if (!top) return;
+    const q = quoteSymbol(top.quote);
+    put(king,
+      el('span', { class: 'king-title' }, 'King of the hill'),
+      el('a', { href: `#/token/${top.mint}`, 'data-mint': top.mint }, `${top.name} ($${top.symbol})`),
+      el('span', {}, `${bps(top.progressBps)} of the way to graduation`),
+      el('span', { class: 'muted' }, `market cap ${usd(top.marketCapUsd) ?? `${compact(top.marketCap)} ${q}`}`),
+    );
+  }
+
   let seq = 0;
   async function load() {
     const mine = ++seq;
+    stateToUrl(state);
+    loadKing().catch((e) => console.error('king of the hill', e));
     try {
       const r = await get(
         `/launchpad/launches${qs({
@@ -122,6 +209,7 @@ export async function render(main) {
       );
       if (mine !== seq) return;
       error.hidden = true;
+      for (const e of r.launches) known.set(e.mint, { symbol: e.symbol, quote: e.quote });
       put(grid, ...r.launches.map(card));
       if (!r.launches.length) {
         put(info, 
@@ -131,6 +219,13 @@ export async function render(main) {
         );
       } else {
         info.textContent = `${r.total} launch${r.total === 1 ? '' : 'es'}`;
+      }
+      solUsd.hidden = !r.usd;
+      if (r.usd) {
+        solUsd.textContent = r.usd.stale
+          ? `Dollar values use SOL at $${Number(r.usd.solUsd).toFixed(2)}, a price ${age(r.usd.publishTime)} old: they may be out of date.`
+          : `Dollar values use SOL at $${Number(r.usd.solUsd).toFixed(2)} (Pyth).`;
+        solUsd.classList.toggle('warning', r.usd.stale);
       }
       more.hidden = r.launches.length >= r.total || state.limit >= 100;
     } catch (e) {
@@ -146,6 +241,8 @@ export async function render(main) {
 
   put(main, 
     el('h1', {}, 'Discover launches'),
+    ticker,
+    king,
     el(
       'div',
       { class: 'filters' },
@@ -182,9 +279,22 @@ export async function render(main) {
     info,
     error,
     grid,
+    solUsd,
     more,
   );
   await load();
   const refresh = debounce(load, 300);
-  return watch({ kinds: ['launch', 'trade', 'curve', 'complete', 'migrate'] }, { onEvent: refresh, refresh: load });
+  return watch(
+    { kinds: ['launch', 'trade', 'curve', 'complete', 'migrate'] },
+    {
+      onEvent: (event) => {
+        if (event.kind === 'launch' || event.kind === 'trade') {
+          ticker.prepend(tickerLine(event, known));
+          while (ticker.children.length > TICKS) ticker.lastChild.remove();
+        }
+        refresh();
+      },
+      refresh: load,
+    },
+  );
 }

@@ -1,7 +1,11 @@
 // The launch form: prepare (the API builds the transaction), sign with the wallet, submit, record (lists the
-// token). Validation is the API's: its error codes are shown in words.
-import { post, errorView, signAndSubmit, ApiError } from '../api.js';
+// token). Fields are checked as they are typed with the API's own rules (`rules` below), errors shown on the
+// field; the API checks again, and its errors land on the field they name.
+import { get, post, errorView, signAndSubmit, ApiError } from '../api.js';
 import { el, put, parseAmount } from '../format.js';
+import { rules as fieldRules, imageError } from '../rules.js';
+
+const rules = { ...fieldRules, firstBuyAmount: (v) => (v.trim() ? parseAmount(v, 6).error ?? null : null) };
 
 const PRESETS = [
   ['fair', 'Fair', 'One curve segment with even liquidity and a fixed 1% fee: the simplest, most predictable price path.'],
@@ -9,10 +13,29 @@ const PRESETS = [
   ['distribute', 'Distribute', 'Three segments weighted 1, 4, 1: most liquidity in the middle spreads the supply across more buyers; fixed 1% fee.'],
 ];
 
+/** Which field an API error is about: its code, else the field its message names. */
+const CODE_FIELDS = {
+  INVALID_NAME: 'name',
+  INVALID_SYMBOL: 'symbol',
+  INVALID_DESCRIPTION: 'description',
+  INVALID_IMAGE: 'image',
+  PAYLOAD_TOO_LARGE: 'image',
+  INVALID_AMOUNT: 'firstBuyAmount',
+};
+const FIELDS = ['name', 'symbol', 'description', 'image', 'website', 'twitter', 'telegram', 'firstBuyAmount'];
+function fieldOf(e) {
+  if (!(e instanceof ApiError)) return null;
+  if (CODE_FIELDS[e.code]) return CODE_FIELDS[e.code];
+  const named = String(e.message).match(/`([A-Za-z]+)`/);
+  return named && FIELDS.includes(named[1]) ? named[1] : null;
+}
+
 function field(label, input, hint) {
   const id = input.id || `f-${input.name}`;
   input.id = id;
-  return el('div', { class: 'field' }, el('label', { for: id }, label), input, hint ? el('p', { class: 'hint muted' }, hint) : null);
+  const err = el('p', { class: 'field-error', id: `err-${input.name}`, role: 'alert', hidden: true });
+  input.setAttribute('aria-describedby', `err-${input.name}`);
+  return el('div', { class: 'field' }, el('label', { for: id }, label), input, err, hint ? el('p', { class: 'hint muted' }, hint) : null);
 }
 
 export async function render(main, ctx) {
@@ -32,6 +55,7 @@ export async function render(main, ctx) {
       preview.src = imageData;
       preview.hidden = false;
     };
+    if (imageError(f)) return;
     reader.readAsDataURL(f);
   });
   const presets = el(
@@ -57,9 +81,9 @@ export async function render(main, ctx) {
   const form = el(
     'form',
     { class: 'panel launch', id: 'launch-form', novalidate: true },
-    field('Name', input('name', { maxlength: 64, placeholder: 'My Token' }), 'Up to 32 characters.'),
-    field('Symbol', input('symbol', { maxlength: 16, placeholder: 'MYTKN' }), 'Up to 10 characters, A to Z and 0 to 9.'),
-    field('Description', el('textarea', { name: 'description', rows: 3 })),
+    field('Name', input('name', { placeholder: 'My Token' }), 'Up to 32 characters.'),
+    field('Symbol', input('symbol', { placeholder: 'MYTKN', autocapitalize: 'characters' }), 'Up to 10 characters, A to Z and 0 to 9.'),
+    field('Description', el('textarea', { name: 'description', rows: 3 }), 'Up to 1000 characters.'),
     field('Image', image, 'PNG, JPEG, GIF or WebP, at most 1 MiB.'),
     preview,
     field('Website', input('website', { type: 'url', placeholder: 'https://' })),
@@ -91,6 +115,42 @@ export async function render(main, ctx) {
   form.addEventListener('input', noteFirstBuy);
   form.addEventListener('change', noteFirstBuy);
 
+  /** Shows `message` on the field `name` (null clears it); returns whether it is valid. */
+  function mark(name, message) {
+    const box = form.querySelector(`#err-${name}`);
+    const target = form.elements[name];
+    if (!box || !target) return !message;
+    box.hidden = !message;
+    box.textContent = message ? message.replace(/`/g, '') : '';
+    target.setAttribute('aria-invalid', message ? 'true' : 'false');
+    return !message;
+  }
+  function check(name) {
+    if (name === 'image') return mark('image', imageError(image.files?.[0]));
+    const rule = rules[name];
+    return rule ? mark(name, rule(String(form.elements[name].value ?? ''))) : true;
+  }
+  // As the user types: each field is checked on input (a field left empty is flagged once left).
+  const touched = new Set();
+  form.addEventListener('input', (ev) => {
+    const name = ev.target?.name;
+    if (name === 'symbol') {
+      // Symbols are uppercase: shown as they will be sent.
+      const at = ev.target.selectionStart;
+      ev.target.value = ev.target.value.toUpperCase();
+      ev.target.setSelectionRange(at, at);
+    }
+    if (name && (touched.has(name) || String(ev.target.value).trim())) check(name);
+  });
+  form.addEventListener('focusout', (ev) => {
+    const name = ev.target?.name;
+    if (name && rules[name]) {
+      touched.add(name);
+      check(name);
+    }
+  });
+  image.addEventListener('change', () => check('image'));
+
   const step = (text) => {
     const li = el('li', {}, text);
     steps.append(li);
@@ -104,6 +164,14 @@ export async function render(main, ctx) {
     if (!session.wallet) {
       error.hidden = false;
       error.textContent = 'Connect a wallet first: it signs the launch transaction.';
+      return;
+    }
+    // Every field checked; the first wrong one takes the focus, and nothing is sent.
+    const wrong = FIELDS.filter((name) => !check(name));
+    if (wrong.length) {
+      form.elements[wrong[0]]?.focus();
+      error.hidden = false;
+      error.textContent = `Fix ${wrong.length === 1 ? 'the field marked' : `the ${wrong.length} fields marked`} above first.`;
       return;
     }
     const data = new FormData(form);
@@ -157,17 +225,35 @@ export async function render(main, ctx) {
     } catch (e) {
       error.hidden = false;
       put(error, errorView(e, { localnet: !!ctx.config?.localnet }));
+      // The API's error on the field it names, which takes the focus.
+      const name = fieldOf(e);
+      if (name) {
+        mark(name, e.message);
+        form.elements[name]?.focus();
+      }
     } finally {
       submit.disabled = false;
     }
   });
 
+  const fundNotice = el(
+    'p',
+    { class: 'notice', id: 'fund-notice', hidden: true },
+    'This wallet has no SOL yet: ',
+    ctx.config?.localnet ? el('span', {}, 'fund it from the localnet faucet on the ', el('a', { href: '#/wallet' }, 'wallet page'), '.') : 'send it some SOL to pay for the launch.',
+  );
   put(main, 
     el('h1', {}, 'Launch a token'),
-    session.wallet ? null : el('p', { class: 'notice' }, 'Connect a wallet (top right) to launch: it signs the transaction the API builds.'),
-    session.wallet?.dev
-      ? el('p', { class: 'notice' }, 'Development wallet: fund it from the localnet faucet on the ', el('a', { href: '#/wallet' }, 'wallet page'), ' first.')
-      : null,
+    session.wallet ? null : el('p', { class: 'notice' }, 'Connect a wallet (the button in the header) to launch: it signs the transaction the API builds.'),
+    fundNotice,
     form,
   );
+  // Only an empty wallet is told to visit the faucet.
+  if (session.wallet) {
+    get(`/launchpad/wallets/${session.wallet.address}`)
+      .then((w) => {
+        fundNotice.hidden = !(w.balances && BigInt(w.balances.sol) === 0n);
+      })
+      .catch(() => {});
+  }
 }

@@ -2,7 +2,7 @@
 // now (the shield fee as it decays), trades, top holders and links, and the trade panel. After migration the
 // same page continues on the AMM (`venue` of /launchpad/curve).
 import { get, post, qs, errorView, quoteSymbol, launchImage, signAndSubmit, TOKEN_DECIMALS, decimals } from '../api.js';
-import { el, price, compact, age, units, bps, short, share, parseAmount, put } from '../format.js';
+import { el, price, compact, usd, age, units, bps, short, share, parseAmount, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { candleChart } from '../chart.js';
 import { tokenAvatar, progressBar } from './discover.js';
@@ -11,6 +11,12 @@ const INTERVALS = ['1s', '15s', '1m', '5m', '15m', '1h', '4h', '1d'];
 const SLIPPAGES = [50, 100, 200, 500, 1000];
 /** Price impact above this needs an explicit confirmation before the wallet is asked to sign. */
 export const IMPACT_CONFIRM = 0.1;
+
+/** Wrapped SOL's mint: a launch quoted in SOL. */
+const SOL_MINT = 'So11111111111111111111111111111111111111112';
+/** SOL a trade keeps aside: network fees and the rent of the token (and temporary wrapped SOL) accounts it
+ * may open. */
+const SOL_RESERVE = 5_000_000n;
 
 function stat(label, value, id) {
   return el('div', {}, el('dt', {}, label), el('dd', { id }, value));
@@ -91,7 +97,9 @@ export async function render(main, ctx, mint) {
   // Curve panel
   const curveBox = el('section', { class: 'panel', id: 'curve-panel', 'aria-labelledby': 'curve-h' });
   // Chart
-  const chartBox = el('div', { class: 'chart', id: 'chart' });
+  const chartBox = el('div', { class: 'chart', id: 'chart', role: 'img', 'aria-describedby': 'chart-summary' });
+  // The chart in words, for screen readers and anyone who wants the number: the latest price and its change.
+  const chartSummary = el('p', { class: 'muted small', id: 'chart-summary', 'aria-live': 'off' });
   const chartEmpty = el('p', { class: 'muted chart-empty', hidden: true }, 'No trades yet: the chart starts with the first one.');
   const intervalButtons = INTERVALS.map((i) =>
     el(
@@ -174,27 +182,54 @@ export async function render(main, ctx, mint) {
     SLIPPAGES.map((s) => el('option', { value: s, selected: s === slippageBps }, bps(s))),
   );
   let held = '0';
-  const maxButton = el(
-    'button',
-    {
-      type: 'button',
-      class: 'ghost small',
-      id: 'trade-max',
-      onclick: () => {
-        amount.value = units(held, TOKEN_DECIMALS, 6).replace(/,/g, '');
-        echo();
-        requote();
-      },
-    },
-    'Max',
-  );
+  // The wallet's SOL and USDC as the chain has them (the wallet view's `balances`), null until read.
+  let funds = null;
+  /** What the wallet can spend of the quote on a buy: all its USDC, or its SOL less what the transaction
+   * costs (fees and the token account's rent). */
+  function spendable() {
+    if (!funds) return null;
+    if (cur.quoteMint !== SOL_MINT) return BigInt(funds.usdc ?? '0');
+    const sol = BigInt(funds.sol) - SOL_RESERVE;
+    return sol > 0n ? sol : 0n;
+  }
+  const setUnits = (value, dec) => {
+    amount.value = units(String(value), dec, dec).replace(/,/g, '');
+    confirmBox.checked = false;
+    echo();
+    requote();
+  };
+  const quick = el('div', { class: 'chips quick', id: 'trade-quick', role: 'group', 'aria-label': 'Quick amounts' });
+  function paintQuick() {
+    const chip = (label, onclick, id) => el('button', { type: 'button', class: 'chip', id, onclick }, label);
+    if (side === 'buy') {
+      const steps = cur.quoteMint === SOL_MINT ? ['0.1', '0.5', '1'] : ['10', '50', '100'];
+      put(quick,
+        ...steps.map((v) => chip(`${v} ${q}`, () => {
+          amount.value = v;
+          confirmBox.checked = false;
+          echo();
+          requote();
+        }, `quick-${v.replace('.', '_')}`)),
+        chip('Max', () => {
+          const max = spendable();
+          if (max !== null) setUnits(max, qd);
+        }, 'trade-max'),
+      );
+    } else {
+      put(quick,
+        ...[25, 50, 75, 100].map((pct) => chip(pct === 100 ? 'Max' : `${pct}%`, () => setUnits((BigInt(held) * BigInt(pct)) / 100n, TOKEN_DECIMALS), pct === 100 ? 'trade-max' : `quick-${pct}`)),
+      );
+    }
+    quick.hidden = !session.wallet && side === 'sell';
+  }
   const form = el(
     'form',
     { class: 'panel trade', id: 'trade-form', 'aria-labelledby': 'trade-h', novalidate: true },
     el('h2', { id: 'trade-h' }, 'Trade'),
     el('div', { class: 'tabs', role: 'group', 'aria-label': 'Side' }, sideButtons),
     amountLabel,
-    el('div', { class: 'row' }, amount, maxButton),
+    amount,
+    quick,
     amountEcho,
     balance,
     el('label', { for: 'slippage' }, 'Slippage tolerance'),
@@ -215,12 +250,18 @@ export async function render(main, ctx, mint) {
   function paintPanel() {
     const t = tokens();
     amountLabel.textContent = side === 'buy' ? `You pay (${q})` : `You sell (${view.symbol})`;
-    maxButton.hidden = side !== 'sell';
+    paintQuick();
     submit.textContent = session.wallet
       ? `${side === 'buy' ? 'Buy' : 'Sell'} ${view.symbol}${cur.venue === 'amm' ? ' on the AMM' : ''}`
       : 'Connect a wallet to trade';
     submit.disabled = !session.wallet;
-    balance.textContent = side === 'sell' && session.wallet ? `You hold ${units(held, TOKEN_DECIMALS)} ${view.symbol}` : '';
+    if (!session.wallet) balance.textContent = '';
+    else if (side === 'sell') balance.textContent = `You hold ${units(held, TOKEN_DECIMALS)} ${view.symbol}`;
+    else if (!funds) balance.textContent = '';
+    else {
+      const quoteHeld = cur.quoteMint === SOL_MINT ? funds.sol : funds.usdc ?? '0';
+      balance.textContent = `Balance: ${units(quoteHeld, qd)} ${q}${cur.quoteMint === SOL_MINT ? '' : ` · ${units(funds.sol, 9)} SOL for fees`}`;
+    }
     void t;
   }
 
@@ -371,6 +412,27 @@ export async function render(main, ctx, mint) {
     requote();
   });
 
+  /** Why the wallet cannot pay for `r` (a sentence), before anything is signed; null when it can or its
+   * balances are unknown (the chain then has the last word). */
+  function shortOfFunds(r) {
+    if (!funds) return null;
+    const sol = BigInt(funds.sol);
+    const amountIn = BigInt(r.amountIn);
+    if (side === 'buy' && cur.quoteMint === SOL_MINT) {
+      if (amountIn + SOL_RESERVE > sol) {
+        return `Your wallet has ${units(funds.sol, 9)} SOL; this buy needs ${units(String(amountIn + SOL_RESERVE), 9)} SOL with fees and rent.`;
+      }
+      return null;
+    }
+    if (side === 'buy' && amountIn > BigInt(funds.usdc ?? '0')) {
+      return `Your wallet has ${units(funds.usdc ?? '0', qd)} ${q}; this buy needs ${units(r.amountIn, qd)} ${q}.`;
+    }
+    if (sol < SOL_RESERVE) {
+      return `Your wallet has ${units(funds.sol, 9)} SOL; a trade needs about ${units(String(SOL_RESERVE), 9)} SOL for fees and rent.`;
+    }
+    return null;
+  }
+
   let submitting = false;
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -384,6 +446,14 @@ export async function render(main, ctx, mint) {
       if (!quoted) {
         tradeStatus.textContent = '';
         if (!request()) showError(new Error(typed().error || 'Enter an amount.'));
+        return;
+      }
+      const lacking = shortOfFunds(quoted.request);
+      if (lacking) {
+        tradeStatus.textContent = '';
+        tradeError.hidden = false;
+        put(tradeError, el('span', { class: 'explained', id: 'trade-unfunded' }, lacking,
+          ctx.config?.localnet ? el('strong', { class: 'next-step' }, ' ', el('a', { href: '#/wallet' }, 'Get SOL and USDC from the faucet'), '.') : null));
         return;
       }
       const warning = costly(quoted.best, impactOf(quoted.best));
@@ -407,6 +477,7 @@ export async function render(main, ctx, mint) {
       echo();
       showQuote(null);
       refresh();
+      window.dispatchEvent(new Event('launchpad:balances'));
     } catch (e) {
       tradeStatus.textContent = '';
       showError(e);
@@ -419,11 +490,13 @@ export async function render(main, ctx, mint) {
   // Painting
   function paintStats() {
     put(stats, 
+      stat('Market cap', usd(view.marketCapUsd) ?? `${compact(view.marketCap)} ${q}`, 'stat-mcap'),
+      stat('Market cap in ' + q, `${compact(view.marketCap)} ${q}`, 'stat-mcap-quote'),
       stat('Price', `${price(view.price)} ${q}`, 'stat-price'),
-      stat('Market cap', `${compact(view.marketCap)} ${q}`, 'stat-mcap'),
+      stat('Price in USD', usd(view.priceUsd) ?? '–', 'stat-price-usd'),
       stat('All-time high', view.athPrice ? `${price(view.athPrice)} ${q}` : '–'),
       stat('24h change', view.priceChange24h ? `${view.priceChange24h}%` : '–'),
-      stat('24h volume', `${units(view.volume24hQuote, qd, 2)} ${q}`),
+      stat('24h volume', `${units(view.volume24hQuote, qd, 2)} ${q}${view.volume24hUsd != null ? ` (${usd(view.volume24hUsd)})` : ''}`),
       stat('24h trades', String(view.trades24h ?? 0)),
       stat('Holders', String(view.holders?.holderCount ?? 0), 'stat-holders'),
       stat('Age', age(view.createdAt)),
@@ -483,13 +556,25 @@ export async function render(main, ctx, mint) {
     const h = view.holders;
     if (!h) return;
     holdersInfo.textContent = `${h.holderCount} holder${h.holderCount === 1 ? '' : 's'} · top 10 hold ${share(h.top10Share)} · creator ${share(h.creatorShare)}`;
-    put(holdersList, 
+    // The pools' vaults first, labelled (they hold what is for sale, not a holder's tokens), then wallets.
+    const vaults = (h.vaults ?? []).map((v) =>
+      el(
+        'li',
+        { class: 'vault', 'data-kind': v.kind },
+        el('span', { class: 'mono', title: v.tokenAccount }, v.kind === 'curve' ? 'Bonding curve' : 'AMM pool'),
+        el('span', { class: 'badge' }, 'vault'),
+        el('span', { class: 'num' }, share(v.share)),
+      ),
+    );
+    put(holdersList,
+      ...vaults,
       ...h.holders.slice(0, 10).map((x) =>
         el(
           'li',
           {},
           el('a', { href: `#/wallet/${x.owner}` }, short(x.owner)),
-          x.owner === view.creator ? el('span', { class: 'badge' }, 'creator') : null,
+          x.owner === view.creator ? el('span', { class: 'badge creator' }, 'creator') : null,
+          session.wallet?.address === x.owner ? el('span', { class: 'badge you' }, 'you') : null,
           el('span', { class: 'num' }, share(x.share)),
         ),
       ),
@@ -501,6 +586,11 @@ export async function render(main, ctx, mint) {
     const r = await get(`/launchpad/candles/${mint}${qs({ interval, limit: 300 })}`);
     chartEmpty.hidden = r.candles.length > 0;
     chart?.set(r.candles, qd);
+    const last = r.candles[r.candles.length - 1];
+    chartBox.setAttribute('aria-label', `Price chart, ${interval} candles`);
+    chartSummary.textContent = last
+      ? `Latest price ${price(view.price)} ${q} per ${view.symbol}${view.priceUsd ? ` (${usd(view.priceUsd)})` : ''}; 24h change ${view.priceChange24h ? `${view.priceChange24h}%` : '–'}; ${r.candles.length} ${interval} candle${r.candles.length === 1 ? '' : 's'} shown.`
+      : '';
   }
 
   async function loadHeld() {
@@ -510,6 +600,7 @@ export async function render(main, ctx, mint) {
     }
     const w = await get(`/launchpad/wallets/${session.wallet.address}`);
     held = w.holdings.find((h) => h.mint === mint)?.amount || '0';
+    funds = w.balances ?? null;
   }
 
   let busy = false;
@@ -547,10 +638,10 @@ export async function render(main, ctx, mint) {
       el(
         'div',
         { class: 'col' },
-        el('section', { class: 'panel', 'aria-label': 'Chart' }, el('div', { class: 'chips', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons), el('p', { class: 'muted small' }, `Price in ${q} per 1M ${view.symbol}; volume in ${q}`), chartBox, chartEmpty),
+        el('section', { class: 'panel', id: 'chart-panel', 'aria-label': 'Chart' }, el('div', { class: 'chips', role: 'group', 'aria-label': 'Candle interval' }, intervalButtons), el('p', { class: 'muted small' }, `Price in ${q} per ${view.symbol}; volume in ${q}`), chartBox, chartSummary, chartEmpty),
         el(
           'section',
-          { class: 'panel', 'aria-labelledby': 'trades-h' },
+          { class: 'panel', id: 'trades-panel', 'aria-labelledby': 'trades-h' },
           el('h2', { id: 'trades-h' }, 'Trades'),
           el(
             'div',
@@ -570,7 +661,7 @@ export async function render(main, ctx, mint) {
         { class: 'col side' },
         form,
         curveBox,
-        el('section', { class: 'panel', 'aria-labelledby': 'holders-h' }, el('h2', { id: 'holders-h' }, 'Top holders'), holdersInfo, holdersList),
+        el('section', { class: 'panel', id: 'holders-panel', 'aria-labelledby': 'holders-h' }, el('h2', { id: 'holders-h' }, 'Top holders'), holdersInfo, holdersList),
       ),
     ),
   );

@@ -17,7 +17,7 @@ export async function render(main, ctx, address) {
   if (!who) {
     put(main, 
       el('h1', {}, 'Wallet'),
-      el('p', { class: 'notice' }, 'Connect a wallet (top right) to see your holdings, launches and the fees you can claim.'),
+      el('p', { class: 'notice' }, 'Connect a wallet (the button in the header) to see your holdings, launches and the fees you can claim.'),
     );
     return null;
   }

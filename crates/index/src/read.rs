@@ -17,7 +17,7 @@ mod market;
 mod oracle;
 
 pub use feed::{FeedRecord, Payload};
-pub use holders::{share, Holder, HolderSummary, Holding, Snipers, SNIPER_SLOTS};
+pub use holders::{share, Holder, HolderSummary, Holding, Snipers, VaultHolding, SNIPER_SLOTS};
 pub use listing::{Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;

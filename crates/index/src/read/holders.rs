@@ -71,6 +71,25 @@ pub struct HolderSummary {
     pub snipers: Snipers,
     /// The largest token accounts first (vaults excluded).
     pub holders: Vec<Holder>,
+    /// The pools' vaults holding the token (not holders, listed apart): the bonding curve's and, after
+    /// migration, the AMM pool's; largest first.
+    pub vaults: Vec<VaultHolding>,
+}
+
+/// A vault's balance of a launched token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct VaultHolding {
+    /// `curve` (the launchpad pool's base vault) or `amm` (the AMM pool's).
+    pub kind: String,
+    /// The pool that owns the vault.
+    pub owner: String,
+    pub token_account: String,
+    /// Base units (6 decimals).
+    pub amount: String,
+    /// Fraction of the supply, exact (15 decimals).
+    pub share: String,
 }
 
 /// A wallet's balance of a launched token.
@@ -135,6 +154,26 @@ impl Store {
         .fetch_one(self.reads())
         .await?;
         let creator = amount_col(&creator, 0);
+        let vaults = sqlx::query(
+            "SELECT owner, address, amount FROM token_accounts WHERE mint = $1 AND vault = 1 \
+             AND amount > 0 ORDER BY amount DESC, address",
+        )
+        .bind(m.clone())
+        .fetch_all(self.reads())
+        .await?
+        .iter()
+        .map(|r| {
+            let owner: String = r.get(0);
+            let amount = amount_col(r, 2);
+            VaultHolding {
+                kind: if owner == launch.pool { "curve" } else { "amm" }.into(),
+                owner,
+                token_account: r.get(1),
+                amount: amount.to_string(),
+                share: share(amount),
+            }
+        })
+        .collect();
         let (from_slot, to_slot) = self.sniper_window(mint, &launch).await?;
         let end = crate::market::seq(to_slot.saturating_add(1), 0, 0, 0);
         let snipers = sniper_buys(
@@ -186,6 +225,7 @@ impl Store {
                     share: share(amount),
                 })
                 .collect(),
+            vaults,
         }))
     }
 
