@@ -111,7 +111,10 @@ pub fn swap_exact_in(
     })
 }
 
-/// Input needed for at least `amount_out` (fee included), for clients quoting exact out.
+/// Swap for exactly `amount_out` of the output side: the net input is
+/// `ceil(reserve_in * out / (reserve_out - out))`, the least that keeps `reserve_in * reserve_out` from
+/// decreasing, and the trader pays it plus its fee ([`crate::fee::gross_for_net`]): the fee is `gross - net`,
+/// never less than the exact-in fee on `gross`. Asking for the whole reserve or more is refused.
 pub fn swap_exact_out(
     reserve_in: u64,
     reserve_out: u64,
@@ -121,22 +124,27 @@ pub fn swap_exact_out(
     if amount_out == 0 {
         return Err(CurveError::ZeroAmount);
     }
-    if amount_out >= reserve_out {
+    if u64::from(fee_bps) >= BPS_DENOMINATOR {
+        return Err(CurveError::InvalidFee);
+    }
+    if reserve_in == 0 || amount_out >= reserve_out {
         return Err(CurveError::InsufficientLiquidity);
     }
-    // net = ceil(reserve_in * out / (reserve_out - out))
-    let net = mul_div_u128(
+    let left = reserve_out.safe_sub(amount_out)?;
+    let net = to_u64(mul_div_u128(
         u128::from(reserve_in),
         u128::from(amount_out),
-        u128::from(
-            reserve_out
-                .checked_sub(amount_out)
-                .ok_or(CurveError::InsufficientLiquidity)?,
-        ),
+        u128::from(left),
         Rounding::Up,
-    )?;
-    let gross = crate::fee::gross_for_net(to_u64(net)?, fee_bps)?;
-    swap_exact_in(reserve_in, reserve_out, gross, fee_bps)
+    )?)?;
+    let gross = crate::fee::gross_for_net(net, fee_bps)?;
+    Ok(AmmSwap {
+        amount_in: gross,
+        fee: gross.safe_sub(net)?,
+        amount_out,
+        reserve_in_after: reserve_in.safe_add(net)?,
+        reserve_out_after: left,
+    })
 }
 
 /// Fee growth per unit of liquidity added by `fee`: `floor(fee * 2^64 / liquidity)` (Q64.64).

@@ -1,4 +1,4 @@
-//! Pool-level swaps on a bonding curve: fees, the graduation partial fill, and the exact-out quotes clients use.
+//! Pool-level swaps on a bonding curve, exact in or exact out: fees, and the graduation partial fill.
 //!
 //! The pool's state is its square-root price and its two reserves. `base_reserve` is every token the pool
 //! holds (the unsold sale supply plus the migration supply); `quote_reserve` is the quote raised so far, net of
@@ -257,8 +257,15 @@ impl<'a> Market<'a> {
         })
     }
 
-    /// Quote (fee included) to offer so that [`Market::buy_exact_in`] returns at least `amount_out` tokens.
-    /// Asking for every unsold token (or more is clipped to it) quotes the completing buy.
+    /// Buy exactly `amount_out` tokens: the net quote is what the curve needs to give them up, rounded up
+    /// (the price moves at least as far as those tokens take it), plus its fee ([`gross_for_net`]), so the
+    /// trader never pays less than the exact curve asks.
+    ///
+    /// At the graduation boundary the buy completes the curve instead: when the tokens cost at least the
+    /// quote still missing (or lie past the curve's end, in its rounding dust), the trader pays exactly the
+    /// missing quote plus its fee and receives every unsold token, at least `amount_out`, as
+    /// [`Market::buy_exact_in`]'s completing buy does. Asking for more than is unsold is refused
+    /// ([`CurveError::InsufficientLiquidity`]).
     pub fn buy_exact_out(
         &self,
         state: &PoolState,
@@ -270,23 +277,50 @@ impl<'a> Market<'a> {
         }
         let needed = self.remaining_quote(state)?;
         let unsold = self.unsold(state)?;
-        if amount_out >= unsold {
-            let gross = gross_for_net(needed, fee_bps)?;
-            return self.completing_buy(state, gross, needed, fee_bps);
+        if amount_out > unsold {
+            return Err(CurveError::InsufficientLiquidity);
         }
-        let fill = self
-            .curve
-            .buy_base_out(state.sqrt_price, amount_out as u128)?;
-        let net = to_u64(fill.amount_in)?;
-        if net >= needed {
+        let complete = |m: &Self| {
             let gross = gross_for_net(needed, fee_bps)?;
-            return self.completing_buy(state, gross, needed, fee_bps);
+            m.completing_buy(state, gross, needed, fee_bps)
+        };
+        if amount_out == unsold {
+            return complete(self);
+        }
+        let fill = match self
+            .curve
+            .buy_base_out(state.sqrt_price, amount_out as u128)
+        {
+            Ok(fill) => fill,
+            // Tokens past the curve's end: only the completing buy hands out the dust.
+            Err(CurveError::InsufficientLiquidity) => return complete(self),
+            Err(e) => return Err(e),
+        };
+        let net = to_u64(fill.amount_in)?;
+        if net >= needed || fill.sqrt_price >= self.curve.sqrt_end_price() {
+            return complete(self);
+        }
+        if net == 0 {
+            return Err(CurveError::AmountTooSmall);
         }
         let gross = gross_for_net(net, fee_bps)?;
-        self.buy_exact_in(state, gross, fee_bps)
+        Ok(SwapResult {
+            amount_in: gross,
+            amount_out,
+            fee: gross.safe_sub(net)?,
+            refund: 0,
+            next: PoolState {
+                sqrt_price: fill.sqrt_price,
+                base_reserve: state.base_reserve.safe_sub(amount_out)?,
+                quote_reserve: state.quote_reserve.safe_add(net)?,
+            },
+            completes: false,
+        })
     }
 
-    /// Tokens to offer so that [`Market::sell_exact_in`] returns at least `amount_out` quote (after fee).
+    /// Sell for exactly `amount_out` quote after the fee: the pool pays out the gross amount whose fee leaves
+    /// `amount_out` ([`gross_for_net`]), and takes the tokens the curve needs to release that much quote,
+    /// rounded up (the price falls at least as far).
     pub fn sell_exact_out(
         &self,
         state: &PoolState,
@@ -302,7 +336,36 @@ impl<'a> Market<'a> {
             return Err(CurveError::InsufficientLiquidity);
         }
         let fill = self.curve.sell_quote_out(state.sqrt_price, gross as u128)?;
-        self.sell_exact_in(state, to_u64(fill.amount_in)?, fee_bps)
+        let base_in = to_u64(fill.amount_in)?;
+        if base_in == 0 {
+            return Err(CurveError::AmountTooSmall);
+        }
+        Ok(SwapResult {
+            amount_in: base_in,
+            amount_out,
+            fee: gross.safe_sub(amount_out)?,
+            refund: 0,
+            next: PoolState {
+                sqrt_price: fill.sqrt_price,
+                base_reserve: state.base_reserve.safe_add(base_in)?,
+                quote_reserve: state.quote_reserve.safe_sub(gross)?,
+            },
+            completes: false,
+        })
+    }
+
+    /// Swap either way, exact out.
+    pub fn swap_exact_out(
+        &self,
+        state: &PoolState,
+        side: Side,
+        amount_out: u64,
+        fee_bps: u16,
+    ) -> Result<SwapResult> {
+        match side {
+            Side::Buy => self.buy_exact_out(state, amount_out, fee_bps),
+            Side::Sell => self.sell_exact_out(state, amount_out, fee_bps),
+        }
     }
 
     /// Swap either way, exact in.

@@ -54,10 +54,18 @@ proptest! {
         let want = (rb as u128 * out_ppm as u128 / 1_000_000) as u64;
         if want == 0 { return Ok(()); }
         if let Ok(s) = swap_exact_out(ra, rb, want, fee) {
-            prop_assert!(s.amount_out >= want);
-            if let Ok(less) = swap_exact_in(ra, rb, s.amount_in - 1, fee) {
-                prop_assert!(less.amount_out <= want);
-            }
+            // Exactly what was asked, the product never falls, the fee is what the input pays above net.
+            prop_assert_eq!(s.amount_out, want);
+            prop_assert_eq!(s.reserve_out_after, rb - want);
+            prop_assert_eq!(s.amount_in - s.fee, s.reserve_in_after - ra);
+            prop_assert!(u128::from(s.reserve_in_after) * u128::from(s.reserve_out_after) >= u128::from(ra) * u128::from(rb));
+            // Never cheaper than exact in: the same input exact-in buys at least as much, minus rounding.
+            let same = swap_exact_in(ra, rb, s.amount_in, fee).unwrap();
+            prop_assert!(same.amount_out + 1 >= want, "exact in {} for {}", same.amount_out, want);
+            // And minimal: one net unit less would not cover the output.
+            let net = s.reserve_in_after - ra;
+            prop_assert!(u128::from(ra + net - 1) * u128::from(rb - want) < u128::from(ra) * u128::from(rb));
+            prop_assert!(s.fee >= curve::fee_on_amount(s.amount_in, fee).unwrap(), "fee {} below the exact-in fee", s.fee);
         }
     }
 }

@@ -104,21 +104,32 @@ proptest! {
     #[test]
     fn swaps_never_lower_pool_value(
         idx in 0usize..6,
-        ops in proptest::collection::vec((any::<bool>(), 1u64..3_000_000_000, fee_bps()), 1..6),
+        ops in proptest::collection::vec((any::<bool>(), any::<bool>(), 1u64..3_000_000_000, fee_bps()), 1..6),
     ) {
         let market = configs()[idx].market();
         let mut state = market.initial_state().unwrap();
         let mut quote_slack = rat(0);
         let mut base_slack = rat(0);
-        for (buy, amount, fee) in ops {
-            let r = if buy {
-                market.buy_exact_in(&state, amount, fee)
-            } else {
-                let held = sold(&market, &state);
-                market.sell_exact_in(&state, amount % (held + 1), fee)
+        for (buy, exact_out, amount, fee) in ops {
+            let held = sold(&market, &state);
+            let r = match (buy, exact_out) {
+                (true, false) => market.buy_exact_in(&state, amount, fee),
+                // Tokens out: a slice of what is unsold.
+                (true, true) => market.buy_exact_out(&state, amount % (state.base_reserve - market.migration_supply + 1), fee),
+                (false, false) => market.sell_exact_in(&state, amount % (held + 1), fee),
+                // Quote out: a slice of what was raised.
+                (false, true) => market.sell_exact_out(&state, amount % (state.quote_reserve + 1), fee),
             };
             let Ok(r) = r else { continue };
-            prop_assert!(r.fee <= r.amount_in.max(r.amount_out + r.fee));
+            // The fee is exactly the part of the quote that moved but did not reach the pool (a buy) or the
+            // trader (a sell).
+            if buy {
+                prop_assert_eq!(r.amount_in - r.fee, r.next.quote_reserve - state.quote_reserve);
+                prop_assert_eq!(r.amount_out, state.base_reserve - r.next.base_reserve);
+            } else {
+                prop_assert_eq!(r.amount_out + r.fee, state.quote_reserve - r.next.quote_reserve);
+                prop_assert_eq!(r.amount_in, r.next.base_reserve - state.base_reserve);
+            }
             if r.completes {
                 prop_assert_eq!(r.next.quote_reserve, market.threshold);
                 prop_assert_eq!(r.next.base_reserve, market.migration_supply);
@@ -185,9 +196,11 @@ proptest! {
         prop_assert_eq!(market.sell_exact_in(&r.next, 1_000, fee).unwrap_err(), CurveError::CurveComplete);
     }
 
-    /// Exact-out quotes agree with exact-in swaps within one base unit, and are minimal within one unit.
+    /// Exact out gives exactly what was asked (a buy that completes the curve gives every unsold token,
+    /// at least what was asked), never for less than exact in asks for the same, and is minimal: one net
+    /// unit less and the curve would not give that much.
     #[test]
-    fn exact_in_and_exact_out_agree(
+    fn exact_out_gives_exactly_what_was_asked(
         idx in 0usize..6, frac in 1_000u64..999_000, want_ppm in 1u64..1_100_000,
         want_quote_ppm in 1u64..1_000_000, fee in fee_bps(),
     ) {
@@ -197,27 +210,45 @@ proptest! {
         let want = ((unsold as u128 * want_ppm as u128 / 1_000_000) as u64).max(1);
         let want_quote = ((state.quote_reserve as u128 * want_quote_ppm as u128 / 1_000_000) as u64).max(1);
         // Buy exact out.
-        if let Ok(r) = market.buy_exact_out(&state, want, fee) {
-            let got = market.buy_exact_in(&state, r.amount_in + r.refund, fee).unwrap();
-            prop_assert_eq!(got, r);
-            if !r.completes {
-                prop_assert!(r.amount_out + 1 >= want, "buy exact out short: {} < {}", r.amount_out, want);
-                if let Ok(less) = market.buy_exact_in(&state, r.amount_in - 1, fee) {
-                    prop_assert!(less.amount_out <= want, "buy exact out overpays");
+        match market.buy_exact_out(&state, want, fee) {
+            Ok(r) if r.completes => {
+                prop_assert!(r.amount_out >= want);
+                prop_assert_eq!(r.amount_out, unsold);
+                prop_assert_eq!(r.next.quote_reserve, market.threshold);
+                prop_assert_eq!(r.amount_in - r.fee, market.threshold - state.quote_reserve);
+            }
+            Ok(r) => {
+                prop_assert_eq!(r.amount_out, want);
+                let net = r.amount_in - r.fee;
+                // Exact in with the same money buys at least as much, within one unit of rounding.
+                let same = market.buy_exact_in(&state, r.amount_in, fee).unwrap();
+                prop_assert!(same.amount_out + 1 >= want, "exact in {} < {}", same.amount_out, want);
+                // The trader pays at least the exact curve's price for the tokens, and the fee is whole.
+                let exact_cost = exact_quote_to(&market.curve, r.next.sqrt_price) - exact_quote_to(&market.curve, state.sqrt_price);
+                prop_assert!(rat(net as u128) >= exact_cost);
+                prop_assert_eq!(r.amount_in, gross_for_net(net, fee).unwrap());
+                // Minimal: a net unit less buys fewer tokens on the curve.
+                if net > 1 {
+                    let less = market.curve.buy_quote_in(state.sqrt_price, (net - 1) as u128).unwrap();
+                    prop_assert!(less.amount_out < want as u128, "{} net buys {} >= {}", net - 1, less.amount_out, want);
                 }
             }
+            Err(e) => prop_assert!(want > unsold && e == CurveError::InsufficientLiquidity, "{:?} for {} of {}", e, want, unsold),
         }
         // Sell exact out, from a pool that has sold tokens.
         let held = sold(&market, &state);
         if held > 0 {
             if let Ok(r) = market.sell_exact_out(&state, want_quote, fee) {
-                prop_assert!(r.amount_out + 1 >= want_quote, "sell exact out short");
+                prop_assert_eq!(r.amount_out, want_quote);
                 prop_assert!(r.amount_in <= held, "sell exact out needs more than was sold");
-                if r.amount_in > 1 {
-                    if let Ok(less) = market.sell_exact_in(&state, r.amount_in - 1, fee) {
-                        prop_assert!(less.amount_out <= want_quote, "sell exact out overcharges");
-                    }
-                }
+                let gross = r.amount_out + r.fee;
+                prop_assert_eq!(gross, gross_for_net(want_quote, fee).unwrap());
+                // Selling the same tokens exact in pays at least as much, within one unit.
+                let same = market.sell_exact_in(&state, r.amount_in, fee).unwrap();
+                prop_assert!(same.amount_out + 1 >= want_quote, "exact in {} < {}", same.amount_out, want_quote);
+                // The pool releases no more quote than the exact curve does for the tokens taken.
+                let exact_release = exact_quote_to(&market.curve, state.sqrt_price) - exact_quote_to(&market.curve, r.next.sqrt_price);
+                prop_assert!(rat(gross as u128) <= exact_release + rat(1));
             }
         }
     }
