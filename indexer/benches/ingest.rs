@@ -127,6 +127,7 @@ fn generate(
             partner_fee_unclaimed: 5_000,
             complete: false,
             timestamp: 1_700_000_000 + i as i64,
+            exact_out: false,
         };
         let mut ix = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
         ix.extend_from_slice(sdk::events::EvtSwap::DISCRIMINATOR);

@@ -114,6 +114,7 @@ fn swap_event_at(pool: Pubkey, mint: Pubkey, sqrt_price: u128) -> Vec<u8> {
         partner_fee_unclaimed: 5_000_000,
         complete: false,
         timestamp: 1_700_000_000,
+        exact_out: false,
     };
     let mut data = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
     data.extend_from_slice(sdk::events::EvtSwap::DISCRIMINATOR);

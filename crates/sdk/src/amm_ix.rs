@@ -2,7 +2,10 @@
 
 use crate::ids;
 use amm::{accounts as acc, instruction as ix};
-pub use amm::{AddLiquidityArgs, AmmPool, Position, RemoveLiquidityArgs, SwapArgs as AmmSwapArgs};
+pub use amm::{
+    AddLiquidityArgs, AmmPool, Position, RemoveLiquidityArgs, SwapArgs as AmmSwapArgs,
+    SwapExactOutArgs as AmmSwapExactOutArgs,
+};
 use anchor_lang::prelude::Pubkey;
 use anchor_lang::solana_program::instruction::Instruction;
 use anchor_lang::{InstructionData, ToAccountMetas};
@@ -228,26 +231,34 @@ pub fn permanent_lock(
     )
 }
 
+/// The accounts of `swap` and `swap_exact_out` between `trader`'s associated accounts.
+fn swap_accounts(keys: &AmmKeys, trader: &Pubkey) -> acc::Swap {
+    let (trader_a, trader_b) = keys.owner_accounts(trader);
+    acc::Swap {
+        trader: *trader,
+        pool: keys.pool,
+        mint_a: keys.mint_a,
+        mint_b: keys.mint_b,
+        vault_a: keys.vault_a,
+        vault_b: keys.vault_b,
+        trader_a,
+        trader_b,
+        token_program_a: keys.token_program_a,
+        token_program_b: keys.token_program_b,
+        event_authority: event_authority(),
+        program: amm::ID,
+    }
+}
+
 /// A swap between `trader`'s associated accounts.
 pub fn swap(keys: &AmmKeys, trader: &Pubkey, args: AmmSwapArgs) -> Instruction {
-    let (trader_a, trader_b) = keys.owner_accounts(trader);
-    build(
-        acc::Swap {
-            trader: *trader,
-            pool: keys.pool,
-            mint_a: keys.mint_a,
-            mint_b: keys.mint_b,
-            vault_a: keys.vault_a,
-            vault_b: keys.vault_b,
-            trader_a,
-            trader_b,
-            token_program_a: keys.token_program_a,
-            token_program_b: keys.token_program_b,
-            event_authority: event_authority(),
-            program: amm::ID,
-        },
-        ix::Swap { args },
-    )
+    build(swap_accounts(keys, trader), ix::Swap { args })
+}
+
+/// An exact-out swap between `trader`'s associated accounts: exactly `amount_out` for at most
+/// `max_amount_in`.
+pub fn swap_exact_out(keys: &AmmKeys, trader: &Pubkey, args: AmmSwapExactOutArgs) -> Instruction {
+    build(swap_accounts(keys, trader), ix::SwapExactOut { args })
 }
 
 pub fn claim_position_fee(keys: &AmmKeys, owner: &Pubkey, position: &Pubkey) -> Instruction {
@@ -286,7 +297,7 @@ pub fn quote_exact_in(
     curve::amm::swap_exact_in(r_in, r_out, amount_in, pool.fee_bps)
 }
 
-/// The input `swap` needs now for at least `amount_out`.
+/// What `swap_exact_out` would do now for exactly `amount_out`.
 pub fn quote_exact_out(
     pool: &AmmPool,
     a_to_b: bool,

@@ -8,8 +8,8 @@ use anchor_lang::{InstructionData, ToAccountMetas};
 use curve::{Preset, PresetConfig, QuoteAsset};
 use launchpad::{accounts as acc, instruction as ix};
 pub use launchpad::{
-    CreateConfigArgs, CreateLaunchArgs, CurveSegment, FeeScheduleParams, SwapArgs, SIDE_BUY,
-    SIDE_SELL,
+    CreateConfigArgs, CreateLaunchArgs, CurveSegment, FeeScheduleParams, SwapArgs,
+    SwapExactOutArgs, SIDE_BUY, SIDE_SELL,
 };
 
 fn build(accounts: impl ToAccountMetas, data: impl InstructionData) -> Instruction {
@@ -224,6 +224,38 @@ pub fn create_launch(keys: &LaunchKeys, args: CreateLaunchArgs) -> Instruction {
     )
 }
 
+/// The accounts of `swap` and `swap_exact_out`.
+fn swap_accounts(
+    keys: &LaunchKeys,
+    trader: &Pubkey,
+    trader_base_account: &Pubkey,
+    trader_quote_account: &Pubkey,
+) -> acc::Swap {
+    acc::Swap {
+        trader: *trader,
+        config: keys.config,
+        pool: keys.pool,
+        base_mint: keys.mint,
+        quote_mint: keys.quote_mint,
+        base_vault: keys.base_vault,
+        quote_vault: keys.quote_vault,
+        trader_base_account: *trader_base_account,
+        trader_quote_account: *trader_quote_account,
+        base_token_program: ids::TOKEN_2022_PROGRAM,
+        quote_token_program: keys.quote_token_program,
+        event_authority: pda::event_authority(),
+        program: launchpad::ID,
+    }
+}
+
+/// `trader`'s associated token accounts of the launch's token and quote.
+fn trader_atas(keys: &LaunchKeys, trader: &Pubkey) -> (Pubkey, Pubkey) {
+    (
+        crate::associated_token_address(trader, &keys.mint, &ids::TOKEN_2022_PROGRAM),
+        crate::associated_token_address(trader, &keys.quote_mint, &keys.quote_token_program),
+    )
+}
+
 /// A swap between `trader`'s token accounts (by default their associated token accounts, see
 /// [`swap_with_ata`]).
 pub fn swap(
@@ -234,31 +266,39 @@ pub fn swap(
     args: SwapArgs,
 ) -> Instruction {
     build(
-        acc::Swap {
-            trader: *trader,
-            config: keys.config,
-            pool: keys.pool,
-            base_mint: keys.mint,
-            quote_mint: keys.quote_mint,
-            base_vault: keys.base_vault,
-            quote_vault: keys.quote_vault,
-            trader_base_account: *trader_base_account,
-            trader_quote_account: *trader_quote_account,
-            base_token_program: ids::TOKEN_2022_PROGRAM,
-            quote_token_program: keys.quote_token_program,
-            event_authority: pda::event_authority(),
-            program: launchpad::ID,
-        },
+        swap_accounts(keys, trader, trader_base_account, trader_quote_account),
         ix::Swap { args },
     )
 }
 
 /// A swap between `trader`'s associated token accounts.
 pub fn swap_with_ata(keys: &LaunchKeys, trader: &Pubkey, args: SwapArgs) -> Instruction {
-    let base = crate::associated_token_address(trader, &keys.mint, &ids::TOKEN_2022_PROGRAM);
-    let quote =
-        crate::associated_token_address(trader, &keys.quote_mint, &keys.quote_token_program);
+    let (base, quote) = trader_atas(keys, trader);
     swap(keys, trader, &base, &quote, args)
+}
+
+/// An exact-out swap between `trader`'s token accounts: exactly `amount_out` for at most `max_amount_in`.
+pub fn swap_exact_out(
+    keys: &LaunchKeys,
+    trader: &Pubkey,
+    trader_base_account: &Pubkey,
+    trader_quote_account: &Pubkey,
+    args: SwapExactOutArgs,
+) -> Instruction {
+    build(
+        swap_accounts(keys, trader, trader_base_account, trader_quote_account),
+        ix::SwapExactOut { args },
+    )
+}
+
+/// An exact-out swap between `trader`'s associated token accounts.
+pub fn swap_exact_out_with_ata(
+    keys: &LaunchKeys,
+    trader: &Pubkey,
+    args: SwapExactOutArgs,
+) -> Instruction {
+    let (base, quote) = trader_atas(keys, trader);
+    swap_exact_out(keys, trader, &base, &quote, args)
 }
 
 pub fn claim_trading_fee(

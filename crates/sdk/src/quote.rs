@@ -54,7 +54,7 @@ pub fn quote_exact_in(
     })?)
 }
 
-/// The input `swap` needs right now to return at least `amount_out`.
+/// What `swap_exact_out` would do right now for exactly `amount_out`.
 pub fn quote_exact_out(
     config: &Config,
     pool: &Pool,

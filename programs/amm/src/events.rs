@@ -89,6 +89,8 @@ pub struct EvtSwap {
     pub fee_growth_a: u128,
     pub fee_growth_b: u128,
     pub timestamp: i64,
+    /// `swap_exact_out` rather than `swap`.
+    pub exact_out: bool,
 }
 
 #[event]

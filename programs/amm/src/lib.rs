@@ -5,6 +5,7 @@
 //! * `create_position`, `add_liquidity`, `remove_liquidity`: wallet-owned positions of liquidity shares.
 //! * `permanent_lock`: moves a position's liquidity into its locked part, which nobody can ever remove.
 //! * `swap`: exact in with a minimum out; the fee is taken on the input and accrues to all liquidity.
+//! * `swap_exact_out`: exactly so much out with a maximum in; the same fee accounting.
 //! * `claim_position_fee`: pays a position's accrued fees, locked liquidity included.
 //!
 //! Token-2022 and classic SPL mints both work through the token interface; Token-2022 mints with extensions that
@@ -65,6 +66,11 @@ pub mod amm {
     /// Swaps exact in with a minimum out.
     pub fn swap(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
         instructions::swap::handler(ctx, args)
+    }
+
+    /// Swaps for exactly `amount_out`, paying at most `max_amount_in` (fee included).
+    pub fn swap_exact_out(ctx: Context<Swap>, args: SwapExactOutArgs) -> Result<()> {
+        instructions::swap_exact_out::handler(ctx, args)
     }
 
     /// Pays the owner's accrued fees of a position.

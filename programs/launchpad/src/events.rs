@@ -55,6 +55,9 @@ pub struct EvtSwap {
     pub partner_fee_unclaimed: u64,
     pub complete: bool,
     pub timestamp: i64,
+    /// `swap_exact_out` (then `amount_offered` is the most the trader would pay and `min_amount_out` the
+    /// exact amount asked for) rather than `swap`.
+    pub exact_out: bool,
 }
 
 #[event]

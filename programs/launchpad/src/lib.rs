@@ -9,6 +9,8 @@
 //!   the pool's vault, no mint or freeze authority, immutable metadata.
 //! * `swap`: buy or sell on the curve, exact in, with a minimum out; the buy that reaches the threshold is
 //!   filled up to it and the rest refunded.
+//! * `swap_exact_out`: buy an exact number of tokens, or sell for an exact amount of quote, with a maximum
+//!   in; an exact-out buy that reaches the threshold completes the curve as the exact-in buy does.
 //! * `claim_trading_fee`: creator and partner each claim their accrued share of the trading fees.
 //! * `migrate` (anyone, once the curve is complete): opens the AMM pool at the final curve price with the
 //!   migration supply and the raised quote, two equal permanently locked positions (creator, partner).
@@ -96,6 +98,11 @@ pub mod launchpad {
     /// Buys or sells on the curve, exact in, with a minimum out.
     pub fn swap(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
         instructions::swap::handler(ctx, args)
+    }
+
+    /// Buys an exact number of tokens or sells for an exact amount of quote, with a maximum in.
+    pub fn swap_exact_out(ctx: Context<Swap>, args: SwapExactOutArgs) -> Result<()> {
+        instructions::swap_exact_out::handler(ctx, args)
     }
 
     /// Pays the signer's accrued share of trading fees (creator, partner, or both if they are one wallet).

@@ -16,6 +16,8 @@ mod amm_mints_and_positions;
 mod claims;
 #[path = "launchpad/configs.rs"]
 mod configs;
+#[path = "launchpad/exact_out.rs"]
+mod exact_out;
 #[path = "launchpad/launch.rs"]
 mod launch;
 #[path = "launchpad/migration.rs"]

@@ -8,6 +8,7 @@ pub mod create_position;
 pub mod permanent_lock;
 pub mod remove_liquidity;
 pub mod swap;
+pub mod swap_exact_out;
 
 pub use add_liquidity::*;
 pub use claim_position_fee::*;
@@ -16,3 +17,4 @@ pub use create_position::*;
 pub use permanent_lock::*;
 pub use remove_liquidity::*;
 pub use swap::*;
+pub use swap_exact_out::*;

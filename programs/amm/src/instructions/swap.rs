@@ -1,5 +1,6 @@
 //! `swap`: exact in with a minimum out. The fee (`ceil(amount_in * fee_bps / 10_000)`) is taken from the
 //! input and added to the input side's fee growth, so it accrues to every unit of liquidity, locked or not.
+//! Its exact-out twin, [`super::swap_exact_out`], shares the accounts and [`settle`].
 
 use crate::errors::{AmmError, CurveResultExt};
 use crate::events::EvtSwap;
@@ -7,7 +8,7 @@ use crate::state::AmmPool;
 use crate::utils::token::{transfer_from_pool, transfer_from_user};
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
-use curve::amm::{fee_growth_delta, swap_exact_in};
+use curve::amm::{fee_growth_delta, swap_exact_in, AmmSwap};
 use curve::SafeMath;
 
 #[derive(AnchorSerialize, AnchorDeserialize, Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,18 +41,35 @@ pub struct Swap<'info> {
     pub token_program_b: Interface<'info, TokenInterface>,
 }
 
-pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
-    let pool = &ctx.accounts.pool;
-    let (reserve_in, reserve_out) = if args.a_to_b {
+/// The pool's reserves as (in, out) for a swap's direction.
+pub fn reserves(pool: &AmmPool, a_to_b: bool) -> (u64, u64) {
+    if a_to_b {
         (pool.reserve_a, pool.reserve_b)
     } else {
         (pool.reserve_b, pool.reserve_a)
-    };
-    let s = swap_exact_in(reserve_in, reserve_out, args.amount_in, pool.fee_bps).or_amm()?;
+    }
+}
+
+pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
+    let (reserve_in, reserve_out) = reserves(&ctx.accounts.pool, args.a_to_b);
+    let s = swap_exact_in(
+        reserve_in,
+        reserve_out,
+        args.amount_in,
+        ctx.accounts.pool.fee_bps,
+    )
+    .or_amm()?;
     require!(
         s.amount_out >= args.min_amount_out,
         AmmError::SlippageExceeded
     );
+    settle(ctx, args.a_to_b, &s, false)
+}
+
+/// Moves the tokens of a priced swap (the trader pays first), records the reserves and the fee growth,
+/// and emits the swap.
+pub fn settle(ctx: Context<Swap>, a_to_b: bool, s: &AmmSwap, exact_out: bool) -> Result<()> {
+    let pool = &ctx.accounts.pool;
     let growth = fee_growth_delta(s.fee, pool.liquidity).or_amm()?;
 
     let a = &ctx.accounts;
@@ -60,7 +78,7 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
         a.token_program_a.to_account_info(),
         a.token_program_b.to_account_info(),
     );
-    if args.a_to_b {
+    if a_to_b {
         transfer_from_user(
             prog_a,
             &a.mint_a,
@@ -98,7 +116,7 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
 
     let trader_key = a.trader.key();
     let pool = &mut ctx.accounts.pool;
-    if args.a_to_b {
+    if a_to_b {
         pool.reserve_a = s.reserve_in_after;
         pool.reserve_b = s.reserve_out_after;
         pool.fee_growth_a = pool.fee_growth_a.wrapping_add(growth);
@@ -112,7 +130,7 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
     let event = EvtSwap {
         pool: pool.key(),
         trader: trader_key,
-        a_to_b: args.a_to_b,
+        a_to_b,
         amount_in: s.amount_in,
         amount_out: s.amount_out,
         fee: s.fee,
@@ -121,6 +139,7 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
         fee_growth_a: pool.fee_growth_a,
         fee_growth_b: pool.fee_growth_b,
         timestamp: Clock::get()?.unix_timestamp,
+        exact_out,
     };
     emit_cpi!(event);
     Ok(())

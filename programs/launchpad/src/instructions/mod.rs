@@ -8,6 +8,7 @@ pub mod claim_trading_fee;
 pub mod create_launch;
 pub mod migrate;
 pub mod swap;
+pub mod swap_exact_out;
 
 pub use admin::accept_admin::*;
 pub use admin::accept_partner::*;
@@ -23,3 +24,4 @@ pub use claim_trading_fee::*;
 pub use create_launch::*;
 pub use migrate::*;
 pub use swap::*;
+pub use swap_exact_out::*;

@@ -1,4 +1,5 @@
-//! `swap`: buy or sell on the curve, exact in, with a minimum out.
+//! `swap`: buy or sell on the curve, exact in, with a minimum out. (Its exact-out twin,
+//! [`super::swap_exact_out`], shares the accounts and [`settle`].)
 //!
 //! Fees are taken in the quote token at the config's schedule for the time since launch, and split between
 //! the creator and the partner. A buy that reaches the threshold is filled exactly up to it: the trader pays
@@ -12,7 +13,7 @@ use crate::state::{Config, Pool, PoolStatus};
 use crate::utils::token::{transfer_from_pool, transfer_from_user};
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, Token2022, TokenAccount, TokenInterface};
-use curve::{split_fee, SafeMath, Side};
+use curve::{split_fee, SafeMath, Side, SwapResult};
 
 /// `SwapArgs::side` of a buy (quote in, tokens out).
 pub const SIDE_BUY: u8 = 0;
@@ -61,33 +62,77 @@ pub struct Swap<'info> {
     pub quote_token_program: Interface<'info, TokenInterface>,
 }
 
-pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
-    let side = match args.side {
-        SIDE_BUY => Side::Buy,
-        SIDE_SELL => Side::Sell,
-        _ => return err!(LaunchpadError::InvalidSide),
-    };
-    let accounts = &ctx.accounts;
-    let pool = &accounts.pool;
-    match pool.status {
+/// The side a swap's `side` byte names.
+pub fn side_of(side: u8) -> Result<Side> {
+    match side {
+        SIDE_BUY => Ok(Side::Buy),
+        SIDE_SELL => Ok(Side::Sell),
+        _ => err!(LaunchpadError::InvalidSide),
+    }
+}
+
+/// What a swap was asked for, as its event reports it.
+pub struct Request {
+    pub side: u8,
+    /// Exact in: the amount offered. Exact out: the most the trader would pay.
+    pub amount_offered: u64,
+    /// Exact in: the least accepted out. Exact out: the exact amount asked for.
+    pub min_amount_out: u64,
+    pub exact_out: bool,
+}
+
+/// The pool's fee now and the clock, once the pool is checked to be on its curve.
+pub fn fee_now(accounts: &Swap) -> Result<(u16, i64)> {
+    match accounts.pool.status {
         PoolStatus::Bonding => {}
         PoolStatus::Complete => return err!(LaunchpadError::CurveComplete),
         PoolStatus::Migrated => return err!(LaunchpadError::PoolMigrated),
     }
-    let config = &accounts.config;
     let now = Clock::get()?.unix_timestamp;
-    let fee_bps = config
+    let fee_bps = accounts
+        .config
         .fee_schedule()
-        .fee_bps_at(now.saturating_sub(pool.launch_timestamp));
+        .fee_bps_at(now.saturating_sub(accounts.pool.launch_timestamp));
+    Ok((fee_bps, now))
+}
+
+pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
+    let side = side_of(args.side)?;
+    let (fee_bps, now) = fee_now(&ctx.accounts)?;
+    let config = &ctx.accounts.config;
     let segments = config.curve_segments();
-    let market = config.market(&segments);
-    let result = market
-        .swap_exact_in(&pool.state(), side, args.amount_in, fee_bps)
+    let result = config
+        .market(&segments)
+        .swap_exact_in(&ctx.accounts.pool.state(), side, args.amount_in, fee_bps)
         .or_launchpad()?;
     require!(
         result.amount_out >= args.min_amount_out,
         LaunchpadError::SlippageExceeded
     );
+    let request = Request {
+        side: args.side,
+        amount_offered: args.amount_in,
+        min_amount_out: args.min_amount_out,
+        exact_out: false,
+    };
+    settle(ctx, side, &result, fee_bps, now, request)
+}
+
+/// Moves the tokens of a priced swap (the trader pays first), records the pool's new state and fees, and
+/// emits the swap (and, when it completes the curve, the completion).
+pub fn settle(
+    ctx: Context<Swap>,
+    side: Side,
+    result: &SwapResult,
+    fee_bps: u16,
+    now: i64,
+    request: Request,
+) -> Result<()> {
+    let accounts = &ctx.accounts;
+    let pool = &accounts.pool;
+    let config = &accounts.config;
+    let segments = config.curve_segments();
+    let market = config.market(&segments);
     let split = split_fee(result.fee, config.creator_fee_share_bps).or_launchpad()?;
 
     // Take from the trader first, then pay out.
@@ -153,11 +198,11 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
         pool: pool_key,
         mint: mint_key,
         trader: trader_key,
-        side: args.side,
-        amount_offered: args.amount_in,
+        side: request.side,
+        amount_offered: request.amount_offered,
         amount_in: result.amount_in,
         amount_out: result.amount_out,
-        min_amount_out: args.min_amount_out,
+        min_amount_out: request.min_amount_out,
         fee: result.fee,
         creator_fee: split.creator,
         partner_fee: split.partner,
@@ -171,6 +216,7 @@ pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
         partner_fee_unclaimed: pool.partner_fee_unclaimed,
         complete: result.completes,
         timestamp: now,
+        exact_out: request.exact_out,
     };
     let complete_event = result.completes.then(|| EvtCurveComplete {
         pool: pool_key,

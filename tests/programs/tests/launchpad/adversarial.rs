@@ -28,7 +28,7 @@ async fn random_sequence(preset: Preset, quote: QuoteAsset, seed: u64, trades: u
     }
     for i in 0..trades {
         let w = &wallets[rng.gen_range(0..wallets.len())];
-        let held = env.balance(&env.base_ata(&keys, &w.pubkey())).await;
+        let held = env.balance_or_zero(&env.base_ata(&keys, &w.pubkey())).await;
         let sell = held > 0 && rng.gen_bool(0.4);
         if sell {
             let amount = rng.gen_range(1..=held);
@@ -41,7 +41,7 @@ async fn random_sequence(preset: Preset, quote: QuoteAsset, seed: u64, trades: u
         assert_eq!(pool.status, PoolStatus::Bonding, "trade {i}");
         let mut held = 0;
         for w in &wallets {
-            held += env.balance(&env.base_ata(&keys, &w.pubkey())).await;
+            held += env.balance_or_zero(&env.base_ata(&keys, &w.pubkey())).await;
         }
         assert_eq!(
             held + pool.base_reserve,

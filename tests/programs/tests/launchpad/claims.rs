@@ -56,7 +56,7 @@ async fn claims_for(quote: QuoteAsset) {
 
     // The creator is paid the creator share.
     let dest = env.quote_ata(&keys, &creator.pubkey());
-    let before = env.balance(&dest).await;
+    let before = env.balance_or_zero(&dest).await;
     let events = claim(&mut env, &keys, &creator).await.unwrap();
     assert_eq!(env.balance(&dest).await - before, creator_due);
     let [LaunchpadEvent::Claim(c)] = events.as_slice() else {
@@ -75,7 +75,7 @@ async fn claims_for(quote: QuoteAsset) {
 
     // The partner is paid the partner share.
     let pdest = env.quote_ata(&keys, &partner.pubkey());
-    let pbefore = env.balance(&pdest).await;
+    let pbefore = env.balance_or_zero(&pdest).await;
     claim(&mut env, &keys, &partner).await.unwrap();
     assert_eq!(env.balance(&pdest).await - pbefore, partner_due);
     assert_error(

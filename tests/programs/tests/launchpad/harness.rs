@@ -492,6 +492,54 @@ impl Env {
         self.send(&[ix], &[trader]).await
     }
 
+    /// Buys exactly `amount_out` tokens for at most `max_in` quote (creating the token account if needed).
+    pub async fn buy_exact_out(
+        &mut self,
+        keys: &LaunchKeys,
+        trader: &Keypair,
+        amount_out: u64,
+        max_in: u64,
+    ) -> TxResult<Vec<LaunchpadEvent>> {
+        let ixs = [
+            lix::create_ata_idempotent(
+                &trader.pubkey(),
+                &trader.pubkey(),
+                &keys.mint,
+                &ids::TOKEN_2022_PROGRAM,
+            ),
+            lix::swap_exact_out_with_ata(
+                keys,
+                &trader.pubkey(),
+                lix::SwapExactOutArgs {
+                    side: SIDE_BUY,
+                    amount_out,
+                    max_amount_in: max_in,
+                },
+            ),
+        ];
+        self.send(&ixs, &[trader]).await
+    }
+
+    /// Sells for exactly `amount_out` quote (after the fee) with at most `max_in` tokens.
+    pub async fn sell_exact_out(
+        &mut self,
+        keys: &LaunchKeys,
+        trader: &Keypair,
+        amount_out: u64,
+        max_in: u64,
+    ) -> TxResult<Vec<LaunchpadEvent>> {
+        let ix = lix::swap_exact_out_with_ata(
+            keys,
+            &trader.pubkey(),
+            lix::SwapExactOutArgs {
+                side: SIDE_SELL,
+                amount_out,
+                max_amount_in: max_in,
+            },
+        );
+        self.send(&[ix], &[trader]).await
+    }
+
     pub async fn pool(&mut self, pool: &Pubkey) -> Pool {
         let acc = self
             .ctx
@@ -514,15 +562,29 @@ impl Env {
         sdk::accounts::decode_config(&acc.data).expect("config decodes")
     }
 
-    /// Balance of a token account of either token program (0 if it does not exist).
+    /// Balance of a token account of either token program. A missing account, or one that is not a token
+    /// account, fails the test: an empty vault and a missing one must not look the same.
     pub async fn balance(&mut self, account: &Pubkey) -> u64 {
+        let acc = self
+            .ctx
+            .banks_client
+            .get_account(*account)
+            .await
+            .unwrap()
+            .unwrap_or_else(|| panic!("token account {account} does not exist"));
+        spl_token_2022::extension::StateWithExtensions::<spl_token_2022::state::Account>::unpack(
+            &acc.data,
+        )
+        .unwrap_or_else(|e| panic!("{account} is not a token account: {e}"))
+        .base
+        .amount
+    }
+
+    /// Balance of a token account that may not exist yet (0 then), e.g. before a wallet's first buy.
+    pub async fn balance_or_zero(&mut self, account: &Pubkey) -> u64 {
         match self.ctx.banks_client.get_account(*account).await.unwrap() {
             None => 0,
-            Some(acc) => spl_token_2022::extension::StateWithExtensions::<
-                spl_token_2022::state::Account,
-            >::unpack(&acc.data)
-            .map(|a| a.base.amount)
-            .unwrap_or(0),
+            Some(_) => self.balance(account).await,
         }
     }
 
