@@ -98,7 +98,7 @@ pub fn fee_now(accounts: &Swap) -> Result<(u16, i64)> {
 
 pub fn handler(ctx: Context<Swap>, args: SwapArgs) -> Result<()> {
     let side = side_of(args.side)?;
-    let (fee_bps, now) = fee_now(&ctx.accounts)?;
+    let (fee_bps, now) = fee_now(ctx.accounts)?;
     let config = &ctx.accounts.config;
     let segments = config.curve_segments();
     let result = config

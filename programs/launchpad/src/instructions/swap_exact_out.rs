@@ -24,7 +24,7 @@ pub struct SwapExactOutArgs {
 
 pub fn handler(ctx: Context<Swap>, args: SwapExactOutArgs) -> Result<()> {
     let side = side_of(args.side)?;
-    let (fee_bps, now) = fee_now(&ctx.accounts)?;
+    let (fee_bps, now) = fee_now(ctx.accounts)?;
     let config = &ctx.accounts.config;
     let segments = config.curve_segments();
     let result = config
