@@ -829,3 +829,146 @@ async fn routes_cannot_be_edited_records_are_checked_and_secrets_are_refused_any
     let _ = s.stop.send(true);
     s.net.shutdown().await;
 }
+
+/// The newest trade of `mint` in the index.
+async fn last_trade(http: &reqwest::Client, base: &str, mint: &str) -> Value {
+    let (status, page) = get(http, &format!("{base}/launchpad/trades/{mint}?limit=1")).await;
+    assert_eq!(status, 200, "{page}");
+    page["trades"][0].clone()
+}
+
+/// Exact out through the API: a quote with `swapMode: "ExactOut"` and `amountOut` prices the input, the route
+/// carries the most it may take (`maxAmountIn`, the quote's input plus the slippage, rounded up), and the
+/// built transaction delivers exactly the amount asked for, on the curve (a buy of exactly 100,000,000
+/// tokens, a sell for exactly 0.1 SOL) and on the AMM after graduation. Refused: both amounts, an EVM
+/// chain, an unknown mode, a route used for the other mode, a maximum below the price.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn exact_out_swaps_through_the_api() {
+    let s = stack(false, 1_000).await;
+    let base = s.base.clone();
+    let http = reqwest::Client::new();
+    let rpc = s.rpc();
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 31, "EXOUT")
+        .await
+        .unwrap();
+    let trader = testkit::funded(&rpc, 40 * SOL).await.unwrap();
+    let (sol, mint) = (sdk::ids::NATIVE_MINT.to_string(), keys.mint.to_string());
+    indexed_curve(&http, &base, &mint).await;
+    let taker = trader.pubkey().to_string();
+
+    // Buy exactly 100,000,000 tokens.
+    let tokens = 100_000_000_000_000u64;
+    let buy = json!({
+        "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "swapMode": "ExactOut",
+        "amountOut": tokens.to_string(), "slippageBps": 100, "taker": taker,
+    });
+    let (quote, _) = swap(&s, &http, buy.clone(), &trader).await;
+    let best = &quote["best"];
+    assert_eq!(quote["swapMode"], "ExactOut");
+    assert_eq!(best["dexId"], "launchpad-solana");
+    assert_eq!(best["amountOut"], tokens.to_string());
+    assert_eq!(best["minAmountOut"], tokens.to_string());
+    let paid: u128 = best["amountIn"].as_str().unwrap().parse().unwrap();
+    let most: u128 = best["maxAmountIn"].as_str().unwrap().parse().unwrap();
+    assert_eq!(most, (paid * 10_100).div_ceil(10_000), "{best}");
+    assert_eq!(
+        held(&s, &keys, &trader).await,
+        tokens,
+        "exactly the tokens asked for"
+    );
+    let t = last_trade(&http, &base, &mint).await;
+    assert_eq!(
+        (
+            t["side"].as_str(),
+            t["amountIn"].as_str(),
+            t["amountOut"].as_str()
+        ),
+        (
+            Some("buy"),
+            best["amountIn"].as_str(),
+            Some(tokens.to_string().as_str())
+        ),
+        "{t}"
+    );
+
+    // Sell for exactly 0.1 SOL.
+    let sell = json!({
+        "chainKey": "solana", "tokenIn": mint, "tokenOut": sol, "swapMode": "ExactOut",
+        "amountOut": "100000000", "slippageBps": 100, "taker": taker,
+    });
+    let (quote, _) = swap(&s, &http, sell, &trader).await;
+    let sold: u64 = quote["best"]["amountIn"].as_str().unwrap().parse().unwrap();
+    assert_eq!(held(&s, &keys, &trader).await, tokens - sold);
+    let t = last_trade(&http, &base, &mint).await;
+    assert_eq!(
+        (t["side"].as_str(), t["amountOut"].as_str()),
+        (Some("sell"), Some("100000000")),
+        "{t}"
+    );
+
+    // Refused requests.
+    let mut both = buy.clone();
+    both["amountIn"] = json!("1000");
+    let mut evm = buy.clone();
+    evm["chainKey"] = json!("ethereum");
+    evm["tokenIn"] = json!("0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE");
+    evm["tokenOut"] = json!("0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48");
+    evm["taker"] = json!(null);
+    let mut sideways = buy.clone();
+    sideways["swapMode"] = json!("Sideways");
+    let mut no_amount = buy.clone();
+    no_amount.as_object_mut().unwrap().remove("amountOut");
+    for (request, code) in [
+        (both, "INVALID_PARAMS"),
+        (evm, "INVALID_PARAMS"),
+        (sideways, "INVALID_PARAMS"),
+        (no_amount, "MISSING_PARAMS"),
+    ] {
+        let (status, body) = post(&http, &format!("{base}/swap/quote"), &request).await;
+        assert_eq!(status, 400, "{request}: {body}");
+        assert_error(&body, code);
+    }
+    // An exact-out route built as exact in (or for another amount) is not the route that was quoted.
+    let (_, quote) = post(&http, &format!("{base}/swap/quote"), &buy).await;
+    let mut as_exact_in = buy.clone();
+    as_exact_in.as_object_mut().unwrap().remove("swapMode");
+    as_exact_in.as_object_mut().unwrap().remove("amountOut");
+    as_exact_in["amountIn"] = json!(tokens.to_string());
+    let (status, body) = post(
+        &http,
+        &format!("{base}/swap/build"),
+        &json!({"request": as_exact_in, "route": quote["best"]["route"], "minAmountOut": "1"}),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert_error(&body, "INVALID_ROUTE");
+    // A maximum below the price fails in simulation, before anything is signed.
+    let (status, body) = post(
+        &http,
+        &format!("{base}/swap/build"),
+        &json!({"request": buy, "route": quote["best"]["route"], "minAmountOut": tokens.to_string(),
+                "maxAmountIn": "1000"}),
+    )
+    .await;
+    assert_eq!(status, 422, "{body}");
+    assert_error(&body, "SIMULATION_FAILED");
+
+    // After graduation and migration, exact out on the AMM.
+    let whale = testkit::funded(&rpc, 40 * SOL).await.unwrap();
+    testkit::buy(&rpc, &keys, &whale, 12 * SOL).await.unwrap();
+    testkit::migrate(&rpc, &keys, &whale, &s.net.partner.pubkey())
+        .await
+        .unwrap();
+    let amm_buy = json!({
+        "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "swapMode": "ExactOut",
+        "amountOut": "1000000000000", "slippageBps": 100, "taker": taker,
+    });
+    eventually_dex(&http, &base, &amm_buy, "launchpad-amm-solana").await;
+    let before = held(&s, &keys, &trader).await;
+    let (quote, _) = swap(&s, &http, amm_buy, &trader).await;
+    assert_eq!(quote["best"]["dexId"], "launchpad-amm-solana");
+    assert_eq!(quote["best"]["amountOut"], "1000000000000");
+    assert_eq!(held(&s, &keys, &trader).await - before, 1_000_000_000_000);
+    let _ = s.stop.send(true);
+}

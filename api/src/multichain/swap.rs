@@ -142,6 +142,7 @@ async fn kyberswap_entry(
     );
     route["routeSummary"] = q.summary;
     Ok(Some(RouteEntry {
+        max_amount_in: None,
         dex_id: format!("kyberswap-{}", chain.key),
         amount_in: pair.amount_in.to_string(),
         amount_out: q.amount_out.to_string(),
@@ -200,6 +201,7 @@ async fn zerox_entry(
         q.spender.as_deref(),
     );
     Ok(Some(RouteEntry {
+        max_amount_in: None,
         dex_id: format!("zerox-{}", chain.key),
         amount_in: pair.amount_in.to_string(),
         amount_out: q.buy_amount.to_string(),
@@ -259,6 +261,7 @@ pub async fn quote(
         }
     };
     Ok(QuoteResponse {
+        swap_mode: crate::routes::swap::common::SwapMode::ExactIn.name().into(),
         best,
         quotes,
         fee_bps: platform_fee(state).map_or(0, |f| f.bps),

@@ -81,6 +81,65 @@ pub struct QuoteRequest {
     pub slippage_bps: Option<u16>,
     /// The wallet (required to build).
     pub taker: Option<String>,
+    /// `ExactIn` (default: spend `amountIn`) or `ExactOut` (receive exactly `amountOut`; Solana only).
+    pub swap_mode: Option<String>,
+    /// `ExactOut`: base units of `tokenOut` to receive, exactly.
+    pub amount_out: Option<String>,
+}
+
+/// Which side of a swap is fixed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SwapMode {
+    /// Spend exactly `amountIn`; receive at least `minAmountOut`.
+    ExactIn,
+    /// Receive exactly `amountOut`; spend at most `maxAmountIn`.
+    ExactOut,
+}
+
+impl SwapMode {
+    pub const EXACT_IN: &'static str = "ExactIn";
+    pub const EXACT_OUT: &'static str = "ExactOut";
+
+    /// The request's mode (`ExactIn` when it names none).
+    pub fn of(req: &QuoteRequest) -> Result<SwapMode, ApiError> {
+        match req.swap_mode.as_deref() {
+            None | Some(SwapMode::EXACT_IN) => Ok(SwapMode::ExactIn),
+            Some(SwapMode::EXACT_OUT) => Ok(SwapMode::ExactOut),
+            Some(_) => Err(ApiError::invalid(
+                "`swapMode` must be `ExactIn` or `ExactOut`",
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SwapMode::ExactIn => SwapMode::EXACT_IN,
+            SwapMode::ExactOut => SwapMode::EXACT_OUT,
+        }
+    }
+}
+
+/// The exact amount out an `ExactOut` request asks for, base units; `amountIn` and `amount` must be absent.
+pub fn exact_amount_out(req: &QuoteRequest) -> Result<u128, ApiError> {
+    if req.amount_in.is_some() || req.amount.is_some() {
+        return Err(ApiError::invalid(
+            "an `ExactOut` request gives `amountOut` only (no `amountIn` or `amount`)",
+        ));
+    }
+    req.amount_out
+        .as_deref()
+        .ok_or_else(|| ApiError::missing("amountOut"))?
+        .trim()
+        .parse::<u128>()
+        .ok()
+        .filter(|a| *a > 0)
+        .ok_or_else(|| ApiError::invalid("`amountOut` must be a positive integer in base units"))
+}
+
+/// The most an exact-out swap may take: `amount_in` plus the slippage tolerance, rounded up.
+pub fn max_in(amount_in: u128, slippage_bps: u16) -> u128 {
+    let num = amount_in.saturating_mul(10_000 + u128::from(slippage_bps));
+    num.div_ceil(10_000)
 }
 
 /// The only `amountUnit`.
@@ -242,8 +301,12 @@ pub struct RouteEntry {
     pub dex_id: String,
     pub amount_in: String,
     pub amount_out: String,
-    /// `amountOut` less the slippage tolerance: send it back as `minAmountOut`.
+    /// `amountOut` less the slippage tolerance: send it back as `minAmountOut`. For `ExactOut`, `amountOut`
+    /// itself.
     pub min_amount_out: String,
+    /// `ExactOut` only: `amountIn` plus the slippage tolerance, rounded up: the most the built swap takes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_amount_in: Option<String>,
     /// EVM: the address to approve for `tokenIn` (exactly `amountIn` is enough); null on Solana.
     pub spender: Option<String>,
     /// Opaque: pass it back unchanged to `/swap/build`.
@@ -271,6 +334,8 @@ pub struct QuoteResponse {
     /// The tolerance the minimums were computed with (the request's, default 50).
     #[schema(default = 50)]
     pub slippage_bps: u16,
+    /// `ExactIn` or `ExactOut`, as requested.
+    pub swap_mode: String,
     /// When the best route stops building (unix seconds, 60 s after the quote): `/swap/build` then
     /// answers `QUOTE_EXPIRED`. Every route carries its own expiry, sealed with it.
     pub expires_at: i64,
@@ -294,6 +359,11 @@ pub struct OwnRoute {
     /// The buy completes the curve: the build appends `migrate`.
     pub completes: bool,
     pub expires_at: i64,
+    /// Quoted exact out: `amountOut` is exact and the swap takes at most `maxAmountIn`.
+    #[serde(default)]
+    pub exact_out: bool,
+    #[serde(default)]
+    pub max_amount_in: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -307,6 +377,8 @@ pub struct BuildRequest {
     /// Base units.
     #[schema(schema_with = min_amount_out_schema)]
     pub min_amount_out: String,
+    /// `ExactOut`: the most to pay, base units; default the route's `maxAmountIn`.
+    pub max_amount_in: Option<String>,
     /// Solana: the compute-unit price to offer, as a percentile of recent fees (`none` 0, `low` 25th,
     /// `medium` 50th, `high` 75th, `veryHigh` 95th); default the service's `--priority-fee-percentile`.
     pub priority_level: Option<crate::solana::PriorityLevel>,
@@ -344,6 +416,14 @@ mod tests {
             prop_assert!(tolerance_bps(quoted, min) <= 10_000);
             prop_assert!(min_out(quoted, bps) <= quoted);
         }
+    }
+
+    #[test]
+    fn the_exact_out_maximum_rounds_up() {
+        assert_eq!(max_in(1_000, 50), 1_005);
+        assert_eq!(max_in(1_001, 50), 1_006);
+        assert_eq!(max_in(10_000, 0), 10_000);
+        assert_eq!(max_in(u128::MAX, 5_000), u128::MAX / 10_000);
     }
 
     #[test]

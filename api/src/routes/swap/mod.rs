@@ -69,18 +69,44 @@ pub fn quote_request_schema() -> RefOr<Schema> {
                 ("taker", nullable(address_of(kind)), false),
             ]
         };
+        let exact_in = || {
+            (
+                "swapMode",
+                nullable(
+                    one_of([common::SwapMode::EXACT_IN])
+                        .description(Some("Default `ExactIn`: spend exactly the amount given")),
+                ),
+                false,
+            )
+        };
         let mut base_units = common(
             chain_keys(kind).collect(),
             with_example(address_of(kind), &native),
         );
         base_units.push(("amountIn", schema::amount(1, max).into(), true));
+        base_units.push(exact_in());
         variants = variants.item(object(base_units));
+        if kind == ChainKind::Solana {
+            // Exactly `amountOut` of `tokenOut`, for at most the route's `maxAmountIn`.
+            let mut exact_out = common(
+                chain_keys(kind).collect(),
+                with_example(address_of(kind), &native),
+            );
+            exact_out.push((
+                "swapMode",
+                one_of([common::SwapMode::EXACT_OUT]).into(),
+                true,
+            ));
+            exact_out.push(("amountOut", schema::amount(1, max).into(), true));
+            variants = variants.item(object(exact_out));
+        }
         for (chain, tokens) in human_tokens(kind) {
             let decimals = tokens.iter().map(|(_, d)| *d).min().unwrap_or(0);
             let addresses: Vec<&str> = tokens.iter().map(|(a, _)| a.as_str()).collect();
             let mut human = common(vec![chain], one_of(addresses).into());
             human.push(("amount", schema::human_amount(decimals, max).into(), true));
             human.push(("amountUnit", one_of([HUMAN]).into(), true));
+            human.push(exact_in());
             variants = variants.item(object(human));
         }
     }
@@ -126,6 +152,18 @@ pub(crate) async fn verify_evm_record(
     multichain::verify_swap_record(state, chain, address, tx_hash, tokens, amounts).await
 }
 
+/// `ExactOut` is the launchpad's own pools' (both programs have `swap_exact_out`); the EVM aggregators and
+/// Jupiter are asked exact in only.
+fn exact_out_on_solana_only(chain: &chains::ChainInfo, req: &QuoteRequest) -> Result<(), ApiError> {
+    let mode = common::SwapMode::of(req)?;
+    if mode == common::SwapMode::ExactOut && chain.kind != ChainKind::Solana {
+        return Err(ApiError::invalid(
+            "`swapMode` `ExactOut` is available on Solana (the launchpad's own pools) only",
+        ));
+    }
+    Ok(())
+}
+
 /// The chain a swap request names.
 fn chain_of(req: &QuoteRequest) -> Result<&'static chains::ChainInfo, ApiError> {
     chains::required_chain("chainKey", req.chain_key.as_deref())
@@ -148,6 +186,7 @@ pub async fn quote(
     ApiJson(req): ApiJson<QuoteRequest>,
 ) -> Result<Json<QuoteResponse>, ApiError> {
     let chain = chain_of(&req)?;
+    exact_out_on_solana_only(chain, &req)?;
     let mut quote = match chain.kind {
         ChainKind::Solana => solana::quote(&state, &req).await?,
         ChainKind::Evm => multichain::swap_quote(&state, chain, &req).await?,
@@ -189,6 +228,7 @@ pub async fn build(
     ApiJson(req): ApiJson<BuildRequest>,
 ) -> Result<Json<BuildResponse>, ApiError> {
     let chain = chain_of(&req.request)?;
+    exact_out_on_solana_only(chain, &req.request)?;
     // The route as this service quoted it, or INVALID_ROUTE (a whole route entry is accepted too).
     let sealed = req.route.get("route").unwrap_or(&req.route);
     let req = BuildRequest {

@@ -3,16 +3,16 @@
 //! Jupiter when it is configured.
 
 use super::common::{
-    amount_in, invalid_route, min_out, no_route, quote_expired, reject_same_token, route_stale,
-    same_token, slippage, BuildRequest, Fee, Gas, OwnRoute, QuoteRequest, QuoteResponse, Route,
-    RouteEntry, QUOTE_TTL_SECS,
+    amount_in, exact_amount_out, invalid_route, max_in, min_out, no_route, quote_expired,
+    reject_same_token, route_stale, same_token, slippage, BuildRequest, Fee, Gas, OwnRoute,
+    QuoteRequest, QuoteResponse, Route, RouteEntry, SwapMode, QUOTE_TTL_SECS,
 };
 use crate::error::{address, ApiError};
 use crate::routes::catalog;
 use crate::AppState;
 use anchor_lang::prelude::Pubkey;
 use sdk::accounts::PoolStatus;
-use sdk::launchpad_ix::{self as lix, LaunchKeys, SwapArgs, SIDE_BUY, SIDE_SELL};
+use sdk::launchpad_ix::{self as lix, LaunchKeys, SwapArgs, SwapExactOutArgs, SIDE_BUY, SIDE_SELL};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -45,7 +45,9 @@ pub struct SolanaBuild {
 struct Pair {
     token_in: Pubkey,
     token_out: Pubkey,
-    amount_in: u64,
+    mode: SwapMode,
+    /// `ExactIn`: what is spent. `ExactOut`: what is received.
+    amount: u64,
     slippage_bps: u16,
 }
 
@@ -56,13 +58,22 @@ async fn validate(state: &AppState, req: &QuoteRequest) -> Result<Pair, ApiError
     if token_in == token_out {
         return Err(same_token());
     }
-    let decimals = if req.amount_in.is_none() && req.amount_unit.as_deref() == Some("human") {
-        catalog::catalog_decimals(state, &token_in).await?
-    } else {
-        None
+    let mode = SwapMode::of(req)?;
+    let amount = match mode {
+        SwapMode::ExactIn => {
+            let decimals = if req.amount_in.is_none() && req.amount_unit.as_deref() == Some("human")
+            {
+                catalog::catalog_decimals(state, &token_in).await?
+            } else {
+                None
+            };
+            u64::try_from(amount_in(req, decimals)?).map_err(|_| {
+                ApiError::invalid("`amountIn` is larger than any Solana token amount")
+            })?
+        }
+        SwapMode::ExactOut => u64::try_from(exact_amount_out(req)?)
+            .map_err(|_| ApiError::invalid("`amountOut` is larger than any Solana token amount"))?,
     };
-    let amount_in = u64::try_from(amount_in(req, decimals)?)
-        .map_err(|_| ApiError::invalid("`amountIn` is larger than any Solana token amount"))?;
     let slippage_bps = slippage(req.slippage_bps)?;
     if let Some(t) = req.taker.as_deref() {
         address("taker", Some(t))?;
@@ -70,7 +81,8 @@ async fn validate(state: &AppState, req: &QuoteRequest) -> Result<Pair, ApiError
     Ok(Pair {
         token_in,
         token_out,
-        amount_in,
+        mode,
+        amount,
         slippage_bps,
     })
 }
@@ -99,6 +111,8 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     // The least the swap can deliver when it lands: below `amountOut` only when the chain's clock, as last
     // read, is still in an earlier (dearer) fee step than the time priced.
     let mut worst_out = None;
+    // The most an exact-out swap can take when it lands, likewise.
+    let mut worst_in = None;
     // What the venue would do; the route entry is built from it the same way for both venues.
     let (venue, dex_id, amm_pool, fill, fee_bps, fee_token) = match c.pool.status {
         PoolStatus::Bonding => {
@@ -109,12 +123,22 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
             };
             let chain = state.chain_time().await;
             let at = |t: i64| {
-                sdk::quote::quote_exact_in(&c.config, &c.pool, curve_side, pair.amount_in, t)
-                    .map_err(|e| no_route(format!("the curve cannot fill this amount: {e:?}")))
+                match pair.mode {
+                    SwapMode::ExactIn => {
+                        sdk::quote::quote_exact_in(&c.config, &c.pool, curve_side, pair.amount, t)
+                    }
+                    SwapMode::ExactOut => {
+                        sdk::quote::quote_exact_out(&c.config, &c.pool, curve_side, pair.amount, t)
+                    }
+                }
+                .map_err(|e| no_route(format!("the curve cannot fill this amount: {e:?}")))
             };
             let q = at(chain.now)?;
             if c.current_fee_bps(chain.observed) != c.current_fee_bps(chain.now) {
-                worst_out = Some(at(chain.observed)?.amount_out.min(q.amount_out));
+                let earlier = at(chain.observed)?;
+                // Exact in: the least out; exact out: the most in (kept in `worst_in`).
+                worst_out = Some(earlier.amount_out.min(q.amount_out));
+                worst_in = Some(earlier.amount_in.max(q.amount_in));
             }
             changes_at = c.fee_changes_at(chain.now);
             let fill = (q.amount_in, q.amount_out, q.fee, q.refund, q.completes);
@@ -137,8 +161,11 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
                 return Ok(vec![]);
             };
             let a_to_b = amm.pool.mint_a == pair.token_in;
-            let q = sdk::amm_ix::quote_exact_in(&amm.pool, a_to_b, pair.amount_in)
-                .map_err(|e| no_route(format!("the AMM cannot fill this amount: {e:?}")))?;
+            let q = match pair.mode {
+                SwapMode::ExactIn => sdk::amm_ix::quote_exact_in(&amm.pool, a_to_b, pair.amount),
+                SwapMode::ExactOut => sdk::amm_ix::quote_exact_out(&amm.pool, a_to_b, pair.amount),
+            }
+            .map_err(|e| no_route(format!("the AMM cannot fill this amount: {e:?}")))?;
             (
                 "amm",
                 "launchpad-amm-solana",
@@ -155,6 +182,12 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     }
     // The curve's addresses come encoded with it: base58 was the largest cost of a quote.
     let names = &c.names;
+    let exact_out = pair.mode == SwapMode::ExactOut;
+    let max_amount_in = exact_out.then(|| {
+        max_in(u128::from(worst_in.unwrap_or(amount_in)), pair.slippage_bps)
+            .min(u128::from(u64::MAX))
+            .to_string()
+    });
     let route = OwnRoute {
         venue: venue.into(),
         pool: names.address.clone(),
@@ -162,20 +195,33 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
         mint: names.mint.clone(),
         quote_mint: names.quote_mint.clone(),
         side: if side == SIDE_BUY { "buy" } else { "sell" }.into(),
-        amount_in: pair.amount_in.to_string(),
+        // Exact in: what is spent; exact out: what is received (the fixed side).
+        amount_in: if exact_out {
+            amount_in.to_string()
+        } else {
+            pair.amount.to_string()
+        },
         amount_out: amount_out.to_string(),
         completes,
         expires_at: now + QUOTE_TTL_SECS,
+        exact_out,
+        max_amount_in: max_amount_in.clone(),
     };
     Ok(vec![RouteEntry {
         dex_id: dex_id.into(),
         amount_in: amount_in.to_string(),
         amount_out: amount_out.to_string(),
-        min_amount_out: min_out(
-            u128::from(worst_out.unwrap_or(amount_out)),
-            pair.slippage_bps,
-        )
-        .to_string(),
+        min_amount_out: if exact_out {
+            // Exactly what was asked; a completing buy gives every unsold token, at least that.
+            pair.amount.to_string()
+        } else {
+            min_out(
+                u128::from(worst_out.unwrap_or(amount_out)),
+                pair.slippage_bps,
+            )
+            .to_string()
+        },
+        max_amount_in,
         spender: None,
         route: Route::Own(Box::new(route)),
         pool_fee: Some(Fee {
@@ -195,14 +241,15 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
 fn jupiter_entry(state: &AppState, pair: &Pair, q: crate::jupiter::JupiterQuote) -> RouteEntry {
     RouteEntry {
         dex_id: "jupiter-solana".into(),
-        amount_in: pair.amount_in.to_string(),
+        amount_in: pair.amount.to_string(),
         amount_out: q.out_amount.to_string(),
         // Jupiter's own minimum at the requested slippage (its swap enforces it).
         min_amount_out: q.min_out.to_string(),
+        max_amount_in: None,
         spender: None,
         route: Route::Aggregator(serde_json::json!({
             "venue": "jupiter",
-            "amountIn": pair.amount_in.to_string(),
+            "amountIn": pair.amount.to_string(),
             "expiresAt": state.now() + QUOTE_TTL_SECS,
             "labels": q.labels,
             "quoteResponse": q.response,
@@ -230,7 +277,8 @@ async fn build_jupiter(
         return Err(quote_expired());
     }
     let quote = &route["quoteResponse"];
-    if route["amountIn"].as_str() != Some(pair.amount_in.to_string().as_str())
+    if pair.mode != SwapMode::ExactIn
+        || route["amountIn"].as_str() != Some(pair.amount.to_string().as_str())
         || quote["inputMint"].as_str() != Some(pair.token_in.to_string().as_str())
         || quote["outputMint"].as_str() != Some(pair.token_out.to_string().as_str())
     {
@@ -259,12 +307,17 @@ async fn build_jupiter(
 pub(super) async fn quote(state: &AppState, req: &QuoteRequest) -> Result<QuoteResponse, ApiError> {
     let pair = validate(state, req).await?;
     let mut quotes = own_routes(state, &pair).await?;
-    if let Some(jupiter) = &state.jupiter {
+    // Jupiter is asked exact in only (its exact-out mode serves few routes); exact out is our pools'.
+    if let Some(jupiter) = state
+        .jupiter
+        .as_ref()
+        .filter(|_| pair.mode == SwapMode::ExactIn)
+    {
         match jupiter
             .quote(
                 &pair.token_in,
                 &pair.token_out,
-                pair.amount_in,
+                pair.amount,
                 pair.slippage_bps,
             )
             .await
@@ -276,7 +329,15 @@ pub(super) async fn quote(state: &AppState, req: &QuoteRequest) -> Result<QuoteR
             Err(e) => tracing::warn!("jupiter quote skipped: {}", e.message),
         }
     }
-    quotes.sort_by_key(|q| std::cmp::Reverse(q.amount_out.parse::<u64>().unwrap_or(0)));
+    // Exact in: most out first; exact out: least in first.
+    match pair.mode {
+        SwapMode::ExactIn => {
+            quotes.sort_by_key(|q| std::cmp::Reverse(q.amount_out.parse::<u64>().unwrap_or(0)))
+        }
+        SwapMode::ExactOut => {
+            quotes.sort_by_key(|q| q.amount_in.parse::<u64>().unwrap_or(u64::MAX))
+        }
+    }
     let best = quotes
         .first()
         .cloned()
@@ -288,6 +349,7 @@ pub(super) async fn quote(state: &AppState, req: &QuoteRequest) -> Result<QuoteR
         // the top-level rate is what every route entry charges.
         fee_bps: SOLANA_PLATFORM_FEE_BPS,
         slippage_bps: pair.slippage_bps,
+        swap_mode: pair.mode.name().into(),
         expires_at: state.now() + QUOTE_TTL_SECS,
     })
 }
@@ -309,8 +371,30 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
     if route.expires_at < state.now() {
         return Err(quote_expired());
     }
-    if route.amount_in != pair.amount_in.to_string() {
-        return Err(invalid_route("`route` was quoted for another amount"));
+    // The request's fixed side must be the route's: its amount and its mode.
+    let fixed = if route.exact_out {
+        &route.amount_out
+    } else {
+        &route.amount_in
+    };
+    if route.exact_out != (pair.mode == SwapMode::ExactOut) || *fixed != pair.amount.to_string() {
+        return Err(invalid_route(
+            "`route` was quoted for another amount or `swapMode`",
+        ));
+    }
+    // Exact out: the most to pay (the request's, else the route's); the exact amount out is the minimum.
+    let max_amount_in: u64 = match (&req.max_amount_in, &route.max_amount_in) {
+        _ if !route.exact_out => 0,
+        (Some(m), _) | (None, Some(m)) => m
+            .trim()
+            .parse()
+            .map_err(|_| ApiError::invalid("`maxAmountIn` must be an integer in base units"))?,
+        (None, None) => return Err(invalid_route("`route` carries no `maxAmountIn`")),
+    };
+    if route.exact_out && min_amount_out > pair.amount {
+        return Err(ApiError::invalid(
+            "`minAmountOut` of an `ExactOut` swap is at most its `amountOut`",
+        ));
     }
     let pool = address("route.pool", Some(&route.pool))?;
     let curve = state
@@ -349,7 +433,13 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
     let sol = keys.quote_mint == sdk::ids::NATIVE_MINT;
     let mut ixs = Vec::new();
     if sol && route.side == "buy" {
-        ixs.extend(lix::wrap_sol(&taker, pair.amount_in));
+        // Exact out wraps the most it may pay; the unwrap at the end returns what it did not.
+        let wrap = if route.exact_out {
+            max_amount_in
+        } else {
+            pair.amount
+        };
+        ixs.extend(lix::wrap_sol(&taker, wrap));
     } else {
         ixs.push(lix::create_ata_idempotent(
             &taker,
@@ -367,19 +457,32 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
     let mut migrates = false;
     match route.venue.as_str() {
         "bonding-curve" => {
-            ixs.push(lix::swap_with_ata(
-                &keys,
-                &taker,
-                SwapArgs {
-                    side: if route.side == "buy" {
-                        SIDE_BUY
-                    } else {
-                        SIDE_SELL
+            let side = if route.side == "buy" {
+                SIDE_BUY
+            } else {
+                SIDE_SELL
+            };
+            ixs.push(if route.exact_out {
+                lix::swap_exact_out_with_ata(
+                    &keys,
+                    &taker,
+                    SwapExactOutArgs {
+                        side,
+                        amount_out: pair.amount,
+                        max_amount_in,
                     },
-                    amount_in: pair.amount_in,
-                    min_amount_out,
-                },
-            ));
+                )
+            } else {
+                lix::swap_with_ata(
+                    &keys,
+                    &taker,
+                    SwapArgs {
+                        side,
+                        amount_in: pair.amount,
+                        min_amount_out,
+                    },
+                )
+            });
             if route.side == "buy" && route.completes {
                 ixs.push(lix::migrate(&keys, &taker, &curve.config.partner));
                 migrates = true;
@@ -387,15 +490,28 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
         }
         "amm" => {
             let amm = keys.amm_keys();
-            ixs.push(sdk::amm_ix::swap(
-                &amm,
-                &taker,
-                sdk::amm_ix::AmmSwapArgs {
-                    a_to_b: amm.mint_a == pair.token_in,
-                    amount_in: pair.amount_in,
-                    min_amount_out,
-                },
-            ));
+            let a_to_b = amm.mint_a == pair.token_in;
+            ixs.push(if route.exact_out {
+                sdk::amm_ix::swap_exact_out(
+                    &amm,
+                    &taker,
+                    sdk::amm_ix::AmmSwapExactOutArgs {
+                        a_to_b,
+                        amount_out: pair.amount,
+                        max_amount_in,
+                    },
+                )
+            } else {
+                sdk::amm_ix::swap(
+                    &amm,
+                    &taker,
+                    sdk::amm_ix::AmmSwapArgs {
+                        a_to_b,
+                        amount_in: pair.amount,
+                        min_amount_out,
+                    },
+                )
+            });
         }
         _ => return Err(invalid_route("unknown venue in `route`")),
     }
