@@ -1142,6 +1142,41 @@ async fn the_launchpad_journey_in_chromium() {
         "{usdc_trades}"
     );
 
+    // "Receive exactly": 1,000,000 tokens asked for, quoted with the most it may cost, delivered exactly.
+    let rows = trade_rows(&c).await;
+    click(&c, "#side-buy").await;
+    click(&c, "#trade-exact-out").await;
+    fill(&c, "#trade-amount", "1 000 000").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-amount-echo')?.textContent === '= 1000000 DDOG' && \
+         document.querySelector('#trade-quote')?.dataset.amountOut === '1000000000000' && \
+         document.querySelector('#quote-max-in') && \
+         document.querySelector('#quote-out')?.textContent === '1,000,000 DDOG'",
+        20,
+        "an exact-out quote for 1,000,000 tokens",
+    )
+    .await;
+    c.execute(
+        "const row = document.querySelector('#trade-confirm-row'); \
+         if (row && !row.hidden && !document.querySelector('#trade-confirm').checked) document.querySelector('#trade-confirm').click();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(&c, "#trade-submit").await;
+    wait_js(
+        &c,
+        &format!("document.querySelectorAll('#trades tr.trade-row').length > {rows} || !document.querySelector('#trade-error').hidden"),
+        30,
+        "the exact-out buy in the trades",
+    )
+    .await;
+    let refused = text(&c, "#trade-error").await;
+    assert!(refused.is_empty(), "the exact-out buy failed: {refused}");
+    let last = get_json(&format!("{base}/launchpad/trades/{usdc}?limit=1")).await;
+    assert_eq!(last["trades"][0]["amountOut"], "1000000000000", "{last}");
+
     // The shield launch's page shows its fee as it decays.
     c.execute(&format!("location.hash = '#/token/{shield}';"), vec![])
         .await

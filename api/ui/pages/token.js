@@ -127,6 +127,8 @@ export async function render(main, ctx, mint) {
 
   // Trade panel
   let side = 'buy';
+  // "Receive exactly": the field is the amount out (exact), the input is quoted with a maximum.
+  let exactOut = false;
   let slippageBps = 100;
   let lastQuote = null;
   const amount = el('input', {
@@ -138,6 +140,18 @@ export async function render(main, ctx, mint) {
     'aria-describedby': 'trade-quote',
   });
   const amountLabel = el('label', { for: 'trade-amount' });
+  const exactOutBox = el('input', {
+    type: 'checkbox',
+    id: 'trade-exact-out',
+    onchange: (e) => {
+      exactOut = e.target.checked;
+      amount.value = '';
+      lastQuote = null;
+      paintPanel();
+      echo();
+      showQuote(null);
+    },
+  });
   // What the field was read as (`= 1.5 SOL`), or why it cannot be: the amount sent is the one shown here.
   const amountEcho = el('p', { class: 'muted', id: 'trade-amount-echo', 'aria-live': 'polite' });
   // A costly trade (high price impact, a fee above the launch's final fee) waits for this box.
@@ -220,13 +234,14 @@ export async function render(main, ctx, mint) {
         ...[25, 50, 75, 100].map((pct) => chip(pct === 100 ? 'Max' : `${pct}%`, () => setUnits((BigInt(held) * BigInt(pct)) / 100n, TOKEN_DECIMALS), pct === 100 ? 'trade-max' : `quick-${pct}`)),
       );
     }
-    quick.hidden = !session.wallet && side === 'sell';
+    quick.hidden = exactOut || (!session.wallet && side === 'sell');
   }
   const form = el(
     'form',
     { class: 'panel trade', id: 'trade-form', 'aria-labelledby': 'trade-h', novalidate: true },
     el('h2', { id: 'trade-h' }, 'Trade'),
     el('div', { class: 'tabs', role: 'group', 'aria-label': 'Side' }, sideButtons),
+    el('label', { class: 'check', for: 'trade-exact-out' }, exactOutBox, ' Receive exactly this amount'),
     amountLabel,
     amount,
     quick,
@@ -249,7 +264,9 @@ export async function render(main, ctx, mint) {
 
   function paintPanel() {
     const t = tokens();
-    amountLabel.textContent = side === 'buy' ? `You pay (${q})` : `You sell (${view.symbol})`;
+    amountLabel.textContent = exactOut
+      ? side === 'buy' ? `You receive exactly (${view.symbol})` : `You receive exactly (${q})`
+      : side === 'buy' ? `You pay (${q})` : `You sell (${view.symbol})`;
     paintQuick();
     submit.textContent = session.wallet
       ? `${side === 'buy' ? 'Buy' : 'Sell'} ${view.symbol}${cur.venue === 'amm' ? ' on the AMM' : ''}`
@@ -268,8 +285,8 @@ export async function render(main, ctx, mint) {
   /** The amount field as read: `{ units, text }`, or `{ error }` (a sell of more than the wallet holds too). */
   function typed() {
     const t = tokens();
-    const a = parseAmount(amount.value, t.inDec);
-    if (a.units && side === 'sell' && session.wallet && BigInt(a.units) > BigInt(held)) {
+    const a = parseAmount(amount.value, exactOut ? t.outDec : t.inDec);
+    if (!exactOut && a.units && side === 'sell' && session.wallet && BigInt(a.units) > BigInt(held)) {
       return { error: `You hold ${units(held, TOKEN_DECIMALS)} ${t.inSym}: sell at most that (Max).` };
     }
     return a;
@@ -279,15 +296,17 @@ export async function render(main, ctx, mint) {
     const t = tokens();
     const a = amount.value.trim() ? typed() : null;
     amountEcho.classList.toggle('error', !!a?.error);
-    amountEcho.textContent = !a ? '' : a.error ? a.error : `= ${a.text} ${t.inSym}`;
+    amountEcho.textContent = !a ? '' : a.error ? a.error : `= ${a.text} ${exactOut ? t.outSym : t.inSym}`;
   }
 
   function request() {
     const t = tokens();
     const a = typed();
-    const amountIn = a.units;
-    if (!amountIn || amountIn === '0') return null;
-    const r = { chainKey: 'solana', tokenIn: t.tokenIn, tokenOut: t.tokenOut, amountIn, slippageBps };
+    const amount = a.units;
+    if (!amount || amount === '0') return null;
+    const r = exactOut
+      ? { chainKey: 'solana', tokenIn: t.tokenIn, tokenOut: t.tokenOut, swapMode: 'ExactOut', amountOut: amount, slippageBps }
+      : { chainKey: 'solana', tokenIn: t.tokenIn, tokenOut: t.tokenOut, amountIn: amount, slippageBps };
     if (session.wallet) r.taker = session.wallet.address;
     return r;
   }
@@ -337,7 +356,10 @@ export async function render(main, ctx, mint) {
       confirmText.textContent = ` I accept ${why.text} on this trade.`;
     }
     quoteBox.classList.toggle('warn', !!warning);
-    if (!best) delete quoteBox.dataset.amountIn;
+    if (!best) {
+      delete quoteBox.dataset.amountIn;
+      delete quoteBox.dataset.amountOut;
+    }
     if (!best) {
       put(quoteBox, );
       return;
@@ -350,8 +372,12 @@ export async function render(main, ctx, mint) {
     const feeSym = feeIn ? t.inSym : t.outSym;
     const feeDec = feeIn ? t.inDec : t.outDec;
     put(quoteBox, 
-      stat('You receive', `≈ ${units(best.amountOut, t.outDec)} ${t.outSym}`, 'quote-out'),
-      stat(`Minimum at ${bps(slippageBps)} slippage`, `${units(best.minAmountOut, t.outDec)} ${t.outSym}`),
+      exactOut ? stat('You pay', `≈ ${units(best.amountIn, t.inDec)} ${t.inSym}`, 'quote-in') : null,
+      exactOut && best.maxAmountIn
+        ? stat(`At most, at ${bps(slippageBps)} slippage`, `${units(best.maxAmountIn, t.inDec)} ${t.inSym}`, 'quote-max-in')
+        : null,
+      stat(exactOut ? 'You receive exactly' : 'You receive', `${exactOut ? '' : '≈ '}${units(best.amountOut, t.outDec)} ${t.outSym}`, 'quote-out'),
+      exactOut ? null : stat(`Minimum at ${bps(slippageBps)} slippage`, `${units(best.minAmountOut, t.outDec)} ${t.outSym}`),
       stat(`Fee (${bps(best.poolFee?.bps ?? 0)})`, `${units(best.poolFee?.amount || '0', feeDec)} ${feeSym}`),
       stat('Price impact', impact === null ? '–' : `${(Math.max(0, impact) * 100).toFixed(2)}%`, 'quote-impact'),
       refund > 0n
@@ -394,7 +420,8 @@ export async function render(main, ctx, mint) {
       showError(null);
       showQuote(res.best);
       // The amount the quote was asked for, as sent: what the field's echo says.
-      quoteBox.dataset.amountIn = r.amountIn;
+      if (r.amountIn) quoteBox.dataset.amountIn = r.amountIn;
+      else quoteBox.dataset.amountOut = r.amountOut;
       return lastQuote;
     } catch (e) {
       if (mine !== quoteSeq) return null;
@@ -414,10 +441,11 @@ export async function render(main, ctx, mint) {
 
   /** Why the wallet cannot pay for `r` (a sentence), before anything is signed; null when it can or its
    * balances are unknown (the chain then has the last word). */
-  function shortOfFunds(r) {
+  function shortOfFunds(r, best) {
     if (!funds) return null;
     const sol = BigInt(funds.sol);
-    const amountIn = BigInt(r.amountIn);
+    // Exact out may take up to its maximum.
+    const amountIn = BigInt(r.amountIn ?? best?.maxAmountIn ?? best?.amountIn ?? '0');
     if (side === 'buy' && cur.quoteMint === SOL_MINT) {
       if (amountIn + SOL_RESERVE > sol) {
         return `Your wallet has ${units(funds.sol, 9)} SOL; this buy needs ${units(String(amountIn + SOL_RESERVE), 9)} SOL with fees and rent.`;
@@ -425,7 +453,7 @@ export async function render(main, ctx, mint) {
       return null;
     }
     if (side === 'buy' && amountIn > BigInt(funds.usdc ?? '0')) {
-      return `Your wallet has ${units(funds.usdc ?? '0', qd)} ${q}; this buy needs ${units(r.amountIn, qd)} ${q}.`;
+      return `Your wallet has ${units(funds.usdc ?? '0', qd)} ${q}; this buy needs ${units(String(amountIn), qd)} ${q}.`;
     }
     if (sol < SOL_RESERVE) {
       return `Your wallet has ${units(funds.sol, 9)} SOL; a trade needs about ${units(String(SOL_RESERVE), 9)} SOL for fees and rent.`;
@@ -448,7 +476,7 @@ export async function render(main, ctx, mint) {
         if (!request()) showError(new Error(typed().error || 'Enter an amount.'));
         return;
       }
-      const lacking = shortOfFunds(quoted.request);
+      const lacking = shortOfFunds(quoted.request, quoted.best);
       if (lacking) {
         tradeStatus.textContent = '';
         tradeError.hidden = false;
