@@ -91,7 +91,7 @@ async fn pass(store: &Store, rpc: &Arc<RpcClient>, operator: &Arc<Keypair>, poli
                 c.pool.quote_mint,
                 c.pool.base_mint,
             );
-            let ix = lix::migrate(&keys, &operator.pubkey(), &c.config.partner);
+            let ix = lix::migrate(&keys, &operator.pubkey());
             match migrate(rpc, operator, ix, policy).await {
                 Ok(sig) => {
                     metrics::counter!("keeper_migrations_total", "outcome" => "done").increment(1);

@@ -306,6 +306,7 @@ fn areas(state: &AppState) -> OpenApiRouter<AppState> {
         .merge(routes::wallets::router(state))
         .merge(routes::launch::router(state))
         .merge(routes::claim::router())
+        .merge(routes::creator::router())
         .merge(routes::submit::router())
         .merge(routes::catalog::router())
         .merge(routes::swap::router())

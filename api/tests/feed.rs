@@ -319,7 +319,7 @@ async fn feed(postgres: bool) {
     let mut sse_all = Sse::open(&http, &stream_url, None).await.unwrap();
     let mut sse_cut = Sse::open(&http, &stream_url, None).await.unwrap();
 
-    trade_through_migration(&s, &rpc, &keys).await;
+    trade_through_migration(&rpc, &keys).await;
     testkit::claim_trading_fee(&rpc, &keys, &creator)
         .await
         .unwrap();

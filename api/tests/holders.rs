@@ -185,9 +185,7 @@ async fn holders(postgres: bool) {
     // Graduation, migration, AMM trades.
     let sig = testkit::buy(&rpc, &keys, &w[3], 12 * SOL).await.unwrap();
     first_buys.insert(w[3].pubkey().to_string(), slot_of(&rpc, &sig).await);
-    testkit::migrate(&rpc, &keys, &w[3], &s.net.partner.pubkey())
-        .await
-        .unwrap();
+    testkit::migrate(&rpc, &keys, &w[3]).await.unwrap();
     testkit::amm_buy(&rpc, &keys, &w[1], SOL / 2).await.unwrap();
     // w4 sends everything back to w0 and closes its account.
     let back = balance(&w[4]).await;

@@ -468,3 +468,105 @@ async fn a_flood_is_answered_with_429_and_other_clients_are_served() {
     let _ = s.stop.send(true);
     s.net.shutdown().await;
 }
+
+/// Posts `body` to `path`, signs the returned transaction with `signer`, submits it and waits for the index.
+async fn build_sign_submit(
+    s: &Stack,
+    http: &reqwest::Client,
+    path: &str,
+    body: &serde_json::Value,
+    signer: &solana_keypair::Keypair,
+) -> serde_json::Value {
+    let (status, built) = post(http, &format!("{}{path}", s.base), body).await;
+    assert_eq!(status, 200, "{path}: {built}");
+    let signed = sign(built["solanaTransaction"].as_str().unwrap(), signer);
+    let (status, sent) = s.submit(http, &signed).await;
+    assert_eq!(status, 200, "{sent}");
+    s.wait_indexed().await;
+    built
+}
+
+/// The creator role's handover through the API, then the new creator's claims: the fees accrued before the
+/// handover, and after migration the locked creator position's AMM fees; the previous creator is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_creator_role_is_handed_over_and_the_new_creator_claims() {
+    let s = stack(false, 1_000).await;
+    let http = reqwest::Client::new();
+    let rpc = s.rpc();
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 41, "HAND")
+        .await
+        .unwrap();
+    let trader = testkit::funded(&rpc, 40 * SOL).await.unwrap();
+    testkit::buy(&rpc, &keys, &trader, 2 * SOL).await.unwrap();
+    let team = testkit::funded(&rpc, SOL).await.unwrap();
+    s.wait_indexed().await;
+    let pool = keys.pool.to_string();
+    let accrued = sdk::accounts::decode_pool(&rpc.get_account(&keys.pool).await.unwrap().data)
+        .unwrap()
+        .creator_fee_unclaimed;
+
+    // Only the creator proposes, only the proposed wallet accepts.
+    let propose = serde_json::json!({"pool": pool, "creator": creator.pubkey().to_string(),
+        "newCreator": team.pubkey().to_string()});
+    let not_creator = serde_json::json!({"pool": pool, "creator": trader.pubkey().to_string(),
+        "newCreator": team.pubkey().to_string()});
+    let (status, body) = post(
+        &http,
+        &format!("{}/launchpad/creator/propose", s.base),
+        &not_creator,
+    )
+    .await;
+    assert_eq!(status, 403, "{body}");
+    assert_error(&body, "NOT_ENTITLED");
+    let early = serde_json::json!({"pool": pool, "newCreator": team.pubkey().to_string()});
+    let (status, body) = post(
+        &http,
+        &format!("{}/launchpad/creator/accept", s.base),
+        &early,
+    )
+    .await;
+    assert_eq!(status, 409, "{body}");
+    assert_error(&body, "NOT_PROPOSED");
+    build_sign_submit(&s, &http, "/launchpad/creator/propose", &propose, &creator).await;
+    build_sign_submit(&s, &http, "/launchpad/creator/accept", &early, &team).await;
+    let on_chain =
+        sdk::accounts::decode_pool(&rpc.get_account(&keys.pool).await.unwrap().data).unwrap();
+    assert_eq!(on_chain.creator, team.pubkey());
+
+    // The fees accrued before the handover are the new creator's; the previous one has nothing.
+    let (_, fees) = get(
+        &http,
+        &format!("{}/launchpad/fees?creator={}", s.base, team.pubkey()),
+    )
+    .await;
+    assert_eq!(fees["fees"][0]["role"], "creator", "{fees}");
+    assert_eq!(
+        fees["fees"][0]["quoteAmount"],
+        accrued.to_string(),
+        "{fees}"
+    );
+    let old = serde_json::json!({"creator": creator.pubkey().to_string(), "pool": pool, "kind": "trading"});
+    let (status, body) = post(&http, &format!("{}/launchpad/claim", s.base), &old).await;
+    assert_eq!(status, 403, "{body}");
+    let before = rpc.get_balance(&team.pubkey()).await.unwrap();
+    let claim =
+        serde_json::json!({"creator": team.pubkey().to_string(), "pool": pool, "kind": "trading"});
+    let built = build_sign_submit(&s, &http, "/launchpad/claim", &claim, &team).await;
+    assert_eq!(built["quoteAmount"], accrued.to_string());
+    assert!(rpc.get_balance(&team.pubkey()).await.unwrap() + 10_000 > before + accrued);
+
+    // After migration, the locked creator position's AMM fees go to the new creator as well.
+    testkit::buy(&rpc, &keys, &trader, 12 * SOL).await.unwrap();
+    testkit::migrate(&rpc, &keys, &trader).await.unwrap();
+    testkit::amm_buy(&rpc, &keys, &trader, SOL).await.unwrap();
+    s.wait_indexed().await;
+    let lp = serde_json::json!({"creator": team.pubkey().to_string(), "pool": pool, "kind": "locked-lp"});
+    let built = build_sign_submit(&s, &http, "/launchpad/claim", &lp, &team).await;
+    assert_eq!(built["role"], "creator");
+    assert_ne!(built["quoteAmount"], "0", "{built}");
+    let old_lp = serde_json::json!({"creator": creator.pubkey().to_string(), "pool": pool, "kind": "locked-lp"});
+    let (status, body) = post(&http, &format!("{}/launchpad/claim", s.base), &old_lp).await;
+    assert_eq!(status, 403, "{body}");
+    let _ = s.stop.send(true);
+}

@@ -189,9 +189,7 @@ async fn views(postgres: bool) {
     .await;
     testkit::sell(&rpc, a, &wallets[0], held / 3).await.unwrap();
     testkit::buy(&rpc, a, &wallets[1], 12 * SOL).await.unwrap();
-    testkit::migrate(&rpc, a, &wallets[2], &s.net.partner.pubkey())
-        .await
-        .unwrap();
+    testkit::migrate(&rpc, a, &wallets[2]).await.unwrap();
     testkit::amm_buy(&rpc, a, &wallets[3], SOL / 2)
         .await
         .unwrap();

@@ -33,7 +33,7 @@ async fn market(postgres: bool) {
     let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 3, "MKT")
         .await
         .unwrap();
-    let wallets = trade_through_migration(&s, &rpc, &keys).await;
+    let wallets = trade_through_migration(&rpc, &keys).await;
     let sent = TRADES_THROUGH_MIGRATION;
     s.wait_indexed().await;
 

@@ -957,9 +957,7 @@ async fn exact_out_swaps_through_the_api() {
     // After graduation and migration, exact out on the AMM.
     let whale = testkit::funded(&rpc, 40 * SOL).await.unwrap();
     testkit::buy(&rpc, &keys, &whale, 12 * SOL).await.unwrap();
-    testkit::migrate(&rpc, &keys, &whale, &s.net.partner.pubkey())
-        .await
-        .unwrap();
+    testkit::migrate(&rpc, &keys, &whale).await.unwrap();
     let amm_buy = json!({
         "chainKey": "solana", "tokenIn": sol, "tokenOut": mint, "swapMode": "ExactOut",
         "amountOut": "1000000000000", "slippageBps": 100, "taker": taker,

@@ -237,13 +237,16 @@ pub fn decode_transaction_update(
                 slot: update.slot,
                 tx_index: info.index,
             };
+            // `Some(None)`: an event the index does not keep (a creator handover: the pool account's
+            // write carries the new creator).
             let decoded = if program == launchpad::ID {
                 decode_event(&ix.data).map(|e| launchpad_event(event_key, e))
             } else {
-                decode_amm_event(&ix.data).map(|e| Event::Amm(event_key, Box::new(e), None))
+                decode_amm_event(&ix.data).map(|e| Some(Event::Amm(event_key, Box::new(e), None)))
             };
             match decoded {
-                Some(e) => events.push(e),
+                Some(Some(e)) => events.push(e),
+                Some(None) => {}
                 None => errors.push(DecodeError::UnknownEvent {
                     signature: signature.clone(),
                     ix_index: group.index,
@@ -256,8 +259,8 @@ pub fn decode_transaction_update(
     (events, errors)
 }
 
-fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Event {
-    match event {
+fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Option<Event> {
+    Some(match event {
         LaunchpadEvent::CreateLaunch(e) => Event::Launch(Box::new(Launch {
             mint: e.mint,
             pool: e.pool,
@@ -286,7 +289,8 @@ fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Event {
         LaunchpadEvent::CurveComplete(e) => Event::CurveComplete(key, e),
         LaunchpadEvent::Claim(e) => Event::Claim(key, e),
         LaunchpadEvent::Migrate(e) => Event::Migrate(key, Box::new(e)),
-    }
+        LaunchpadEvent::CreatorProposed(_) | LaunchpadEvent::CreatorTransferred(_) => return None,
+    })
 }
 
 #[cfg(test)]

@@ -204,7 +204,7 @@ async fn a_whole_lifecycle_is_indexed_exactly(db: Db) {
     )
     .unwrap();
     let position = sdk::accounts::decode_position(
-        &rpc.get_account(&life.keys.partner_position(&net.partner.pubkey()))
+        &rpc.get_account(&life.keys.partner_position())
             .await
             .unwrap()
             .data,
@@ -557,9 +557,7 @@ async fn events_inside_a_gap_are_recovered_to_the_rows_of_a_continuous_run(kind:
             .await
             .unwrap(),
     );
-    testkit::migrate(&rpc, &keys, &wallets[1], &net.partner.pubkey())
-        .await
-        .unwrap();
+    testkit::migrate(&rpc, &keys, &wallets[1]).await.unwrap();
     testkit::amm_buy(&rpc, &keys, &wallets[0], SOL)
         .await
         .unwrap();

@@ -130,7 +130,7 @@ pub async fn claim(
             let position = if owed.role == "creator" {
                 keys.creator_position()
             } else {
-                keys.partner_position(&partner)
+                keys.partner_position()
             };
             vec![
                 lix::create_ata_idempotent(&wallet, &wallet, &amm.mint_a, &amm.token_program_a),

@@ -3,6 +3,7 @@
 pub mod candles;
 pub mod catalog;
 pub mod claim;
+pub mod creator;
 pub mod feed;
 pub mod health;
 pub mod holders;

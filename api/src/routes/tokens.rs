@@ -32,7 +32,11 @@ pub struct TokenResponse {
     pub mint: String,
     pub pool: String,
     pub config: String,
+    /// The creator role's holder now (the launching wallet, or whoever it handed the role to: see
+    /// `POST /launchpad/creator/propose`).
     pub creator: String,
+    /// The wallet that launched the token.
+    pub launched_by: String,
     pub name: String,
     pub symbol: String,
     /// From prepare; empty for a launch made without this service.
@@ -161,7 +165,8 @@ pub async fn token(
         mint: mint.to_string(),
         pool: launch.pool,
         config: launch.config,
-        creator: launch.creator,
+        creator: c.pool.creator.to_string(),
+        launched_by: launch.creator,
         name: launch.name,
         symbol: launch.symbol,
         description: extras.description,

@@ -253,7 +253,6 @@ pub const TRADES_THROUGH_MIGRATION: usize = 8;
 /// the second buys to graduation (12 SOL), the third migrates the curve, and the third and fourth buy on the
 /// AMM (1/2 SOL each): [`TRADES_THROUGH_MIGRATION`] trades. Returns the four wallets.
 pub async fn trade_through_migration(
-    s: &Stack,
     rpc: &solana_rpc_client::nonblocking::rpc_client::RpcClient,
     keys: &sdk::launchpad_ix::LaunchKeys,
 ) -> Vec<solana_keypair::Keypair> {
@@ -281,9 +280,7 @@ pub async fn trade_through_migration(
     testkit::buy(rpc, keys, &wallets[1], 12 * SOL)
         .await
         .unwrap();
-    testkit::migrate(rpc, keys, &wallets[2], &s.net.partner.pubkey())
-        .await
-        .unwrap();
+    testkit::migrate(rpc, keys, &wallets[2]).await.unwrap();
     for w in &wallets[2..] {
         testkit::amm_buy(rpc, keys, w, SOL / 2).await.unwrap();
     }

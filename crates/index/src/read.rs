@@ -418,6 +418,21 @@ impl Store {
         Ok(rows.iter().filter_map(amm_pool_state).collect())
     }
 
+    /// An AMM position by address, if indexed.
+    pub async fn position(&self, address: &Pubkey) -> Result<Option<PositionState>> {
+        let row = sqlx::query("SELECT address, slot, data FROM amm_positions WHERE address = $1")
+            .bind(address.to_string())
+            .fetch_optional(self.reads())
+            .await?;
+        Ok(row.as_ref().and_then(|r| {
+            Some(PositionState {
+                address: key(r, "address"),
+                slot: slot_col(r, "slot"),
+                position: sdk::accounts::decode_position(&r.get::<Vec<u8>, _>("data"))?,
+            })
+        }))
+    }
+
     pub async fn positions_of(&self, owner: &Pubkey) -> Result<Vec<PositionState>> {
         let rows = sqlx::query(
             "SELECT address, slot, data FROM amm_positions WHERE owner = $1 ORDER BY pool, address",
@@ -438,7 +453,7 @@ impl Store {
     }
 
     /// What `wallet` can claim, per pool and kind: trading fees and surplus as the pool's creator or as the
-    /// partner of its config, and fees earned by its locked AMM positions. Entries with nothing to claim
+    /// partner of its config, and fees earned by the pool's locked AMM position of that role. Entries with nothing to claim
     /// are left out.
     pub async fn unclaimed(&self, wallet: &Pubkey) -> Result<Vec<Unclaimed>> {
         let w = wallet.to_string();
@@ -486,51 +501,63 @@ impl Store {
                 }
             }
         }
-        for pos in self.positions_of(wallet).await? {
-            let Some(amm) = self.amm_pool(&pos.position.pool).await? else {
+        // The locked positions belong to the launches' pools; the role holder now claims their fees.
+        for r in &rows {
+            let Some(pool) = sdk::accounts::decode_pool(&r.get::<Vec<u8>, _>("pool_data")) else {
                 continue;
             };
-            let Ok((owed_a, owed_b)) = sdk::amm_ix::claimable_fees(&amm.pool, &pos.position) else {
-                continue;
-            };
-            if owed_a == 0 && owed_b == 0 {
+            if pool.status != PoolStatus::Migrated {
                 continue;
             }
-            // The launch whose migration made this pool, to tell the token from the quote.
-            let launch_row = sqlx::query(
-                "SELECT address AS pool, mint, quote_mint FROM pools WHERE amm_pool = $1",
-            )
-            .bind(amm.address.to_string())
-            .fetch_optional(self.reads())
-            .await?;
-            let (launch_pool, mint, quote_mint) = match &launch_row {
-                Some(r) => (
-                    r.get::<String, _>("pool"),
-                    key(r, "mint"),
-                    key(r, "quote_mint"),
+            let launch_pool = key(r, "address");
+            let partner = key(r, "partner");
+            let roles = [
+                (
+                    "creator",
+                    pool.creator == *wallet,
+                    launchpad::CREATOR_POSITION_ID,
                 ),
-                None => continue,
-            };
-            let (quote_amount, base_amount) = if amm.pool.mint_a == quote_mint {
-                (owed_a, owed_b)
-            } else {
-                (owed_b, owed_a)
-            };
-            out.push(Unclaimed {
-                pool: launch_pool,
-                mint: mint.to_string(),
-                kind: "locked-lp",
-                role: if pos.position.id == 0 {
-                    "creator"
+                (
+                    "partner",
+                    partner == *wallet,
+                    launchpad::PARTNER_POSITION_ID,
+                ),
+            ];
+            for (role, holds, id) in roles {
+                if !holds {
+                    continue;
+                }
+                let address = sdk::amm_ix::position_address(&pool.amm_pool, &launch_pool, id);
+                let Some(pos) = self.position(&address).await? else {
+                    continue;
+                };
+                let Some(amm) = self.amm_pool(&pool.amm_pool).await? else {
+                    continue;
+                };
+                let Ok((owed_a, owed_b)) = sdk::amm_ix::claimable_fees(&amm.pool, &pos.position)
+                else {
+                    continue;
+                };
+                if owed_a == 0 && owed_b == 0 {
+                    continue;
+                }
+                let (quote_amount, base_amount) = if amm.pool.mint_a == pool.quote_mint {
+                    (owed_a, owed_b)
                 } else {
-                    "partner"
-                },
-                quote_mint: quote_mint.to_string(),
-                quote_amount,
-                base_amount,
-                amm_pool: Some(amm.address.to_string()),
-                position: Some(pos.address.to_string()),
-            });
+                    (owed_b, owed_a)
+                };
+                out.push(Unclaimed {
+                    pool: launch_pool.to_string(),
+                    mint: pool.base_mint.to_string(),
+                    kind: "locked-lp",
+                    role,
+                    quote_mint: pool.quote_mint.to_string(),
+                    quote_amount,
+                    base_amount,
+                    amm_pool: Some(amm.address.to_string()),
+                    position: Some(pos.address.to_string()),
+                });
+            }
         }
         Ok(out)
     }

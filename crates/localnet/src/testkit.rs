@@ -144,14 +144,8 @@ pub async fn migrate(
     rpc: &RpcClient,
     keys: &LaunchKeys,
     migrator: &Keypair,
-    partner: &Pubkey,
 ) -> anyhow::Result<Signature> {
-    send(
-        rpc,
-        &[lix::migrate(keys, &migrator.pubkey(), partner)],
-        &[migrator],
-    )
-    .await
+    send(rpc, &[lix::migrate(keys, &migrator.pubkey())], &[migrator]).await
 }
 
 /// Sends `claim` (built for the claimer's wrapped-SOL account), creating that account first if needed.

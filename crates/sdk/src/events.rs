@@ -4,7 +4,10 @@
 pub use amm::events as amm_events;
 use anchor_lang::event::EVENT_IX_TAG_LE;
 use anchor_lang::{AnchorDeserialize, Discriminator};
-pub use launchpad::events::{EvtClaim, EvtCreateLaunch, EvtCurveComplete, EvtMigrate, EvtSwap};
+pub use launchpad::events::{
+    EvtClaim, EvtCreateLaunch, EvtCreatorProposed, EvtCreatorTransferred, EvtCurveComplete,
+    EvtMigrate, EvtSwap,
+};
 
 #[derive(Debug, Clone)]
 pub enum LaunchpadEvent {
@@ -13,6 +16,8 @@ pub enum LaunchpadEvent {
     CurveComplete(EvtCurveComplete),
     Claim(EvtClaim),
     Migrate(EvtMigrate),
+    CreatorProposed(EvtCreatorProposed),
+    CreatorTransferred(EvtCreatorTransferred),
 }
 
 fn body<T: AnchorDeserialize>(mut data: &[u8]) -> Option<T> {
@@ -33,6 +38,10 @@ pub fn decode_event(data: &[u8]) -> Option<LaunchpadEvent> {
         body(payload).map(LaunchpadEvent::Claim)
     } else if disc == EvtMigrate::DISCRIMINATOR {
         body(payload).map(LaunchpadEvent::Migrate)
+    } else if disc == EvtCreatorProposed::DISCRIMINATOR {
+        body(payload).map(LaunchpadEvent::CreatorProposed)
+    } else if disc == EvtCreatorTransferred::DISCRIMINATOR {
+        body(payload).map(LaunchpadEvent::CreatorTransferred)
     } else {
         None
     }

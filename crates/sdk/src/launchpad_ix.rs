@@ -347,27 +347,28 @@ impl LaunchKeys {
         )
     }
 
-    /// The creator's locked AMM position.
+    /// The creator's locked AMM position (owned by the launch's pool; whoever holds the creator role claims
+    /// its fees).
     pub fn creator_position(&self) -> Pubkey {
         crate::amm_ix::position_address(
             &self.amm_keys().pool,
-            &self.creator,
+            &self.pool,
             launchpad::CREATOR_POSITION_ID,
         )
     }
 
-    /// The partner's locked AMM position.
-    pub fn partner_position(&self, partner: &Pubkey) -> Pubkey {
+    /// The partner's locked AMM position (owned by the launch's pool; the config's partner claims its fees).
+    pub fn partner_position(&self) -> Pubkey {
         crate::amm_ix::position_address(
             &self.amm_keys().pool,
-            partner,
+            &self.pool,
             launchpad::PARTNER_POSITION_ID,
         )
     }
 }
 
-/// Migrates a completed launch into the AMM; `partner` is the config's partner.
-pub fn migrate(keys: &LaunchKeys, migrator: &Pubkey, partner: &Pubkey) -> Instruction {
+/// Migrates a completed launch into the AMM.
+pub fn migrate(keys: &LaunchKeys, migrator: &Pubkey) -> Instruction {
     let amm = keys.amm_keys();
     build(
         acc::Migrate {
@@ -378,13 +379,11 @@ pub fn migrate(keys: &LaunchKeys, migrator: &Pubkey, partner: &Pubkey) -> Instru
             quote_mint: keys.quote_mint,
             base_vault: keys.base_vault,
             quote_vault: keys.quote_vault,
-            creator: keys.creator,
-            partner: *partner,
             amm_pool: amm.pool,
             amm_vault_a: amm.vault_a,
             amm_vault_b: amm.vault_b,
             creator_position: keys.creator_position(),
-            partner_position: keys.partner_position(partner),
+            partner_position: keys.partner_position(),
             amm_event_authority: crate::amm_ix::event_authority(),
             amm_program: amm::ID,
             base_token_program: ids::TOKEN_2022_PROGRAM,
@@ -444,6 +443,35 @@ pub fn claim_locked_lp_fee(keys: &LaunchKeys, claimer: &Pubkey, position: &Pubke
             program: launchpad::ID,
         },
         ix::ClaimLockedLpFee {},
+    )
+}
+
+/// The pool's creator (`creator`, the role's holder now) proposes `new_creator` for the role (the default key
+/// withdraws the proposal).
+pub fn propose_creator(keys: &LaunchKeys, creator: &Pubkey, new_creator: &Pubkey) -> Instruction {
+    build(
+        acc::ProposeCreator {
+            creator: *creator,
+            pool: keys.pool,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::ProposeCreator {
+            new_creator: *new_creator,
+        },
+    )
+}
+
+/// The proposed wallet takes the creator role.
+pub fn accept_creator(keys: &LaunchKeys, new_creator: &Pubkey) -> Instruction {
+    build(
+        acc::AcceptCreator {
+            new_creator: *new_creator,
+            pool: keys.pool,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::AcceptCreator {},
     )
 }
 

@@ -290,9 +290,7 @@ pub async fn full_lifecycle(net: &Localnet, rpc: &RpcClient, salt: u64) -> Lifec
             .await
             .unwrap(),
     );
-    testkit::migrate(rpc, &keys, &wallets[2], &net.partner.pubkey())
-        .await
-        .unwrap();
+    testkit::migrate(rpc, &keys, &wallets[2]).await.unwrap();
     testkit::amm_buy(rpc, &keys, &wallets[2], SOL)
         .await
         .unwrap();

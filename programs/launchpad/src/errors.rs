@@ -78,6 +78,8 @@ pub enum LaunchpadError {
     ConfigDisabled, // 6034
     #[msg("Signer is not the proposed admin or partner")]
     NotProposed, // 6035
+    #[msg("Signer is not the proposed creator of this pool")]
+    NotProposedCreator, // 6036
 }
 
 impl From<CurveError> for LaunchpadError {

@@ -118,3 +118,26 @@ pub struct EvtMigrate {
     pub migrator: Pubkey,
     pub timestamp: i64,
 }
+
+/// The creator proposed to hand the creator role to `pending_creator` (default: the proposal withdrawn).
+#[event]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtCreatorProposed {
+    pub pool: Pubkey,
+    pub mint: Pubkey,
+    pub creator: Pubkey,
+    pub pending_creator: Pubkey,
+    pub timestamp: i64,
+}
+
+/// `creator` accepted the creator role from `previous_creator`: from now on it claims the creator's trading
+/// fees (those not yet claimed included), surplus and locked-position fees.
+#[event]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtCreatorTransferred {
+    pub pool: Pubkey,
+    pub mint: Pubkey,
+    pub previous_creator: Pubkey,
+    pub creator: Pubkey,
+    pub timestamp: i64,
+}

@@ -12,6 +12,8 @@
 //! * `swap_exact_out`: buy an exact number of tokens, or sell for an exact amount of quote, with a maximum
 //!   in; an exact-out buy that reaches the threshold completes the curve as the exact-in buy does.
 //! * `claim_trading_fee`: creator and partner each claim their accrued share of the trading fees.
+//! * `propose_creator`, `accept_creator` (under `instructions/creator/`): the creator role's two-step
+//!   handover; every creator claim follows the role.
 //! * `migrate` (anyone, once the curve is complete): opens the AMM pool at the final curve price with the
 //!   migration supply and the raised quote, two equal permanently locked positions (creator, partner).
 //! * `claim_surplus`, `claim_locked_lp_fee`: after migration, the surplus (once per party) and the AMM
@@ -103,6 +105,16 @@ pub mod launchpad {
     /// Buys an exact number of tokens or sells for an exact amount of quote, with a maximum in.
     pub fn swap_exact_out(ctx: Context<Swap>, args: SwapExactOutArgs) -> Result<()> {
         instructions::swap_exact_out::handler(ctx, args)
+    }
+
+    /// The creator proposes the wallet to hand the creator role to (the default key withdraws it).
+    pub fn propose_creator(ctx: Context<ProposeCreator>, new_creator: Pubkey) -> Result<()> {
+        instructions::creator::propose_creator::handler(ctx, new_creator)
+    }
+
+    /// The proposed wallet accepts and becomes the pool's creator.
+    pub fn accept_creator(ctx: Context<AcceptCreator>) -> Result<()> {
+        instructions::creator::accept_creator::handler(ctx)
     }
 
     /// Pays the signer's accrued share of trading fees (creator, partner, or both if they are one wallet).

@@ -16,6 +16,8 @@ mod amm_mints_and_positions;
 mod claims;
 #[path = "launchpad/configs.rs"]
 mod configs;
+#[path = "launchpad/creator.rs"]
+mod creator;
 #[path = "launchpad/exact_out.rs"]
 mod exact_out;
 #[path = "launchpad/launch.rs"]

@@ -484,7 +484,7 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
                 )
             });
             if route.side == "buy" && route.completes {
-                ixs.push(lix::migrate(&keys, &taker, &curve.config.partner));
+                ixs.push(lix::migrate(&keys, &taker));
                 migrates = true;
             }
         }

@@ -1,7 +1,10 @@
 //! `claim_locked_lp_fee`: after migration, the creator or the partner claims the AMM trading fees earned by
-//! their permanently locked position, through CPI into the AMM with their own signature. Nobody else holds
-//! such a position, so nobody else is paid.
+//! their permanently locked position. The positions belong to the launch's pool (a PDA of this program), which
+//! signs the AMM's `claim_position_fee` here and nowhere else: the fees go to whoever holds the role at claim
+//! time (the pool's creator, after any handover; the config's partner, after any partner handover), into any
+//! token accounts the claimer names. Nobody else is paid, and nobody can claim on the AMM directly.
 
+use crate::constants::POOL_SEED;
 use crate::errors::LaunchpadError;
 use crate::events::{EvtClaim, CLAIM_KIND_LOCKED_LP};
 use crate::instructions::migrate::{
@@ -18,12 +21,12 @@ use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
 pub struct ClaimLockedLpFee<'info> {
     pub claimer: Signer<'info>,
     pub config: Box<Account<'info, Config>>,
-    #[account(has_one = config)]
+    #[account(has_one = config, seeds = [POOL_SEED, pool.base_mint.as_ref()], bump = pool.bump)]
     pub pool: Box<Account<'info, Pool>>,
     /// CHECK: must be the launch's AMM pool (checked in the handler; the AMM checks the rest).
     #[account(mut, address = pool.amm_pool @ LaunchpadError::InvalidAmmAccount)]
     pub amm_pool: UncheckedAccount<'info>,
-    /// CHECK: the claimer's locked position (address checked in the handler).
+    /// CHECK: the role's locked position (address checked in the handler).
     #[account(mut)]
     pub position: UncheckedAccount<'info>,
     pub mint_a: Box<InterfaceAccount<'info, Mint>>,
@@ -54,11 +57,12 @@ pub fn handler(ctx: Context<ClaimLockedLpFee>) -> Result<()> {
     let claimer = a.claimer.key();
     let amm_pool = a.amm_pool.key();
     let position = a.position.key();
+    let owner = a.pool.key();
     let is_creator_position = claimer == a.pool.creator
-        && position == amm_position_address(&amm_pool, &claimer, CREATOR_POSITION_ID);
-    let is_partner_position = claimer == a.pool.locked_partner
-        && position == amm_position_address(&amm_pool, &claimer, PARTNER_POSITION_ID);
-    if claimer != a.pool.creator && claimer != a.pool.locked_partner {
+        && position == amm_position_address(&amm_pool, &owner, CREATOR_POSITION_ID);
+    let is_partner_position = claimer == a.config.partner
+        && position == amm_position_address(&amm_pool, &owner, PARTNER_POSITION_ID);
+    if claimer != a.pool.creator && claimer != a.config.partner {
         return err!(LaunchpadError::NotEntitled);
     }
     require!(
@@ -67,10 +71,12 @@ pub fn handler(ctx: Context<ClaimLockedLpFee>) -> Result<()> {
     );
 
     let (before_a, before_b) = (a.claimer_a.amount, a.claimer_b.amount);
-    amm::cpi::claim_position_fee(CpiContext::new(
+    let bump = [a.pool.bump];
+    let seeds = a.pool.signer_seeds(&bump);
+    amm::cpi::claim_position_fee(CpiContext::new_with_signer(
         a.amm_program.key(),
         amm_accounts::ClaimPositionFee {
-            owner: a.claimer.to_account_info(),
+            owner: a.pool.to_account_info(),
             pool: a.amm_pool.to_account_info(),
             position: a.position.to_account_info(),
             mint_a: a.mint_a.to_account_info(),
@@ -84,6 +90,7 @@ pub fn handler(ctx: Context<ClaimLockedLpFee>) -> Result<()> {
             event_authority: a.amm_event_authority.to_account_info(),
             program: a.amm_program.to_account_info(),
         },
+        &[&seeds],
     ))?;
     let accounts = &mut *ctx.accounts;
     accounts.claimer_a.reload()?;

@@ -270,7 +270,7 @@ pub fn handler(ctx: Context<CreateLaunch>, args: CreateLaunchArgs) -> Result<()>
         partner_surplus_unclaimed: 0,
         creator_surplus_claimed: false,
         partner_surplus_claimed: false,
-        locked_partner: Pubkey::default(),
+        pending_creator: Pubkey::default(),
     });
     emit_cpi!(event);
     Ok(())

@@ -80,12 +80,6 @@ pub struct Migrate<'info> {
     pub base_vault: Box<InterfaceAccount<'info, TokenAccount>>,
     #[account(mut)]
     pub quote_vault: Box<InterfaceAccount<'info, TokenAccount>>,
-    /// CHECK: the pool's creator, owner of the creator position.
-    #[account(address = pool.creator)]
-    pub creator: UncheckedAccount<'info>,
-    /// CHECK: the config's partner, owner of the partner position.
-    #[account(address = config.partner)]
-    pub partner: UncheckedAccount<'info>,
     /// CHECK: created by the AMM; its address is checked against the launch in the handler.
     #[account(mut)]
     pub amm_pool: UncheckedAccount<'info>,
@@ -257,15 +251,17 @@ pub fn handler(ctx: Context<Migrate>) -> Result<()> {
     accounts.create_amm_pool(signer)?;
     let creator_position = accounts.creator_position.to_account_info();
     let partner_position = accounts.partner_position.to_account_info();
+    // Both positions belong to the pool itself: their fees go to whoever holds the role when they are
+    // claimed (`claim_locked_lp_fee`), through a creator handover or a partner handover alike.
     accounts.create_position(
         creator_position.clone(),
-        accounts.creator.key(),
+        pool.key(),
         CREATOR_POSITION_ID,
         signer,
     )?;
     accounts.create_position(
         partner_position.clone(),
-        accounts.partner.key(),
+        pool.key(),
         PARTNER_POSITION_ID,
         signer,
     )?;
@@ -300,7 +296,6 @@ pub fn handler(ctx: Context<Migrate>) -> Result<()> {
     }
 
     let now = Clock::get()?.unix_timestamp;
-    let accounts_partner = accounts.partner.key();
     let event = EvtMigrate {
         pool: pool.key(),
         mint: mint_key,
@@ -329,7 +324,6 @@ pub fn handler(ctx: Context<Migrate>) -> Result<()> {
     pool.quote_reserve = 0;
     pool.creator_surplus_unclaimed = plan.creator_surplus;
     pool.partner_surplus_unclaimed = plan.partner_surplus;
-    pool.locked_partner = accounts_partner;
     emit_cpi!(event);
     Ok(())
 }

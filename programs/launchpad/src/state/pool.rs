@@ -58,9 +58,9 @@ pub struct Pool {
     pub partner_surplus_unclaimed: u64,
     pub creator_surplus_claimed: bool,
     pub partner_surplus_claimed: bool,
-    /// The partner whose locked AMM position the migration created (default until migrated); only this key
-    /// claims that position's fees, even after a partner handover.
-    pub locked_partner: Pubkey,
+    /// The wallet the creator proposed to hand the creator role to (default: none). It becomes the creator
+    /// when it accepts (`accept_creator`).
+    pub pending_creator: Pubkey,
 }
 
 impl Pool {

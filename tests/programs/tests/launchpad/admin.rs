@@ -7,6 +7,7 @@ use anchor_lang::prelude::Pubkey;
 use anchor_spl::token_2022::spl_token_2022::extension::ExtensionType;
 use curve::{Preset, QuoteAsset};
 use launchpad::{LaunchpadError, PoolStatus};
+use sdk::amm_ix;
 use sdk::launchpad_ix as lix;
 use sdk::pda;
 use solana_signer::Signer;
@@ -194,7 +195,7 @@ async fn admin_handover_takes_two_steps() {
 }
 
 #[tokio::test]
-async fn partner_handover_moves_fees_but_not_locked_positions() {
+async fn partner_handover_moves_fees_and_locked_position_fees() {
     let mut env = Env::start().await;
     let admin = env.admin.insecure_clone();
     let old_partner = env.funded_partner().await;
@@ -254,24 +255,39 @@ async fn partner_handover_moves_fees_but_not_locked_positions() {
     env.send(&[ix], &[&new_partner]).await.unwrap();
     assert_eq!(env.balance(&dest).await - before, accrued);
 
-    // The migrated pool's locked position stays the old partner's: it alone claims its AMM fees.
+    // The migrated pool's locked partner position belongs to the pool: its AMM fees follow the config's
+    // partner, so the outgoing key (often rotated because it leaked) can claim nothing more.
     let amm = migrated.amm_keys();
-    let old_position = migrated.partner_position(&old_partner.pubkey());
-    assert_eq!(
-        env.pool(&migrated.pool).await.locked_partner,
-        old_partner.pubkey()
-    );
+    let position = migrated.partner_position();
     // Someone pays quote into the AMM, so the locked positions earn fees.
     env.ensure_amm_accounts(&amm, &trader).await;
     env.amm_swap(&amm, &trader, amm.mint_a == migrated.quote_mint, 5 * USDC)
         .await
         .unwrap();
-    env.ensure_amm_accounts(&amm, &new_partner).await;
-    let ix = lix::claim_locked_lp_fee(&migrated, &new_partner.pubkey(), &old_position);
-    assert!(env.send(&[ix], &[&new_partner]).await.is_err());
     env.ensure_amm_accounts(&amm, &old_partner).await;
-    let ix = lix::claim_locked_lp_fee(&migrated, &old_partner.pubkey(), &old_position);
-    env.send(&[ix], &[&old_partner]).await.unwrap();
+    let ix = lix::claim_locked_lp_fee(&migrated, &old_partner.pubkey(), &position);
+    assert_error(
+        env.send(&[ix], &[&old_partner]).await,
+        LaunchpadError::NotEntitled,
+    );
+    env.ensure_amm_accounts(&amm, &new_partner).await;
+    let owed = amm_ix::claimable_fees(
+        &env.amm_pool(&amm.pool).await,
+        &env.position(&position).await,
+    )
+    .unwrap();
+    assert!(owed.0 + owed.1 > 0);
+    let (na, nb) = amm.owner_accounts(&new_partner.pubkey());
+    let before = (env.balance(&na).await, env.balance(&nb).await);
+    let ix = lix::claim_locked_lp_fee(&migrated, &new_partner.pubkey(), &position);
+    env.send(&[ix], &[&new_partner]).await.unwrap();
+    assert_eq!(
+        (
+            env.balance(&na).await - before.0,
+            env.balance(&nb).await - before.1
+        ),
+        owed
+    );
 }
 
 #[tokio::test]

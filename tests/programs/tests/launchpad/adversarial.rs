@@ -84,9 +84,7 @@ async fn migrate_with_order(quote: QuoteAsset, base_first: bool) {
     env.migrate(&keys, &migrator).await.unwrap();
     env.assert_reconciled(&keys).await;
     let creator_pos = env.position(&keys.creator_position()).await;
-    let partner_pos = env
-        .position(&keys.partner_position(&partner.pubkey()))
-        .await;
+    let partner_pos = env.position(&keys.partner_position()).await;
     assert_eq!(creator_pos.locked_liquidity, partner_pos.locked_liquidity);
     // AMM trading both ways, then both parties claim their locked positions' fees.
     let trader = env.wallet().await;
@@ -102,7 +100,7 @@ async fn migrate_with_order(quote: QuoteAsset, base_first: bool) {
         .unwrap();
     for (who, position) in [
         (&creator, keys.creator_position()),
-        (&partner, keys.partner_position(&partner.pubkey())),
+        (&partner, keys.partner_position()),
     ] {
         env.ensure_amm_accounts(&amm, who).await;
         let ix = lix::claim_locked_lp_fee(&keys, &who.pubkey(), &position);
@@ -160,7 +158,7 @@ async fn one_wallet_as_creator_and_partner() {
     let amm = keys.amm_keys();
     env.ensure_amm_accounts(&amm, &both).await;
     let creator_pos = keys.creator_position();
-    let partner_pos = keys.partner_position(&both.pubkey());
+    let partner_pos = keys.partner_position();
     assert_ne!(creator_pos, partner_pos);
     let tokens = env.balance(&env.base_ata(&keys, &trader.pubkey())).await;
     env.ensure_amm_accounts(&amm, &trader).await;
@@ -177,7 +175,7 @@ async fn one_wallet_as_creator_and_partner() {
 #[tokio::test]
 async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused() {
     let mut env = Env::start().await;
-    let partner = env.funded_partner().await;
+    env.funded_partner().await;
     let quote = QuoteAsset::Usdc;
     let creator = env.wallet().await;
     let (keys, _) = env
@@ -209,17 +207,17 @@ async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused(
         LaunchpadError::InvalidAmmAccount,
     );
 
-    // migrate with a wrong creator, partner, AMM vault, AMM pool or token program.
+    // migrate with a wrong position, AMM vault, AMM pool or token program.
     let migrator = env.wallet().await;
-    let good = lix::migrate(&keys, &migrator.pubkey(), &partner.pubkey());
+    let good = lix::migrate(&keys, &migrator.pubkey());
     let idx = |ix: &anchor_lang::solana_program::instruction::Instruction, key: &Pubkey| {
         ix.accounts.iter().position(|a| a.pubkey == *key).unwrap()
     };
     let other_amm = other.amm_keys();
     let stranger = Pubkey::new_unique();
     let swaps: Vec<(Pubkey, Pubkey)> = vec![
-        (keys.creator, stranger),
-        (partner.pubkey(), creator.pubkey()),
+        (keys.creator_position(), other.creator_position()),
+        (keys.partner_position(), stranger),
         (amm.vault_a, other_amm.vault_a),
         (amm.vault_b, other_amm.vault_b),
         (amm.pool, other_amm.pool),
@@ -247,11 +245,7 @@ async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused(
         env.send(&[ix], &[&creator]).await,
         LaunchpadError::InvalidAmmAccount,
     );
-    let ix = lix::claim_locked_lp_fee(
-        &keys,
-        &creator.pubkey(),
-        &keys.partner_position(&partner.pubkey()),
-    );
+    let ix = lix::claim_locked_lp_fee(&keys, &creator.pubkey(), &keys.partner_position());
     assert_error(
         env.send(&[ix], &[&creator]).await,
         LaunchpadError::InvalidPosition,

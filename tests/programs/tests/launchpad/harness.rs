@@ -674,7 +674,7 @@ impl Env {
         keys: &LaunchKeys,
         migrator: &Keypair,
     ) -> TxResult<Vec<LaunchpadEvent>> {
-        let ix = lix::migrate(keys, &migrator.pubkey(), &self.partner.pubkey());
+        let ix = lix::migrate(keys, &migrator.pubkey());
         self.send(&[ix], &[migrator]).await
     }
 

@@ -1,9 +1,9 @@
 //! `sync_config_partner`: copies the global partner into a config, after a partner handover. Permissionless:
 //! it can only ever apply what the admin proposed and the new partner accepted.
 //!
-//! From then on the config's pools pay the new partner its share of trading fees (unclaimed ones included) and
-//! surplus, and migrations give it the partner's locked position. Pools that migrated earlier keep their locked
-//! position under the key that received it (`Pool::locked_partner`), which alone claims its AMM fees.
+//! From then on the config's pools pay the new partner its share of trading fees (unclaimed ones included),
+//! surplus, and the AMM fees of every partner position (they belong to the pools, and the partner of the
+//! config claims them), of pools that migrated earlier too.
 
 use crate::constants::GLOBAL_SEED;
 use crate::state::{Config, Global};
