@@ -32,6 +32,8 @@ pub enum AmmError {
     UnsupportedMintExtension, // 6011
     #[msg("Only the owner (or the pool's creator) may create a position for the owner")]
     Unauthorized, // 6012
+    #[msg("Only the pool's creator makes the first deposit (it sets the price)")]
+    FirstDepositNotCreator, // 6013
 }
 
 impl From<CurveError> for AmmError {

@@ -2,7 +2,8 @@
 //! in the same step.
 //!
 //! The first deposit into an empty pool sets its price: pass `liquidity = 0`; exactly `max_a` and `max_b` are
-//! deposited and `floor(sqrt(max_a * max_b))` liquidity is minted. Later deposits mint `liquidity` and take
+//! deposited and `floor(sqrt(max_a * max_b))` liquidity is minted. Only the pool's creator makes it (the
+//! launchpad's pool, for a migration), so nobody can front-run a new pool with a price of their own. Later deposits mint `liquidity` and take
 //! `ceil(reserve * liquidity / pool_liquidity)` of each side, at most `max_a` / `max_b`.
 
 use crate::errors::{AmmError, CurveResultExt};
@@ -51,6 +52,11 @@ pub fn handler(ctx: Context<AddLiquidity>, args: AddLiquidityArgs) -> Result<()>
     let pool = &ctx.accounts.pool;
     let (delta, amount_a, amount_b) = if pool.liquidity == 0 {
         require!(args.liquidity == 0, AmmError::FirstDepositLiquidity);
+        require_keys_eq!(
+            ctx.accounts.depositor.key(),
+            pool.creator,
+            AmmError::FirstDepositNotCreator
+        );
         (
             initial_liquidity(args.max_a, args.max_b).or_amm()?,
             args.max_a,

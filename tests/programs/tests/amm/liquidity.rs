@@ -86,6 +86,25 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         .await,
         AmmError::FirstDepositLiquidity,
     );
+    // Nobody but the pool's creator makes the first deposit: it sets the price.
+    let stranger = env.wallet().await;
+    env.ensure_amm_accounts(&keys, &stranger).await;
+    assert_code(
+        env.send(
+            &[amm_ix::add_liquidity(
+                &keys,
+                &stranger.pubkey(),
+                &pos1,
+                AddLiquidityArgs {
+                    liquidity: 0,
+                    ..first
+                },
+            )],
+            &[&stranger],
+        )
+        .await,
+        AmmError::FirstDepositNotCreator,
+    );
     env.send(
         &[amm_ix::add_liquidity(
             &keys,
