@@ -39,10 +39,12 @@ async fn classic_pool(env: &mut Env, lp: &Keypair) -> AmmKeys {
         .pool,
         ..reversed
     };
-    assert!(env
-        .send(&[amm_ix::create_pool(&reversed, &lp.pubkey(), 25)], &[lp])
-        .await
-        .is_err());
+    // The pool's address is derived from the mints in order: reversed, its seeds do not match.
+    assert_code(
+        env.send(&[amm_ix::create_pool(&reversed, &lp.pubkey(), 25)], &[lp])
+            .await,
+        CONSTRAINT_SEEDS,
+    );
     assert_code(
         env.send(&[amm_ix::create_pool(&keys, &lp.pubkey(), 1_001)], &[lp])
             .await,
@@ -246,30 +248,32 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
     // Someone else cannot claim or withdraw a position.
     let thief = env.wallet().await;
     env.ensure_amm_accounts(&keys, &thief).await;
-    assert!(env
-        .send(
+    assert_code(
+        env.send(
             &[amm_ix::claim_position_fee(&keys, &thief.pubkey(), &pos1)],
-            &[&thief]
+            &[&thief],
         )
-        .await
-        .is_err());
+        .await,
+        CONSTRAINT_HAS_ONE, // the position's owner
+    );
     let steal = RemoveLiquidityArgs {
         liquidity: 1,
         min_a: 0,
         min_b: 0,
     };
-    assert!(env
-        .send(
+    assert_code(
+        env.send(
             &[amm_ix::remove_liquidity(
                 &keys,
                 &thief.pubkey(),
                 &pos1,
-                steal
+                steal,
             )],
-            &[&thief]
+            &[&thief],
         )
-        .await
-        .is_err());
+        .await,
+        CONSTRAINT_HAS_ONE,
+    );
 
     // Unlocked liquidity leaves (rounded down); locked never does.
     let remove = RemoveLiquidityArgs {

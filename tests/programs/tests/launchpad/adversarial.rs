@@ -153,7 +153,10 @@ async fn one_wallet_as_creator_and_partner() {
         env.send(std::slice::from_ref(&ix), &[&both]).await.unwrap();
         assert_eq!(env.balance(&dest).await - before, surplus);
     }
-    assert!(env.send(&[ix], &[&both]).await.is_err(), "once");
+    assert_error(
+        env.send(&[ix], &[&both]).await,
+        LaunchpadError::SurplusAlreadyClaimed,
+    );
     // Two positions, one owner: each claims through its own id.
     let amm = keys.amm_keys();
     env.ensure_amm_accounts(&amm, &both).await;
@@ -215,23 +218,41 @@ async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused(
     };
     let other_amm = other.amm_keys();
     let stranger = Pubkey::new_unique();
-    let swaps: Vec<(Pubkey, Pubkey)> = vec![
-        (keys.creator_position(), other.creator_position()),
-        (keys.partner_position(), stranger),
-        (amm.vault_a, other_amm.vault_a),
-        (amm.vault_b, other_amm.vault_b),
-        (amm.pool, other_amm.pool),
-        (keys.quote_token_program, sdk::ids::TOKEN_2022_PROGRAM),
-        (sdk::ids::TOKEN_2022_PROGRAM, sdk::ids::TOKEN_PROGRAM),
+    // Each replacement fails where it is checked: the AMM's seeds for its accounts, the launchpad for its
+    // pool, the token program (a quote mint it does not own) or Anchor (the base must be Token-2022).
+    use anchor_lang::solana_program::instruction::error::InstructionError;
+    let custom = |code: u32| TransactionError::InstructionError(0, InstructionError::Custom(code));
+    let swaps: Vec<(Pubkey, Pubkey, TransactionError)> = vec![
+        (
+            keys.creator_position(),
+            other.creator_position(),
+            custom(CONSTRAINT_SEEDS),
+        ),
+        (keys.partner_position(), stranger, custom(CONSTRAINT_SEEDS)),
+        (amm.vault_a, other_amm.vault_a, custom(CONSTRAINT_SEEDS)),
+        (amm.vault_b, other_amm.vault_b, custom(CONSTRAINT_SEEDS)),
+        (
+            amm.pool,
+            other_amm.pool,
+            custom(LaunchpadError::InvalidAmmAccount.into()),
+        ),
+        (
+            keys.quote_token_program,
+            sdk::ids::TOKEN_2022_PROGRAM,
+            TransactionError::InstructionError(0, InstructionError::IncorrectProgramId),
+        ),
+        (
+            sdk::ids::TOKEN_2022_PROGRAM,
+            sdk::ids::TOKEN_PROGRAM,
+            custom(INVALID_PROGRAM_ID),
+        ),
     ];
-    for (from, to) in swaps {
+    for (from, to, expected) in swaps {
         let mut ix = good.clone();
         let i = idx(&ix, &from);
         ix.accounts[i].pubkey = to;
-        assert!(
-            env.send(&[ix], &[&migrator]).await.is_err(),
-            "migrate with {from} replaced by {to} must fail"
-        );
+        let err = env.send(&[ix], &[&migrator]).await.unwrap_err();
+        assert_eq!(err, expected, "migrate with {from} replaced by {to}");
     }
     assert_eq!(env.pool(&keys.pool).await, snapshot);
     env.send(&[good], &[&migrator]).await.unwrap();

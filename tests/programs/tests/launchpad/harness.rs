@@ -740,6 +740,24 @@ pub fn assert_code<T: std::fmt::Debug, E: Into<u32> + std::fmt::Debug + Copy>(
     );
 }
 
+/// Anchor's and the token programs' error codes the tests expect by number.
+pub const CONSTRAINT_HAS_ONE: u32 = 2001;
+pub const CONSTRAINT_SEEDS: u32 = 2006;
+pub const INVALID_PROGRAM_ID: u32 = 3008;
+pub const ACCOUNT_NOT_INITIALIZED: u32 = 3012;
+/// SPL Token's `InsufficientFunds` and `OwnerMismatch`.
+pub const TOKEN_INSUFFICIENT_FUNDS: u32 = 1;
+pub const TOKEN_OWNER_MISMATCH: u32 = 4;
+
+/// An `init` of an account that already exists: the system program's allocation refuses it (solana-program-test
+/// reports it as invalid instruction data).
+pub fn assert_already_created<T: std::fmt::Debug>(res: TxResult<T>) {
+    assert_eq!(
+        res.expect_err("creating an existing account must fail"),
+        TransactionError::InstructionError(0, InstructionError::InvalidInstructionData)
+    );
+}
+
 #[track_caller]
 pub fn assert_error<T: std::fmt::Debug>(res: TxResult<T>, expected: LaunchpadError) {
     assert_code(res, expected)

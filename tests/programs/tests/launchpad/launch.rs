@@ -173,8 +173,8 @@ async fn bad_metadata_is_refused_and_changes_nothing() {
         .await
         .unwrap();
     // The same creator and salt cannot launch twice.
-    assert!(env
-        .send(&[lix::create_launch(&keys, ok)], &[&creator])
-        .await
-        .is_err());
+    assert_already_created(
+        env.send(&[lix::create_launch(&keys, ok)], &[&creator])
+            .await,
+    );
 }

@@ -3,6 +3,7 @@
 use crate::harness::*;
 use anchor_lang::error::ErrorCode as AnchorError;
 use curve::{Preset, QuoteAsset};
+use launchpad::LaunchpadError;
 use sdk::launchpad_ix::{self as lix, CreateLaunchArgs, LaunchKeys, SwapArgs, SIDE_BUY, SIDE_SELL};
 use sdk::pda;
 use solana_signer::Signer;
@@ -121,8 +122,14 @@ async fn forged_accounts_are_refused() {
     let victim = env.base_ata(&keys, &trader.pubkey());
     let thief = env.wallet().await;
     let thief_quote = env.fund_quote(&thief, QuoteAsset::Usdc, 1).await;
-    let ix = lix::swap(&keys, &thief.pubkey(), &victim, &thief_quote, sell);
-    assert!(env.send(&[ix], &[&thief]).await.is_err());
+    // An amount the curve pays for (so the swap is priced and reaches the transfer), from the victim's
+    // account: the token program refuses an owner that did not sign.
+    let stolen = SwapArgs {
+        amount_in: env.balance(&victim).await / 2,
+        ..sell
+    };
+    let ix = lix::swap(&keys, &thief.pubkey(), &victim, &thief_quote, stolen);
+    assert_code(env.send(&[ix], &[&thief]).await, TOKEN_OWNER_MISMATCH);
 
     // create_launch: a mint that is not the creator's PDA, and a quote mint that is not the config's.
     let salt = env.next_salt();
@@ -144,10 +151,11 @@ async fn forged_accounts_are_refused() {
         quote_mint: env.quote_mint(QuoteAsset::Sol),
         ..good
     };
-    let res = env
-        .send(&[lix::create_launch(&forged, args)], &[&creator])
-        .await;
-    assert!(res.is_err());
+    assert_error(
+        env.send(&[lix::create_launch(&forged, args)], &[&creator])
+            .await,
+        LaunchpadError::InvalidQuoteMint,
+    );
 
     assert_eq!(env.pool(&keys.pool).await, snapshot);
     env.assert_reconciled(&keys).await;

@@ -263,10 +263,10 @@ async fn refused_amounts_change_nothing() {
         LaunchpadError::InvalidSide,
     );
     // Selling tokens the wallet does not hold.
-    assert!(env
-        .sell(&keys, &trader, bought.amount_out + 1, 0)
-        .await
-        .is_err());
+    assert_code(
+        env.sell(&keys, &trader, bought.amount_out + 1, 0).await,
+        TOKEN_INSUFFICIENT_FUNDS,
+    );
 
     assert_eq!(
         env.pool(&keys.pool).await,
