@@ -37,9 +37,18 @@ async fn send(
     ix: Instruction,
     what: String,
 ) -> anyhow::Result<Outcome> {
+    send_all(rpc, signer, &[ix], what).await
+}
+
+/// `ixs` in one transaction: all land or none does.
+async fn send_all(
+    rpc: &RpcClient,
+    signer: &Keypair,
+    ixs: &[Instruction],
+    what: String,
+) -> anyhow::Result<Outcome> {
     let blockhash = rpc.get_latest_blockhash().await?;
-    let tx =
-        Transaction::new_signed_with_payer(&[ix], Some(&signer.pubkey()), &[signer], blockhash);
+    let tx = Transaction::new_signed_with_payer(ixs, Some(&signer.pubkey()), &[signer], blockhash);
     let sig = rpc
         .send_and_confirm_transaction(&tx)
         .await
@@ -187,12 +196,16 @@ pub async fn propose(
     send(rpc, signer, ix, what).await
 }
 
-/// The signer accepts the admin (or partner) role proposed to it; then, for the partner, syncs every config.
+/// The signer accepts the admin (or partner) role proposed to it. A partner's acceptance and the sync of every
+/// config that still names another partner go in one transaction: there is no moment when the new partner holds
+/// the role while a config still pays the outgoing key (often rotated because it leaked).
 pub async fn accept(rpc: &RpcClient, signer: &Keypair, role: Role) -> anyhow::Result<Vec<Outcome>> {
     let g = global(rpc).await?.context("not initialized")?;
     let (current, pending) = role.of(&g);
     let me = signer.pubkey();
     let mut out = Vec::new();
+    let mut ixs = Vec::new();
+    let mut what = Vec::new();
     if current == me {
         out.push(Outcome::Skipped(format!(
             "accept {}: already {}",
@@ -202,27 +215,29 @@ pub async fn accept(rpc: &RpcClient, signer: &Keypair, role: Role) -> anyhow::Re
     } else if pending != Some(me) {
         bail!("{me} is not the proposed {}", role.name());
     } else {
-        let ix = match role {
+        ixs.push(match role {
             Role::Admin => lix::accept_admin(&me),
             Role::Partner => lix::accept_partner(&me),
-        };
-        out.push(send(rpc, signer, ix, format!("accept {}", role.name())).await?);
+        });
+        what.push(format!("accept {}", role.name()));
     }
     if role == Role::Partner {
         for preset in Preset::ALL {
             for quote in QuoteAsset::ALL {
-                let what = format!("sync partner of config {} {}", preset.name(), quote.name());
+                let step = format!("sync partner of config {} {}", preset.name(), quote.name());
                 match config(rpc, preset, quote, &g.usdc_mint).await? {
                     Some(c) if c.partner != me => {
                         let address = pda::config(preset as u8, &quote_mint(quote, &g.usdc_mint));
-                        out.push(
-                            send(rpc, signer, lix::sync_config_partner(&address), what).await?,
-                        );
+                        ixs.push(lix::sync_config_partner(&address));
+                        what.push(step);
                     }
-                    _ => out.push(Outcome::Skipped(what)),
+                    _ => out.push(Outcome::Skipped(step)),
                 }
             }
         }
+    }
+    if !ixs.is_empty() {
+        out.push(send_all(rpc, signer, &ixs, what.join(", ")).await?);
     }
     Ok(out)
 }

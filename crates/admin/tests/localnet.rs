@@ -108,7 +108,8 @@ async fn admin_command_sets_up_and_hands_over_idempotently() {
         1
     );
 
-    // Partner handover: proposed by the admin, accepted by the new partner, which syncs every config.
+    // Partner handover: proposed by the admin, accepted by the new partner, which syncs every config in the
+    // same transaction (one sent).
     let new_partner = Keypair::new();
     let sig = rpc
         .request_airdrop(&new_partner.pubkey(), 1_000_000_000)
@@ -126,9 +127,12 @@ async fn admin_command_sets_up_and_hands_over_idempotently() {
         sent(&run(&url, Some(&auth_file), &["propose-partner", &np], true).await),
         0
     );
+    let accepted = run(&url, Some(&new_partner_file), &["accept-partner"], true).await;
+    assert_eq!(sent(&accepted), 1, "{accepted}");
     assert_eq!(
-        sent(&run(&url, Some(&new_partner_file), &["accept-partner"], true).await),
-        7
+        accepted.matches("sync partner of config").count(),
+        6,
+        "{accepted}"
     );
     assert_eq!(
         sent(&run(&url, Some(&new_partner_file), &["accept-partner"], true).await),
