@@ -287,6 +287,22 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
     limiters.prune_on_a_timer();
     let router = router.layer(
         tower::ServiceBuilder::new()
+            // Every request carries an id: the client's `x-request-id` if it sent one, else a new UUID; it is
+            // sent back on the response and names the request's span, so every log line a request causes
+            // (JSON logs: the `request_id` field) can be found from the response a client reports.
+            .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(
+                tower_http::request_id::MakeRequestUuid,
+            ))
+            .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
+            .layer(
+                tower_http::trace::TraceLayer::new_for_http()
+                    .make_span_with(request_span)
+                    .on_request(())
+                    .on_response(
+                        tower_http::trace::DefaultOnResponse::new().level(tracing::Level::DEBUG),
+                    )
+                    .on_failure(()),
+            )
             .layer(axum::middleware::from_fn(crate::access::record))
             .option_layer(cors(&config.cors_origins))
             .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
@@ -301,6 +317,27 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
             .layer(crate::error::catch_panic()),
     );
     (router, limiters)
+}
+
+/// A request's span: its method, path (never the query, which may hold an address or worse) and id.
+fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    // A client's own id is logged only when it looks like one (at most 64 of `A-Za-z0-9-_.:`).
+    let id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| {
+            v.len() <= 64
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
+        })
+        .unwrap_or("unreadable");
+    tracing::info_span!(
+        "request",
+        method = %req.method(),
+        path = %req.uri().path(),
+        request_id = %id,
+    )
 }
 
 /// CORS for browsers on other origins: `*` allows any origin (what `dev` uses unless told otherwise),

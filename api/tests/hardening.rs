@@ -694,3 +694,33 @@ async fn every_operation_behind_the_rate_limit_documents_its_429() {
     }
     assert!(operations > 20, "{operations}");
 }
+
+/// Every response carries a request id: the client's `x-request-id` sent back, else a new UUID per request.
+#[tokio::test]
+async fn every_response_carries_a_request_id() {
+    let base = serve(api::router(state(|c| c).await)).await;
+    let http = reqwest::Client::new();
+    let url = format!("{base}/launchpad/launches");
+    let mine = http
+        .get(&url)
+        .header("x-request-id", "client-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(mine.headers()["x-request-id"], "client-42");
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..3 {
+        let r = http.get(&url).send().await.unwrap();
+        let id = r.headers()["x-request-id"].to_str().unwrap().to_string();
+        assert_eq!(id.len(), 36, "a UUID: {id}");
+        assert!(seen.insert(id), "a new id per request");
+    }
+    // Errors too.
+    let bad = http
+        .get(format!("{base}/launchpad/launches?sort=hot"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+    assert!(bad.headers().contains_key("x-request-id"));
+}

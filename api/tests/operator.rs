@@ -573,6 +573,8 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
         &evm,
     ])
     .env("RUST_LOG", "debug,hyper=info,h2=info,rustls=info,sqlx=info")
+    // JSON lines, as a log collector takes them: the redaction must hold in them too.
+    .env(api::logging::LOG_FORMAT_ENV, "json")
     .spawn()
     .expect("api serve starts");
     let http = reqwest::Client::new();
@@ -671,6 +673,17 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
         "the upstream failures were logged (with the secret removed)"
     );
     assert!(!log.contains(CANARY), "the log carries the secret:\n{log}");
+    // Every stdout line is one JSON object; a request's lines carry its id.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for line in stdout.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+        assert!(v["level"].is_string() && v["fields"].is_object(), "{line}");
+    }
+    assert!(
+        stdout.contains("\"request_id\""),
+        "request lines carry their id:\n{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
