@@ -108,7 +108,7 @@ export async function render(main, ctx) {
     if (a?.error) firstBuyNote.textContent = a.error;
     else if (data.get('curvePreset') === 'shield') {
       firstBuyNote.textContent = a?.units
-        ? `A shield launch charges its first minute's 50% fee on the first buy too: of ${a.text} ${q}, about half goes to fees. Buy after ten minutes to pay 1%.`
+        ? `A shield launch charges its first minute's 50% fee on the first buy too: of ${a.text} ${q}, about half goes to fees (half of those come back to you as the creator's share, so about a quarter is lost). Buy after ten minutes to pay 1%.`
         : 'A shield launch charges 50% in its first minute, the first buy included, falling to 1% after ten minutes.';
     } else firstBuyNote.textContent = a?.units ? `= ${a.text} ${q}` : '';
   }

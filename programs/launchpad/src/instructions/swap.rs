@@ -2,7 +2,7 @@
 //! [`super::swap_exact_out`], shares the accounts and [`settle`].)
 //!
 //! Fees are taken in the quote token at the config's schedule for the time since launch, and split between
-//! the creator and the partner (the partner takes all of a fee the creator's own trade pays). A buy that reaches the threshold is filled exactly up to it: the trader pays
+//! the creator and the partner. A buy that reaches the threshold is filled exactly up to it: the trader pays
 //! only the missing quote plus its fee (the rest of the offer never leaves the wallet, and the event says how
 //! much), receives every unsold token, and the pool is marked complete. Later curve swaps are refused.
 
@@ -133,14 +133,7 @@ pub fn settle(
     let config = &accounts.config;
     let segments = config.curve_segments();
     let market = config.market(&segments);
-    // The creator earns no share of the fees its own trades pay (its first buy on a `shield` launch pays the
-    // launch-minute fee in full, not half of it back): the partner takes the whole fee.
-    let creator_share_bps = if accounts.trader.key() == pool.creator {
-        0
-    } else {
-        config.creator_fee_share_bps
-    };
-    let split = split_fee(result.fee, creator_share_bps).or_launchpad()?;
+    let split = split_fee(result.fee, config.creator_fee_share_bps).or_launchpad()?;
 
     // Take from the trader first, then pay out.
     let trader = accounts.trader.to_account_info();
