@@ -42,9 +42,12 @@ export function candleChart(container) {
   });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.75, bottom: 0 } });
   let fitted = false;
+  // A page left while its candles load may still hand them over: a removed chart ignores them.
+  let removed = false;
   return {
     /** Candles from /launchpad/candles, oldest first; volumes in whole quote (`quoteDecimals`). */
     set(rows, quoteDecimals) {
+      if (removed) return;
       candles.setData(
         chained(rows).map((c) => ({
           time: c.time,
@@ -70,6 +73,8 @@ export function candleChart(container) {
       fitted = false;
     },
     remove() {
+      if (removed) return;
+      removed = true;
       chart.remove();
     },
   };
