@@ -295,6 +295,28 @@ async fn api_launch(
     prepared["mint"].as_str().unwrap().to_string()
 }
 
+/// Ticks the quote's confirmation when it asks for one, sends the trade, and waits for it in the trades (more
+/// than `rows` of them) or for the panel's error, which fails the test.
+async fn confirm_and_trade(c: &Client, rows: u64, what: &str) {
+    c.execute(
+        "const row = document.querySelector('#trade-confirm-row'); \
+         if (row && !row.hidden && !document.querySelector('#trade-confirm').checked) document.querySelector('#trade-confirm').click();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(c, "#trade-submit").await;
+    wait_js(
+        c,
+        &format!("document.querySelectorAll('#trades tr.trade-row').length > {rows} || !document.querySelector('#trade-error').hidden"),
+        30,
+        &format!("{what} in the trades"),
+    )
+    .await;
+    let refused = text(c, "#trade-error").await;
+    assert!(refused.is_empty(), "{what} failed: {refused}");
+}
+
 /// A JSON GET against the API.
 async fn get_json(url: &str) -> Value {
     common::get(&reqwest::Client::new(), url).await.1
@@ -1112,24 +1134,7 @@ async fn the_launchpad_journey_in_chromium() {
         "a quote for 10 USDC",
     )
     .await;
-    // Tick the confirmation if this curve's quote asks for one.
-    c.execute(
-        "const row = document.querySelector('#trade-confirm-row'); \
-         if (row && !row.hidden && !document.querySelector('#trade-confirm').checked) document.querySelector('#trade-confirm').click();",
-        vec![],
-    )
-    .await
-    .unwrap();
-    click(&c, "#trade-submit").await;
-    wait_js(
-        &c,
-        "document.querySelectorAll('#trades tr.trade-row').length >= 1 || !document.querySelector('#trade-error').hidden",
-        30,
-        "the USDC buy in the trades",
-    )
-    .await;
-    let refused = text(&c, "#trade-error").await;
-    assert!(refused.is_empty(), "the USDC buy failed: {refused}");
+    confirm_and_trade(&c, 0, "the USDC buy").await;
     assert_no_page_errors(&c, "after the USDC buy").await;
     let usdc_trades = get_json(&format!("{base}/launchpad/trades/{usdc}")).await;
     assert_eq!(
@@ -1157,23 +1162,7 @@ async fn the_launchpad_journey_in_chromium() {
         "an exact-out quote for 1,000,000 tokens",
     )
     .await;
-    c.execute(
-        "const row = document.querySelector('#trade-confirm-row'); \
-         if (row && !row.hidden && !document.querySelector('#trade-confirm').checked) document.querySelector('#trade-confirm').click();",
-        vec![],
-    )
-    .await
-    .unwrap();
-    click(&c, "#trade-submit").await;
-    wait_js(
-        &c,
-        &format!("document.querySelectorAll('#trades tr.trade-row').length > {rows} || !document.querySelector('#trade-error').hidden"),
-        30,
-        "the exact-out buy in the trades",
-    )
-    .await;
-    let refused = text(&c, "#trade-error").await;
-    assert!(refused.is_empty(), "the exact-out buy failed: {refused}");
+    confirm_and_trade(&c, rows, "the exact-out buy").await;
     let last = get_json(&format!("{base}/launchpad/trades/{usdc}?limit=1")).await;
     assert_eq!(last["trades"][0]["amountOut"], "1000000000000", "{last}");
 
