@@ -129,9 +129,10 @@ fn mints(entries: &[Value]) -> Vec<String> {
         .collect()
 }
 
-async fn views(postgres: bool) {
-    // The SOL/USD price stays put (the market cap and volume sorts compare SOL and USDC launches at it).
-    let s = stack_on(
+/// A stack whose localnet leaves the SOL/USD price where it is (tests move it with `localnet_setSolUsd`), with
+/// no rate limit in the way.
+async fn still_price_stack(postgres: bool) -> Stack {
+    stack_on(
         postgres,
         localnet::LocalnetConfig {
             oracle_interval: None,
@@ -143,7 +144,12 @@ async fn views(postgres: bool) {
             ..c
         },
     )
-    .await;
+    .await
+}
+
+async fn views(postgres: bool) {
+    // The SOL/USD price stays put (the market cap and volume sorts compare SOL and USDC launches at it).
+    let s = still_price_stack(postgres).await;
     let http = reqwest::Client::new();
     let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
         s.net.rpc_url(),
@@ -664,18 +670,7 @@ async fn listing_at(http: &reqwest::Client, s: &Stack, query: &str, want: &str) 
 /// USDC launches in dollars, so the order flips when SOL's price crosses the ratio of their caps; an old
 /// publish time is reported stale.
 async fn usd_values(postgres: bool) {
-    let s = stack_on(
-        postgres,
-        localnet::LocalnetConfig {
-            oracle_interval: None,
-            ..localnet::LocalnetConfig::ephemeral()
-        },
-        |c| api::config::ApiConfig {
-            rate_limit_burst: 1_000_000,
-            ..c
-        },
-    )
-    .await;
+    let s = still_price_stack(postgres).await;
     let http = reqwest::Client::new();
     let rpc = s.rpc();
     let sol = launch_via_api(&s, &http, &rpc, "fair", "Sol Side", "SOLS", json!({})).await;

@@ -445,6 +445,22 @@ impl Env {
         Ok((keys, events))
     }
 
+    /// Sends a buy with the trader's token account created first (if needed).
+    async fn send_buy(
+        &mut self,
+        keys: &LaunchKeys,
+        trader: &Keypair,
+        swap: Instruction,
+    ) -> TxResult<Vec<LaunchpadEvent>> {
+        let ata = lix::create_ata_idempotent(
+            &trader.pubkey(),
+            &trader.pubkey(),
+            &keys.mint,
+            &ids::TOKEN_2022_PROGRAM,
+        );
+        self.send(&[ata, swap], &[trader]).await
+    }
+
     /// Buys through the trader's associated accounts (creating the token account if needed).
     pub async fn buy(
         &mut self,
@@ -453,24 +469,16 @@ impl Env {
         amount_in: u64,
         min_out: u64,
     ) -> TxResult<Vec<LaunchpadEvent>> {
-        let ixs = [
-            lix::create_ata_idempotent(
-                &trader.pubkey(),
-                &trader.pubkey(),
-                &keys.mint,
-                &ids::TOKEN_2022_PROGRAM,
-            ),
-            lix::swap_with_ata(
-                keys,
-                &trader.pubkey(),
-                SwapArgs {
-                    side: SIDE_BUY,
-                    amount_in,
-                    min_amount_out: min_out,
-                },
-            ),
-        ];
-        self.send(&ixs, &[trader]).await
+        let ix = lix::swap_with_ata(
+            keys,
+            &trader.pubkey(),
+            SwapArgs {
+                side: SIDE_BUY,
+                amount_in,
+                min_amount_out: min_out,
+            },
+        );
+        self.send_buy(keys, trader, ix).await
     }
 
     pub async fn sell(
@@ -500,24 +508,16 @@ impl Env {
         amount_out: u64,
         max_in: u64,
     ) -> TxResult<Vec<LaunchpadEvent>> {
-        let ixs = [
-            lix::create_ata_idempotent(
-                &trader.pubkey(),
-                &trader.pubkey(),
-                &keys.mint,
-                &ids::TOKEN_2022_PROGRAM,
-            ),
-            lix::swap_exact_out_with_ata(
-                keys,
-                &trader.pubkey(),
-                lix::SwapExactOutArgs {
-                    side: SIDE_BUY,
-                    amount_out,
-                    max_amount_in: max_in,
-                },
-            ),
-        ];
-        self.send(&ixs, &[trader]).await
+        let ix = lix::swap_exact_out_with_ata(
+            keys,
+            &trader.pubkey(),
+            lix::SwapExactOutArgs {
+                side: SIDE_BUY,
+                amount_out,
+                max_amount_in: max_in,
+            },
+        );
+        self.send_buy(keys, trader, ix).await
     }
 
     /// Sells for exactly `amount_out` quote (after the fee) with at most `max_in` tokens.
