@@ -128,6 +128,8 @@ fn generate(
             complete: false,
             timestamp: 1_700_000_000 + i as i64,
             exact_out: false,
+            referrer: Default::default(),
+            referral_fee: 0,
         };
         let mut ix = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
         ix.extend_from_slice(sdk::events::EvtSwap::DISCRIMINATOR);

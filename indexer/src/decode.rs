@@ -58,6 +58,7 @@ pub fn decode_account_data(
         match acc::decode_account(data) {
             Some(LaunchpadAccount::Config(c)) => AccountState::Config(c),
             Some(LaunchpadAccount::Pool(p)) => AccountState::Pool(p),
+            Some(LaunchpadAccount::FeeShares(s)) => AccountState::FeeShares(s),
             Some(LaunchpadAccount::Global(_)) => return Ok(None),
             None => return Err(DecodeError::UnknownAccount { address, owner }),
         }
@@ -237,8 +238,8 @@ pub fn decode_transaction_update(
                 slot: update.slot,
                 tx_index: info.index,
             };
-            // `Some(None)`: an event the index does not keep (a creator handover: the pool account's
-            // write carries the new creator).
+            // `Some(None)`: an event the index does not keep (a creator handover, new fee shares: the
+            // accounts' writes carry them).
             let decoded = if program == launchpad::ID {
                 decode_event(&ix.data).map(|e| launchpad_event(event_key, e))
             } else {
@@ -289,7 +290,9 @@ fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Option<Event> {
         LaunchpadEvent::CurveComplete(e) => Event::CurveComplete(key, e),
         LaunchpadEvent::Claim(e) => Event::Claim(key, e),
         LaunchpadEvent::Migrate(e) => Event::Migrate(key, Box::new(e)),
-        LaunchpadEvent::CreatorProposed(_) | LaunchpadEvent::CreatorTransferred(_) => return None,
+        LaunchpadEvent::CreatorProposed(_)
+        | LaunchpadEvent::CreatorTransferred(_)
+        | LaunchpadEvent::FeeSharesSet(_) => return None,
     })
 }
 

@@ -115,6 +115,8 @@ fn swap_event_at(pool: Pubkey, mint: Pubkey, sqrt_price: u128) -> Vec<u8> {
         complete: false,
         timestamp: 1_700_000_000,
         exact_out: false,
+        referrer: Default::default(),
+        referral_fee: 0,
     };
     let mut data = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
     data.extend_from_slice(sdk::events::EvtSwap::DISCRIMINATOR);

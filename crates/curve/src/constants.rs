@@ -43,6 +43,9 @@ pub const CREATOR_FEE_SHARE_BPS: u16 = 5_000;
 /// (the partner gets the rest). The locked LP is not split by this: it is always two positions of equal
 /// liquidity, creator and partner (see [`crate::amm::plan_migration`]).
 pub const CREATOR_SURPLUS_SHARE_BPS: u16 = 5_000;
+/// A referral's share of the partner's part of each bonding-phase trading fee, paid at trade time to the
+/// referral account a swap names (20%, as Meteora's host fee). The creator's part is never reduced.
+pub const REFERRAL_SHARE_BPS: u16 = 2_000;
 
 /// Largest shortfall, in token base units, between the sale supply and what the exact curve sells; the
 /// difference (rounding dust) goes to the buyer that completes the curve.
@@ -56,6 +59,7 @@ const _: () = assert!(MIGRATION_SUPPLY_BASE_UNITS == 200_000_000_000_000);
 const _: () = assert!(MAX_FEE_BPS as u64 <= BPS_DENOMINATOR);
 const _: () = assert!(CREATOR_FEE_SHARE_BPS as u64 <= BPS_DENOMINATOR);
 const _: () = assert!(CREATOR_SURPLUS_SHARE_BPS as u64 <= BPS_DENOMINATOR);
+const _: () = assert!(REFERRAL_SHARE_BPS as u64 <= BPS_DENOMINATOR);
 const _: () = assert!(
     SHIELD_CLIFF_FEE_BPS - SHIELD_REDUCTION_BPS_PER_PERIOD * SHIELD_NUMBER_OF_PERIODS == FEE_BPS
 );

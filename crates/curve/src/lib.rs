@@ -6,6 +6,7 @@
 //! * [`curve`]: a start price plus up to 16 segments; traversal in both directions, exact in and exact out.
 //! * [`swap`]: pool-level swaps with fees, the exact graduation fill and refund.
 //! * [`fee`]: fixed and time-decaying fee schedules, the creator/partner split.
+//! * [`shares`]: creator fees split among up to 10 recipients, the referral's cut of the partner's fee.
 //! * [`preset`]: `fair`, `distribute`, `shield` for SOL and USDC, built and validated.
 //! * [`pinned`]: the six preset configs as constants, which the program requires configs to equal.
 //! * [`display`]: integer-only decimal formatting of amounts and prices.
@@ -26,6 +27,7 @@ pub mod math;
 pub mod pinned;
 pub mod preset;
 pub mod safe_math;
+pub mod shares;
 pub mod swap;
 
 pub use curve::{Curve, Fill, Segment, MAX_SEGMENTS};
@@ -35,4 +37,5 @@ pub use math::Rounding;
 pub use pinned::pinned_preset;
 pub use preset::{preset_config, Preset, PresetConfig, QuoteAsset};
 pub use safe_math::SafeMath;
+pub use shares::{distribute, split_referral, validate_shares, ReferralSplit, MAX_FEE_RECIPIENTS};
 pub use swap::{Market, PoolState, Side, SwapResult};

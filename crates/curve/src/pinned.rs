@@ -6,7 +6,7 @@
 
 use crate::constants::{
     CREATOR_FEE_SHARE_BPS, CREATOR_SURPLUS_SHARE_BPS, MIGRATION_SUPPLY_BASE_UNITS,
-    SALE_SUPPLY_BASE_UNITS,
+    REFERRAL_SHARE_BPS, SALE_SUPPLY_BASE_UNITS,
 };
 use crate::curve::{Segment, MAX_SEGMENTS};
 use crate::preset::{Preset, PresetConfig, QuoteAsset};
@@ -44,6 +44,7 @@ const fn pinned(
         migration_supply: MIGRATION_SUPPLY_BASE_UNITS,
         creator_fee_share_bps: CREATOR_FEE_SHARE_BPS,
         creator_surplus_share_bps: CREATOR_SURPLUS_SHARE_BPS,
+        referral_share_bps: REFERRAL_SHARE_BPS,
     }
 }
 
@@ -167,6 +168,7 @@ mod tests {
                 assert_eq!(cfg.threshold, quote.threshold());
                 assert_eq!(cfg.creator_fee_share_bps, 5_000);
                 assert_eq!(cfg.creator_surplus_share_bps, 5_000);
+                assert_eq!(cfg.referral_share_bps, 2_000);
                 assert_eq!(
                     cfg.sale_supply + cfg.migration_supply,
                     TOTAL_SUPPLY_BASE_UNITS

@@ -132,6 +132,8 @@ pub struct PresetConfig {
     pub migration_supply: u64,
     pub creator_fee_share_bps: u16,
     pub creator_surplus_share_bps: u16,
+    /// The referral's share of the partner's part of each fee.
+    pub referral_share_bps: u16,
 }
 
 impl PresetConfig {
@@ -268,6 +270,7 @@ pub fn build_config(
         migration_supply,
         creator_fee_share_bps: CREATOR_FEE_SHARE_BPS,
         creator_surplus_share_bps: CREATOR_SURPLUS_SHARE_BPS,
+        referral_share_bps: REFERRAL_SHARE_BPS,
     };
     config.market().validate()?;
     config.fees.validate()?;

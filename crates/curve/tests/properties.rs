@@ -267,4 +267,41 @@ proptest! {
         let _ = curve::math::delta_base(price, price / 2, price, curve::Rounding::Up);
         let _ = curve::math::sqrt_price_after_base_out(price, price, price);
     }
+    /// Shared creator fees: the parts add up to the amount exactly, each recipient gets its exact share rounded
+    /// down, and only the first gets more (the dust, fewer units than there are recipients).
+    #[test]
+    fn shared_fees_add_up_and_round_down(
+        amount in any::<u64>(), cuts in proptest::collection::vec(1u16..10_000, 0..9),
+    ) {
+        // Up to 10 shares of 10,000: cut points sorted and deduplicated.
+        let mut points: Vec<u16> = cuts;
+        points.sort_unstable();
+        points.dedup();
+        let mut shares = Vec::new();
+        let mut last = 0u16;
+        for p in points.into_iter().chain([10_000]) {
+            shares.push(p - last);
+            last = p;
+        }
+        let mut out = vec![0u64; shares.len()];
+        curve::distribute(amount, &shares, &mut out).unwrap();
+        prop_assert_eq!(out.iter().map(|&o| o as u128).sum::<u128>(), amount as u128);
+        for (i, (&o, &bps)) in out.iter().zip(&shares).enumerate() {
+            let exact_floor = (amount as u128 * bps as u128 / 10_000) as u64;
+            if i == 0 {
+                prop_assert!(o >= exact_floor && o - exact_floor < shares.len() as u64);
+            } else {
+                prop_assert_eq!(o, exact_floor);
+            }
+        }
+    }
+
+    /// The referral's cut and the partner's rest add up to the partner's fee; the cut is the exact share
+    /// rounded down.
+    #[test]
+    fn referral_cut_adds_up(fee in any::<u64>(), share in 0u16..=10_000) {
+        let s = curve::split_referral(fee, share).unwrap();
+        prop_assert_eq!(s.referral as u128 + s.partner as u128, fee as u128);
+        prop_assert_eq!(s.referral as u128, fee as u128 * share as u128 / 10_000);
+    }
 }

@@ -19,6 +19,7 @@ pub enum AccountState {
     Pool(Box<Pool>),
     AmmPool(Box<AmmPool>),
     Position(Box<Position>),
+    FeeShares(Box<sdk::accounts::FeeShares>),
 }
 
 impl AccountState {
@@ -29,6 +30,7 @@ impl AccountState {
             AccountState::Pool(_) => AccountKind::Pool,
             AccountState::AmmPool(_) => AccountKind::AmmPool,
             AccountState::Position(_) => AccountKind::Position,
+            AccountState::FeeShares(_) => AccountKind::FeeShares,
         }
     }
 }
@@ -39,14 +41,16 @@ pub enum AccountKind {
     Pool,
     AmmPool,
     Position,
+    FeeShares,
 }
 
 impl AccountKind {
-    pub const ALL: [AccountKind; 4] = [
+    pub const ALL: [AccountKind; 5] = [
         AccountKind::Config,
         AccountKind::Pool,
         AccountKind::AmmPool,
         AccountKind::Position,
+        AccountKind::FeeShares,
     ];
 
     pub fn table(self) -> &'static str {
@@ -55,6 +59,7 @@ impl AccountKind {
             AccountKind::Pool => "pools",
             AccountKind::AmmPool => "amm_pools",
             AccountKind::Position => "amm_positions",
+            AccountKind::FeeShares => "fee_shares",
         }
     }
 
@@ -64,6 +69,7 @@ impl AccountKind {
             AccountKind::Pool => "pool",
             AccountKind::AmmPool => "amm_pool",
             AccountKind::Position => "position",
+            AccountKind::FeeShares => "fee_shares",
         }
     }
 
@@ -210,6 +216,8 @@ pub fn claim_kind_name(kind: u8) -> &'static str {
         launchpad::events::CLAIM_KIND_TRADING => "trading",
         launchpad::events::CLAIM_KIND_SURPLUS => "surplus",
         launchpad::events::CLAIM_KIND_LOCKED_LP => "locked-lp",
+        launchpad::events::CLAIM_KIND_FEE_SHARE => "share",
+        launchpad::events::CLAIM_KIND_LOCKED_LP_SHARED => "locked-lp-shared",
         _ => "unknown",
     }
 }

@@ -3,7 +3,7 @@
 pub use amm::state::{AmmPool, Position};
 use anchor_lang::prelude::Pubkey;
 use anchor_lang::{AccountDeserialize, Discriminator};
-pub use launchpad::state::{Config, Global, Pool, PoolStatus};
+pub use launchpad::state::{Config, FeeShare, FeeShares, Global, Pool, PoolStatus};
 
 /// Any account of the launchpad program.
 #[derive(Debug, Clone)]
@@ -11,6 +11,7 @@ pub enum LaunchpadAccount {
     Global(Global),
     Config(Box<Config>),
     Pool(Box<Pool>),
+    FeeShares(Box<FeeShares>),
 }
 
 fn decode<T: AccountDeserialize>(data: &[u8]) -> Option<T> {
@@ -27,12 +28,18 @@ pub fn decode_account(data: &[u8]) -> Option<LaunchpadAccount> {
         decode::<Config>(data).map(|c| LaunchpadAccount::Config(Box::new(c)))
     } else if disc == Global::DISCRIMINATOR {
         decode::<Global>(data).map(LaunchpadAccount::Global)
+    } else if disc == FeeShares::DISCRIMINATOR {
+        decode::<FeeShares>(data).map(|s| LaunchpadAccount::FeeShares(Box::new(s)))
     } else {
         None
     }
 }
 
 pub fn decode_pool(data: &[u8]) -> Option<Pool> {
+    decode(data)
+}
+
+pub fn decode_fee_shares(data: &[u8]) -> Option<FeeShares> {
     decode(data)
 }
 

@@ -6,7 +6,7 @@ use anchor_lang::event::EVENT_IX_TAG_LE;
 use anchor_lang::{AnchorDeserialize, Discriminator};
 pub use launchpad::events::{
     EvtClaim, EvtCreateLaunch, EvtCreatorProposed, EvtCreatorTransferred, EvtCurveComplete,
-    EvtMigrate, EvtSwap,
+    EvtFeeSharesSet, EvtMigrate, EvtSwap,
 };
 
 #[derive(Debug, Clone)]
@@ -18,6 +18,7 @@ pub enum LaunchpadEvent {
     Migrate(EvtMigrate),
     CreatorProposed(EvtCreatorProposed),
     CreatorTransferred(EvtCreatorTransferred),
+    FeeSharesSet(EvtFeeSharesSet),
 }
 
 fn body<T: AnchorDeserialize>(mut data: &[u8]) -> Option<T> {
@@ -42,6 +43,8 @@ pub fn decode_event(data: &[u8]) -> Option<LaunchpadEvent> {
         body(payload).map(LaunchpadEvent::CreatorProposed)
     } else if disc == EvtCreatorTransferred::DISCRIMINATOR {
         body(payload).map(LaunchpadEvent::CreatorTransferred)
+    } else if disc == EvtFeeSharesSet::DISCRIMINATOR {
+        body(payload).map(LaunchpadEvent::FeeSharesSet)
     } else {
         None
     }

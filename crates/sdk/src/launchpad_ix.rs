@@ -8,8 +8,8 @@ use anchor_lang::{InstructionData, ToAccountMetas};
 use curve::{Preset, PresetConfig, QuoteAsset};
 use launchpad::{accounts as acc, instruction as ix};
 pub use launchpad::{
-    CreateConfigArgs, CreateLaunchArgs, CurveSegment, FeeScheduleParams, SwapArgs,
-    SwapExactOutArgs, SIDE_BUY, SIDE_SELL,
+    CreateConfigArgs, CreateLaunchArgs, CurveSegment, FeeRecipient, FeeScheduleParams,
+    SetFeeSharesArgs, SwapArgs, SwapExactOutArgs, SIDE_BUY, SIDE_SELL,
 };
 
 fn build(accounts: impl ToAccountMetas, data: impl InstructionData) -> Instruction {
@@ -138,6 +138,7 @@ pub fn config_args(cfg: &PresetConfig) -> CreateConfigArgs {
         threshold: cfg.threshold,
         creator_fee_share_bps: cfg.creator_fee_share_bps,
         creator_surplus_share_bps: cfg.creator_surplus_share_bps,
+        referral_share_bps: cfg.referral_share_bps,
     }
 }
 
@@ -230,6 +231,7 @@ fn swap_accounts(
     trader: &Pubkey,
     trader_base_account: &Pubkey,
     trader_quote_account: &Pubkey,
+    referral_quote_account: Option<Pubkey>,
 ) -> acc::Swap {
     acc::Swap {
         trader: *trader,
@@ -243,6 +245,7 @@ fn swap_accounts(
         trader_quote_account: *trader_quote_account,
         base_token_program: ids::TOKEN_2022_PROGRAM,
         quote_token_program: keys.quote_token_program,
+        referral_quote_account,
         event_authority: pda::event_authority(),
         program: launchpad::ID,
     }
@@ -265,8 +268,34 @@ pub fn swap(
     trader_quote_account: &Pubkey,
     args: SwapArgs,
 ) -> Instruction {
+    swap_referred(
+        keys,
+        trader,
+        trader_base_account,
+        trader_quote_account,
+        args,
+        None,
+    )
+}
+
+/// A swap that names `referral_quote_account` (any quote account not the trader's): it is paid the config's
+/// referral share of the partner's part of the fee at trade time.
+pub fn swap_referred(
+    keys: &LaunchKeys,
+    trader: &Pubkey,
+    trader_base_account: &Pubkey,
+    trader_quote_account: &Pubkey,
+    args: SwapArgs,
+    referral_quote_account: Option<Pubkey>,
+) -> Instruction {
     build(
-        swap_accounts(keys, trader, trader_base_account, trader_quote_account),
+        swap_accounts(
+            keys,
+            trader,
+            trader_base_account,
+            trader_quote_account,
+            referral_quote_account,
+        ),
         ix::Swap { args },
     )
 }
@@ -285,8 +314,33 @@ pub fn swap_exact_out(
     trader_quote_account: &Pubkey,
     args: SwapExactOutArgs,
 ) -> Instruction {
+    swap_exact_out_referred(
+        keys,
+        trader,
+        trader_base_account,
+        trader_quote_account,
+        args,
+        None,
+    )
+}
+
+/// [`swap_exact_out`] naming a referral quote account (see [`swap_referred`]).
+pub fn swap_exact_out_referred(
+    keys: &LaunchKeys,
+    trader: &Pubkey,
+    trader_base_account: &Pubkey,
+    trader_quote_account: &Pubkey,
+    args: SwapExactOutArgs,
+    referral_quote_account: Option<Pubkey>,
+) -> Instruction {
     build(
-        swap_accounts(keys, trader, trader_base_account, trader_quote_account),
+        swap_accounts(
+            keys,
+            trader,
+            trader_base_account,
+            trader_quote_account,
+            referral_quote_account,
+        ),
         ix::SwapExactOut { args },
     )
 }
@@ -443,6 +497,90 @@ pub fn claim_locked_lp_fee(keys: &LaunchKeys, claimer: &Pubkey, position: &Pubke
             program: launchpad::ID,
         },
         ix::ClaimLockedLpFee {},
+    )
+}
+
+impl LaunchKeys {
+    /// The launch's fee-shares account (exists once its creator role shared the creator fees).
+    pub fn fee_shares(&self) -> Pubkey {
+        pda::fee_shares(&self.pool)
+    }
+}
+
+/// The creator role (`creator`) shares the creator fees among `recipients` (and locks them for good with
+/// `lock`). Sent after `create_launch` in the same transaction, the shares hold from the first trade.
+pub fn set_fee_shares(
+    keys: &LaunchKeys,
+    creator: &Pubkey,
+    recipients: Vec<FeeRecipient>,
+    lock: bool,
+) -> Instruction {
+    build(
+        acc::SetFeeShares {
+            creator: *creator,
+            pool: keys.pool,
+            fee_shares: keys.fee_shares(),
+            system_program: anchor_lang::system_program::ID,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::SetFeeShares {
+            args: SetFeeSharesArgs { recipients, lock },
+        },
+    )
+}
+
+/// A fee-share recipient claims its quote into `quote_account`, and its tokens into `base_account` if given.
+pub fn claim_fee_share(
+    keys: &LaunchKeys,
+    recipient: &Pubkey,
+    quote_account: &Pubkey,
+    base_account: Option<Pubkey>,
+) -> Instruction {
+    build(
+        acc::ClaimFeeShare {
+            recipient: *recipient,
+            pool: keys.pool,
+            fee_shares: keys.fee_shares(),
+            base_mint: keys.mint,
+            quote_mint: keys.quote_mint,
+            base_vault: keys.base_vault,
+            quote_vault: keys.quote_vault,
+            recipient_quote_account: *quote_account,
+            recipient_base_account: base_account,
+            base_token_program: ids::TOKEN_2022_PROGRAM,
+            quote_token_program: keys.quote_token_program,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::ClaimFeeShare {},
+    )
+}
+
+/// Collects a shared launch's locked creator position fees into its vaults, credited to the recipients.
+pub fn share_locked_lp_fee(keys: &LaunchKeys, sender: &Pubkey) -> Instruction {
+    let amm = keys.amm_keys();
+    build(
+        acc::ShareLockedLpFee {
+            sender: *sender,
+            pool: keys.pool,
+            fee_shares: keys.fee_shares(),
+            amm_pool: amm.pool,
+            position: keys.creator_position(),
+            mint_a: amm.mint_a,
+            mint_b: amm.mint_b,
+            amm_vault_a: amm.vault_a,
+            amm_vault_b: amm.vault_b,
+            base_vault: keys.base_vault,
+            quote_vault: keys.quote_vault,
+            token_program_a: amm.token_program_a,
+            token_program_b: amm.token_program_b,
+            amm_event_authority: crate::amm_ix::event_authority(),
+            amm_program: amm::ID,
+            event_authority: pda::event_authority(),
+            program: launchpad::ID,
+        },
+        ix::ShareLockedLpFee {},
     )
 }
 

@@ -37,6 +37,11 @@ pub fn quote_vault(pool: &Pubkey) -> Pubkey {
     find(&[QUOTE_VAULT_SEED, pool.as_ref()])
 }
 
+/// How a launch's creator fees are shared (exists once its creator role set shares).
+pub fn fee_shares(pool: &Pubkey) -> Pubkey {
+    find(&[FEE_SHARES_SEED, pool.as_ref()])
+}
+
 /// The signer of `emit_cpi!` self-invocations.
 pub fn event_authority() -> Pubkey {
     launchpad::EVENT_AUTHORITY_AND_BUMP.0

@@ -23,6 +23,8 @@ pub const MINT_AUTHORITY_SEED: &[u8] = b"mint_authority";
 pub const BASE_VAULT_SEED: &[u8] = b"base_vault";
 #[constant]
 pub const QUOTE_VAULT_SEED: &[u8] = b"quote_vault";
+#[constant]
+pub const FEE_SHARES_SEED: &[u8] = b"fee_shares";
 
 /// Longest token name, in characters.
 #[constant]

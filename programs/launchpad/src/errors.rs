@@ -80,6 +80,16 @@ pub enum LaunchpadError {
     NotProposed, // 6035
     #[msg("Signer is not the proposed creator of this pool")]
     NotProposedCreator, // 6036
+    #[msg("This pool's creator fees are shared: its recipients claim them with claim_fee_share")]
+    FeesShared, // 6037
+    #[msg("The fee shares are locked; they can no longer change")]
+    FeeSharesLocked, // 6038
+    #[msg("Fee shares must name 1 to 10 distinct wallets with shares above zero summing to 10,000 bps")]
+    InvalidFeeShares, // 6039
+    #[msg("Too many former recipients still have fees to claim; they must claim before the shares change")]
+    FeeSharesFull, // 6040
+    #[msg("A trader cannot be its own referral")]
+    SelfReferral, // 6041
 }
 
 impl From<CurveError> for LaunchpadError {

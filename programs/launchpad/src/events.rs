@@ -58,6 +58,11 @@ pub struct EvtSwap {
     /// `swap_exact_out` (then `amount_offered` is the most the trader would pay and `min_amount_out` the
     /// exact amount asked for) rather than `swap`.
     pub exact_out: bool,
+    /// The owner of the referral account the swap named (default: none). `fee` is `creator_fee + partner_fee
+    /// + referral_fee`.
+    pub referrer: Pubkey,
+    /// Paid to the referral account at trade time, out of the partner's part of the fee.
+    pub referral_fee: u64,
 }
 
 #[event]
@@ -79,7 +84,8 @@ pub struct EvtClaim {
     pub pool: Pubkey,
     pub mint: Pubkey,
     pub claimer: Pubkey,
-    /// [`CLAIM_KIND_TRADING`], [`CLAIM_KIND_SURPLUS`] or [`CLAIM_KIND_LOCKED_LP`].
+    /// [`CLAIM_KIND_TRADING`], [`CLAIM_KIND_SURPLUS`], [`CLAIM_KIND_LOCKED_LP`], [`CLAIM_KIND_FEE_SHARE`] or
+    /// [`CLAIM_KIND_LOCKED_LP_SHARED`].
     pub kind: u8,
     pub amount: u64,
     pub creator_fee_unclaimed: u64,
@@ -95,6 +101,11 @@ pub const CLAIM_KIND_TRADING: u8 = 0;
 pub const CLAIM_KIND_SURPLUS: u8 = 1;
 /// `EvtClaim::kind` of a locked-LP fee claim.
 pub const CLAIM_KIND_LOCKED_LP: u8 = 2;
+/// `EvtClaim::kind` of a fee-share recipient's claim (`claimer` is the recipient; quote and tokens paid).
+pub const CLAIM_KIND_FEE_SHARE: u8 = 3;
+/// `EvtClaim::kind` of a shared locked creator position's fees collected into the pool's vaults and
+/// credited to the recipients (`claimer` is whoever sent it; nothing is paid out yet).
+pub const CLAIM_KIND_LOCKED_LP_SHARED: u8 = 4;
 
 #[event]
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,5 +150,17 @@ pub struct EvtCreatorTransferred {
     pub mint: Pubkey,
     pub previous_creator: Pubkey,
     pub creator: Pubkey,
+    pub timestamp: i64,
+}
+
+/// The creator role set how the pool's creator fees are shared (the full list, in order; `locked`: final).
+#[event]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvtFeeSharesSet {
+    pub pool: Pubkey,
+    pub mint: Pubkey,
+    pub creator: Pubkey,
+    pub recipients: Vec<crate::state::FeeRecipient>,
+    pub locked: bool,
     pub timestamp: i64,
 }

@@ -8,7 +8,8 @@
 //! * `create_launch`: a metadata-carrying Token-2022 mint at a creator-derived address, the whole supply in
 //!   the pool's vault, no mint or freeze authority, immutable metadata.
 //! * `swap`: buy or sell on the curve, exact in, with a minimum out; the buy that reaches the threshold is
-//!   filled up to it and the rest refunded.
+//!   filled up to it and the rest refunded. A swap may name a referral account, paid the config's referral
+//!   share of the partner's part of the fee at trade time.
 //! * `swap_exact_out`: buy an exact number of tokens, or sell for an exact amount of quote, with a maximum
 //!   in; an exact-out buy that reaches the threshold completes the curve as the exact-in buy does.
 //! * `claim_trading_fee`: creator and partner each claim their accrued share of the trading fees.
@@ -18,6 +19,9 @@
 //!   migration supply and the raised quote, two equal permanently locked positions (creator, partner).
 //! * `claim_surplus`, `claim_locked_lp_fee`: after migration, the surplus (once per party) and the AMM
 //!   fees of each party's locked position.
+//! * `set_fee_shares`, `claim_fee_share`, `share_locked_lp_fee` (under `instructions/fee_shares/`): creator
+//!   fees shared among up to 10 recipients, each claiming its own credit, the locked creator position's fees
+//!   included.
 //!
 //! All money math is in `crates/curve`; this program moves tokens and keeps state.
 #![allow(unexpected_cfgs)]
@@ -136,5 +140,21 @@ pub mod launchpad {
     /// Pays the AMM fees earned by the signer's locked position (CPI into the AMM).
     pub fn claim_locked_lp_fee(ctx: Context<ClaimLockedLpFee>) -> Result<()> {
         instructions::claim_locked_lp_fee::handler(ctx)
+    }
+
+    /// The creator role shares the creator fees among 1 to 10 wallets (bps summing to 10,000), optionally
+    /// locking the shares for good.
+    pub fn set_fee_shares(ctx: Context<SetFeeShares>, args: SetFeeSharesArgs) -> Result<()> {
+        instructions::fee_shares::set_fee_shares::handler(ctx, args)
+    }
+
+    /// A recipient of shared creator fees claims its credit (quote, and tokens when it names an account).
+    pub fn claim_fee_share(ctx: Context<ClaimFeeShare>) -> Result<()> {
+        instructions::fee_shares::claim_fee_share::handler(ctx)
+    }
+
+    /// Collects a shared pool's locked creator position fees and credits them to the recipients. Anyone.
+    pub fn share_locked_lp_fee(ctx: Context<ShareLockedLpFee>) -> Result<()> {
+        instructions::fee_shares::share_locked_lp_fee::handler(ctx)
     }
 }

@@ -20,10 +20,14 @@ mod configs;
 mod creator;
 #[path = "launchpad/exact_out.rs"]
 mod exact_out;
+#[path = "launchpad/fee_shares.rs"]
+mod fee_shares;
 #[path = "launchpad/launch.rs"]
 mod launch;
 #[path = "launchpad/migration.rs"]
 mod migration;
+#[path = "launchpad/referral.rs"]
+mod referral;
 #[path = "launchpad/security.rs"]
 mod security;
 #[path = "launchpad/shield.rs"]

@@ -321,6 +321,15 @@ pub fn account_row(w: &AccountWrite) -> (&'static str, Row) {
                 ("fees_claimed_b", Val::num(p.fees_claimed_b)),
             ]);
         }
+        AccountState::FeeShares(s) => {
+            let used = &s.slots[..(s.count as usize).min(s.slots.len())];
+            let recipients: String = used.iter().map(|r| format!(" {}", r.wallet)).collect();
+            row.extend([
+                ("pool", Val::key(&s.pool)),
+                ("locked", Val::int(s.locked)),
+                ("recipients", Val::Text(format!("{recipients} "))),
+            ]);
+        }
     }
     row.extend(version_cols(w.version));
     row.push(("data", Val::Bytes(w.data.clone())));
@@ -361,6 +370,8 @@ pub fn event_row(e: &Event) -> Option<(&'static str, Row)> {
                 ("fee", Val::num(e.fee)),
                 ("creator_fee", Val::num(e.creator_fee)),
                 ("partner_fee", Val::num(e.partner_fee)),
+                ("referrer", opt_key(&e.referrer)),
+                ("referral_fee", Val::num(e.referral_fee)),
                 ("refund", Val::num(e.refund)),
                 ("fee_bps", Val::int(e.fee_bps)),
                 (

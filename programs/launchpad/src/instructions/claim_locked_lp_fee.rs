@@ -2,7 +2,9 @@
 //! their permanently locked position. The positions belong to the launch's pool (a PDA of this program), which
 //! signs the AMM's `claim_position_fee` here and nowhere else: the fees go to whoever holds the role at claim
 //! time (the pool's creator, after any handover; the config's partner, after any partner handover), into any
-//! token accounts the claimer names. Nobody else is paid, and nobody can claim on the AMM directly.
+//! token accounts the claimer names. Nobody else is paid, and nobody can claim on the AMM directly. Once the
+//! creator fees are shared, the creator position's fees go to the recipients instead
+//! ([`super::fee_shares::share_locked_lp_fee`]) and the creator role is refused here with `FeesShared`.
 
 use crate::constants::POOL_SEED;
 use crate::errors::LaunchpadError;
@@ -11,7 +13,7 @@ use crate::instructions::migrate::{
     amm_position_address, CREATOR_POSITION_ID, PARTNER_POSITION_ID,
 };
 use crate::state::{Config, Pool, PoolStatus};
-use amm::cpi::accounts as amm_accounts;
+use crate::utils::locked_position::{collect_position_fees, Collect};
 use amm::program::Amm;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
@@ -66,32 +68,32 @@ pub fn handler(ctx: Context<ClaimLockedLpFee>) -> Result<()> {
         return err!(LaunchpadError::NotEntitled);
     }
     require!(
+        !(is_creator_position && a.pool.fee_shared),
+        LaunchpadError::FeesShared
+    );
+    require!(
         is_creator_position || is_partner_position,
         LaunchpadError::InvalidPosition
     );
 
     let (before_a, before_b) = (a.claimer_a.amount, a.claimer_b.amount);
-    let bump = [a.pool.bump];
-    let seeds = a.pool.signer_seeds(&bump);
-    amm::cpi::claim_position_fee(CpiContext::new_with_signer(
-        a.amm_program.key(),
-        amm_accounts::ClaimPositionFee {
-            owner: a.pool.to_account_info(),
-            pool: a.amm_pool.to_account_info(),
-            position: a.position.to_account_info(),
-            mint_a: a.mint_a.to_account_info(),
-            mint_b: a.mint_b.to_account_info(),
-            vault_a: a.amm_vault_a.to_account_info(),
-            vault_b: a.amm_vault_b.to_account_info(),
-            owner_a: a.claimer_a.to_account_info(),
-            owner_b: a.claimer_b.to_account_info(),
-            token_program_a: a.token_program_a.to_account_info(),
-            token_program_b: a.token_program_b.to_account_info(),
-            event_authority: a.amm_event_authority.to_account_info(),
-            program: a.amm_program.to_account_info(),
+    collect_position_fees(
+        &a.pool,
+        Collect {
+            amm_program: &a.amm_program.to_account_info(),
+            amm_pool: &a.amm_pool.to_account_info(),
+            position: &a.position.to_account_info(),
+            mint_a: &a.mint_a.to_account_info(),
+            mint_b: &a.mint_b.to_account_info(),
+            vault_a: &a.amm_vault_a.to_account_info(),
+            vault_b: &a.amm_vault_b.to_account_info(),
+            to_a: &a.claimer_a.to_account_info(),
+            to_b: &a.claimer_b.to_account_info(),
+            token_program_a: &a.token_program_a.to_account_info(),
+            token_program_b: &a.token_program_b.to_account_info(),
+            amm_event_authority: &a.amm_event_authority.to_account_info(),
         },
-        &[&seeds],
-    ))?;
+    )?;
     let accounts = &mut *ctx.accounts;
     accounts.claimer_a.reload()?;
     accounts.claimer_b.reload()?;

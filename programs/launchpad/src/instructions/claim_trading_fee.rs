@@ -1,7 +1,9 @@
 //! `claim_trading_fee`: pays the signer's accrued share of bonding-phase trading fees.
 //!
 //! The pool's creator is paid the creator share, the config's partner the partner share (a wallet that is
-//! both is paid both). Each claim pays what accrued since the last one; anyone else is refused.
+//! both is paid both). Each claim pays what accrued since the last one; anyone else is refused. Once the
+//! creator fees are shared (`set_fee_shares`), the creator share goes to the recipients
+//! ([`super::fee_shares::claim_fee_share`]) and the creator role alone is refused with `FeesShared`.
 
 use crate::constants::POOL_SEED;
 use crate::errors::{CurveResultExt, LaunchpadError};
@@ -37,9 +39,14 @@ pub struct ClaimTradingFee<'info> {
 
 pub fn handler(ctx: Context<ClaimTradingFee>) -> Result<()> {
     let claimer = ctx.accounts.claimer.key();
-    let is_creator = claimer == ctx.accounts.pool.creator;
+    let holds_creator_role = claimer == ctx.accounts.pool.creator;
     let is_partner = claimer == ctx.accounts.config.partner;
-    require!(is_creator || is_partner, LaunchpadError::NotEntitled);
+    require!(
+        holds_creator_role || is_partner,
+        LaunchpadError::NotEntitled
+    );
+    let is_creator = holds_creator_role && !ctx.accounts.pool.fee_shared;
+    require!(is_creator || is_partner, LaunchpadError::FeesShared);
 
     let pool = &mut ctx.accounts.pool;
     let mut amount: u64 = 0;

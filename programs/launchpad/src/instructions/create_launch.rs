@@ -271,6 +271,7 @@ pub fn handler(ctx: Context<CreateLaunch>, args: CreateLaunchArgs) -> Result<()>
         creator_surplus_claimed: false,
         partner_surplus_claimed: false,
         pending_creator: Pubkey::default(),
+        fee_shared: false,
     });
     emit_cpi!(event);
     Ok(())

@@ -2,7 +2,9 @@
 //! [`super::swap_exact_out`], shares the accounts and [`settle`].)
 //!
 //! Fees are taken in the quote token at the config's schedule for the time since launch, and split between
-//! the creator and the partner. A buy that reaches the threshold is filled exactly up to it: the trader pays
+//! the creator and the partner. A swap may name a referral account (any quote account not the trader's own):
+//! it is paid the config's referral share of the partner's part at trade time, out of the quote vault; the
+//! creator's part never changes. A buy that reaches the threshold is filled exactly up to it: the trader pays
 //! only the missing quote plus its fee (the rest of the offer never leaves the wallet, and the event says how
 //! much), receives every unsold token, and the pool is marked complete. Later curve swaps are refused.
 
@@ -13,7 +15,7 @@ use crate::state::{Config, Pool, PoolStatus};
 use crate::utils::token::{transfer_from_pool, transfer_from_user};
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, Token2022, TokenAccount, TokenInterface};
-use curve::{split_fee, SafeMath, Side, SwapResult};
+use curve::{split_fee, split_referral, SafeMath, Side, SwapResult};
 
 /// `SwapArgs::side` of a buy (quote in, tokens out).
 pub const SIDE_BUY: u8 = 0;
@@ -60,6 +62,9 @@ pub struct Swap<'info> {
     pub trader_quote_account: Box<InterfaceAccount<'info, TokenAccount>>,
     pub base_token_program: Program<'info, Token2022>,
     pub quote_token_program: Interface<'info, TokenInterface>,
+    /// Optional: the referral's quote account, paid the config's referral share of the partner's fee.
+    #[account(mut, token::mint = quote_mint, token::token_program = quote_token_program)]
+    pub referral_quote_account: Option<Box<InterfaceAccount<'info, TokenAccount>>>,
 }
 
 /// The side a swap's `side` byte names.
@@ -134,6 +139,21 @@ pub fn settle(
     let segments = config.curve_segments();
     let market = config.market(&segments);
     let split = split_fee(result.fee, config.creator_fee_share_bps).or_launchpad()?;
+    let referrer = accounts
+        .referral_quote_account
+        .as_ref()
+        .map(|r| r.owner)
+        .unwrap_or_default();
+    let partner = match &accounts.referral_quote_account {
+        Some(r) => {
+            require_keys_neq!(r.owner, accounts.trader.key(), LaunchpadError::SelfReferral);
+            split_referral(split.partner, config.referral_share_bps).or_launchpad()?
+        }
+        None => curve::ReferralSplit {
+            referral: 0,
+            partner: split.partner,
+        },
+    };
 
     // Take from the trader first, then pay out.
     let trader = accounts.trader.to_account_info();
@@ -175,6 +195,16 @@ pub fn settle(
             )?;
         }
     }
+    if let Some(referral) = &accounts.referral_quote_account {
+        transfer_from_pool(
+            pool,
+            accounts.quote_token_program.to_account_info(),
+            &accounts.quote_mint,
+            accounts.quote_vault.to_account_info(),
+            referral.to_account_info(),
+            partner.referral,
+        )?;
+    }
 
     let mint_key = accounts.base_mint.key();
     let progress_bps = market.progress_bps(&result.next).or_launchpad()?;
@@ -188,7 +218,7 @@ pub fn settle(
         .or_launchpad()?;
     pool.partner_fee_unclaimed = pool
         .partner_fee_unclaimed
-        .safe_add(split.partner)
+        .safe_add(partner.partner)
         .or_launchpad()?;
     if result.completes {
         pool.status = PoolStatus::Complete;
@@ -205,7 +235,7 @@ pub fn settle(
         min_amount_out: request.min_amount_out,
         fee: result.fee,
         creator_fee: split.creator,
-        partner_fee: split.partner,
+        partner_fee: partner.partner,
         refund: result.refund,
         fee_bps,
         sqrt_price: pool.sqrt_price,
@@ -217,6 +247,8 @@ pub fn settle(
         complete: result.completes,
         timestamp: now,
         exact_out: request.exact_out,
+        referrer,
+        referral_fee: partner.referral,
     };
     let complete_event = result.completes.then(|| EvtCurveComplete {
         pool: pool_key,

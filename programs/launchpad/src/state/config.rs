@@ -73,6 +73,9 @@ pub struct Config {
     pub bump: u8,
     /// No new launches on this config (set by the admin); its pools are unaffected.
     pub disabled: bool,
+    /// The referral's share of the partner's part of each trading fee, paid at trade time to the referral
+    /// account a swap names (the creator's part is never reduced).
+    pub referral_share_bps: u16,
 }
 
 impl Config {

@@ -17,7 +17,8 @@ pub enum PoolStatus {
 ///
 /// Vault balances reconcile exactly: the base vault holds `base_reserve`, the quote vault holds
 /// `quote_reserve + creator_fee_unclaimed + partner_fee_unclaimed + creator_surplus_unclaimed +
-/// partner_surplus_unclaimed`. After migration both reserves are zero (they moved to the AMM).
+/// partner_surplus_unclaimed`, plus, when the fees are shared, every recipient's unclaimed quote (and the base
+/// vault every recipient's unclaimed tokens). After migration both reserves are zero (they moved to the AMM).
 #[account]
 #[derive(InitSpace, Debug, PartialEq, Eq)]
 pub struct Pool {
@@ -61,6 +62,9 @@ pub struct Pool {
     /// The wallet the creator proposed to hand the creator role to (default: none). It becomes the creator
     /// when it accepts (`accept_creator`).
     pub pending_creator: Pubkey,
+    /// The creator role shared this pool's creator fees (`set_fee_shares`): trading fees and the locked
+    /// creator position's fees go to the recipients of its `FeeShares` account, not to the creator role.
+    pub fee_shared: bool,
 }
 
 impl Pool {

@@ -1,3 +1,4 @@
 //! Helpers the instructions share.
 
+pub mod locked_position;
 pub mod token;

@@ -596,20 +596,48 @@ impl Env {
         associated_token_address(owner, &keys.quote_mint, &ids::TOKEN_PROGRAM)
     }
 
-    /// Vault balances equal the pool's recorded reserves and unclaimed fees.
+    /// A launch's fee-shares account (the test fails if its creator role never shared the fees).
+    pub async fn fee_shares(&mut self, keys: &LaunchKeys) -> launchpad::FeeShares {
+        let acc = self
+            .ctx
+            .banks_client
+            .get_account(keys.fee_shares())
+            .await
+            .unwrap()
+            .expect("fee shares exist");
+        sdk::accounts::decode_fee_shares(&acc.data).expect("fee shares decode")
+    }
+
+    /// Vault balances equal the pool's recorded reserves and unclaimed fees (and, when the creator fees are
+    /// shared, every recipient's unclaimed credit).
     pub async fn assert_reconciled(&mut self, keys: &LaunchKeys) {
         let pool = self.pool(&keys.pool).await;
         let base = self.balance(&keys.base_vault).await;
         let quote = self.balance(&keys.quote_vault).await;
-        assert_eq!(base, pool.base_reserve, "base vault vs base reserve");
+        let (shared_base, shared_quote) = if pool.fee_shared {
+            let shares = self.fee_shares(keys).await;
+            let used = &shares.slots[..shares.count as usize];
+            (
+                used.iter().map(|s| s.base_unclaimed).sum::<u64>(),
+                used.iter().map(|s| s.quote_unclaimed).sum::<u64>(),
+            )
+        } else {
+            (0, 0)
+        };
+        assert_eq!(
+            base,
+            pool.base_reserve + shared_base,
+            "base vault vs base reserve + shared token credit"
+        );
         assert_eq!(
             quote,
             pool.quote_reserve
                 + pool.creator_fee_unclaimed
                 + pool.partner_fee_unclaimed
                 + pool.creator_surplus_unclaimed
-                + pool.partner_surplus_unclaimed,
-            "quote vault vs quote reserve + unclaimed fees + unclaimed surplus"
+                + pool.partner_surplus_unclaimed
+                + shared_quote,
+            "quote vault vs quote reserve + unclaimed fees + unclaimed surplus + shared credit"
         );
         if pool.status == launchpad::PoolStatus::Migrated {
             let amm = keys.amm_keys();
@@ -748,6 +776,8 @@ pub const ACCOUNT_NOT_INITIALIZED: u32 = 3012;
 /// SPL Token's `InsufficientFunds` and `OwnerMismatch`.
 pub const TOKEN_INSUFFICIENT_FUNDS: u32 = 1;
 pub const TOKEN_OWNER_MISMATCH: u32 = 4;
+/// Anchor's `ConstraintTokenMint`: a token account of another mint.
+pub const CONSTRAINT_TOKEN_MINT: u32 = anchor_lang::error::ErrorCode::ConstraintTokenMint as u32;
 
 /// An `init` of an account that already exists: the system program's allocation refuses it (solana-program-test
 /// reports it as invalid instruction data).

@@ -27,6 +27,8 @@ pub struct CreateConfigArgs {
     pub creator_fee_share_bps: u16,
     /// Creator's share of the migration surplus (the locked LP always splits 50/50).
     pub creator_surplus_share_bps: u16,
+    /// The referral's share of the partner's part of each fee (paid to a swap's referral account).
+    pub referral_share_bps: u16,
 }
 
 #[derive(Accounts)]
@@ -63,6 +65,7 @@ fn matches_preset(args: &CreateConfigArgs, preset: Preset, quote: QuoteAsset) ->
         && args.threshold == pinned.threshold
         && args.creator_fee_share_bps == pinned.creator_fee_share_bps
         && args.creator_surplus_share_bps == pinned.creator_surplus_share_bps
+        && args.referral_share_bps == pinned.referral_share_bps
         && pinned.sale_supply == SALE_SUPPLY_BASE_UNITS
         && pinned.migration_supply == MIGRATION_SUPPLY_BASE_UNITS
 }
@@ -94,7 +97,9 @@ pub fn handler(ctx: Context<CreateConfig>, args: CreateConfigArgs) -> Result<()>
         LaunchpadError::TooManySegments
     );
     require!(
-        args.creator_fee_share_bps <= 10_000 && args.creator_surplus_share_bps <= 10_000,
+        args.creator_fee_share_bps <= 10_000
+            && args.creator_surplus_share_bps <= 10_000
+            && args.referral_share_bps <= 10_000,
         LaunchpadError::InvalidShare
     );
     FeeSchedule::from(args.fees).validate().or_launchpad()?;
@@ -121,6 +126,7 @@ pub fn handler(ctx: Context<CreateConfig>, args: CreateConfigArgs) -> Result<()>
         migration_supply: MIGRATION_SUPPLY_BASE_UNITS,
         creator_fee_share_bps: args.creator_fee_share_bps,
         creator_surplus_share_bps: args.creator_surplus_share_bps,
+        referral_share_bps: args.referral_share_bps,
         bump: ctx.bumps.config,
         disabled: false,
     });
