@@ -307,6 +307,8 @@ fn areas(state: &AppState) -> OpenApiRouter<AppState> {
         .merge(routes::launch::router(state))
         .merge(routes::claim::router())
         .merge(routes::creator::router())
+        .merge(routes::fee_shares::router())
+        .merge(routes::referrals::router())
         .merge(routes::submit::router())
         .merge(routes::catalog::router())
         .merge(routes::swap::router())

@@ -1,4 +1,5 @@
-//! `POST /launchpad/claim`: an unsigned transaction that pays a creator's or the partner's fees.
+//! `POST /launchpad/claim`: an unsigned transaction that pays a creator's, the partner's or a fee-share
+//! recipient's fees, to the claiming wallet or to another (`recipient`).
 
 use crate::body::ApiJson;
 use crate::error::{address, ApiError};
@@ -14,19 +15,24 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ClaimRequest {
-    /// The claiming wallet: the launch's creator, or the partner.
+    /// The claiming wallet (it signs): the launch's creator, the partner, or (kind `share`) a recipient of
+    /// the launch's shared creator fees.
     #[schema(schema_with = crate::schema::solana_address)]
     pub creator: String,
     /// The launchpad pool.
     #[schema(schema_with = crate::schema::solana_address)]
     pub pool: String,
-    /// `trading`, `surplus` or `locked-lp`.
+    /// `trading`, `surplus`, `locked-lp` or `share`.
     #[schema(schema_with = kind_schema)]
     pub kind: String,
+    /// Optional: the wallet paid (its associated token accounts, created if needed at the claimer's
+    /// expense); default the claiming wallet. A claim in SOL to another wallet arrives as wrapped SOL.
+    #[schema(schema_with = crate::schema::solana_address)]
+    pub recipient: Option<String>,
 }
 
 /// What a claim can take.
-pub const CLAIM_KINDS: [&str; 3] = ["trading", "surplus", "locked-lp"];
+pub const CLAIM_KINDS: [&str; 4] = ["trading", "surplus", "locked-lp", "share"];
 
 fn kind_schema() -> utoipa::openapi::Object {
     crate::schema::one_of(CLAIM_KINDS).build()
@@ -38,9 +44,12 @@ pub struct ClaimResponse {
     /// Base64 of an unsigned v0 transaction for the wallet to sign and post to `/swap/submit-solana`.
     pub solana_transaction: String,
     pub kind: String,
-    /// `creator` or `partner`.
+    /// `creator`, `partner` or `recipient` (a fee-share recipient).
     pub role: String,
     pub pool: String,
+    /// The wallet paid.
+    #[schema(schema_with = crate::schema::solana_address)]
+    pub paid_to: String,
     /// What the claim pays as of the index's latest state, base units.
     pub quote_amount: String,
     pub base_amount: String,
@@ -55,7 +64,7 @@ pub struct ClaimResponse {
     responses(
         (status = 200, body = ClaimResponse),
         (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_ADDRESS, INVALID_KIND"),
-        (status = 403, body = crate::error::ErrorBody, description = "NOT_ENTITLED: the wallet is neither the creator nor the partner"),
+        (status = 403, body = crate::error::ErrorBody, description = "NOT_ENTITLED: the wallet is neither the creator nor the partner (nor, for `share`, a recipient); FEES_SHARED: the creator's fees of this pool are shared, its recipients claim them with `share`"),
         (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND: unknown pool"),
         (status = 409, body = crate::error::ErrorBody, description = "NOTHING_TO_CLAIM"),
         (status = 422, body = crate::error::ErrorBody, description = "SIMULATION_FAILED: the claim would fail"),
@@ -73,8 +82,12 @@ pub async fn claim(
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             "INVALID_KIND",
-            "`kind` must be `trading`, `surplus` or `locked-lp`",
+            "`kind` must be `trading`, `surplus`, `locked-lp` or `share`",
         ));
+    };
+    let paid_to = match req.recipient.as_deref() {
+        Some(r) => address("recipient", Some(r))?,
+        None => wallet,
     };
     let curve = state
         .store
@@ -82,26 +95,52 @@ pub async fn claim(
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no launchpad pool {pool}")))?;
     let partner = curve.config.partner;
-    if wallet != curve.pool.creator && wallet != partner {
+    let shared = curve.pool.fee_shared;
+    if kind != "share" && wallet != curve.pool.creator && wallet != partner {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "NOT_ENTITLED",
             "only the launch's creator or the partner can claim from this pool",
         ));
     }
-    let owed = state
-        .store
-        .unclaimed(&wallet)
-        .await?
+    let unclaimed = state.store.unclaimed(&wallet).await?;
+    let owed = unclaimed
         .into_iter()
-        .find(|u| u.pool == pool.to_string() && u.kind == kind)
-        .ok_or_else(|| {
-            ApiError::new(
+        .find(|u| u.pool == pool.to_string() && u.kind == kind);
+    let owed = match owed {
+        Some(o) => o,
+        None if kind == "share"
+            && state
+                .store
+                .fee_shares(&pool)
+                .await?
+                .is_none_or(|s| !s.slots.iter().any(|r| r.wallet == wallet)) =>
+        {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "NOT_ENTITLED",
+                "the wallet is no recipient of this launch's shared creator fees",
+            ));
+        }
+        None if shared
+            && wallet == curve.pool.creator
+            && wallet != partner
+            && kind != "surplus" =>
+        {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "FEES_SHARED",
+                "this launch's creator fees are shared: its recipients claim them with kind `share`",
+            ));
+        }
+        None => {
+            return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "NOTHING_TO_CLAIM",
                 format!("{wallet} has no {kind} fees to claim from this pool"),
-            )
-        })?;
+            ))
+        }
+    };
     let keys = LaunchKeys::new(
         curve.pool.creator,
         curve.pool.config,
@@ -109,14 +148,42 @@ pub async fn claim(
         curve.pool.base_mint,
     );
     let quote_account =
-        sdk::associated_token_address(&wallet, &keys.quote_mint, &keys.quote_token_program);
+        sdk::associated_token_address(&paid_to, &keys.quote_mint, &keys.quote_token_program);
     let quote_ata = lix::create_ata_idempotent(
         &wallet,
-        &wallet,
+        &paid_to,
         &keys.quote_mint,
         &keys.quote_token_program,
     );
     let mut ixs = match kind {
+        "share" => {
+            let base_account =
+                sdk::associated_token_address(&paid_to, &keys.mint, &sdk::ids::TOKEN_2022_PROGRAM);
+            let mut ixs = vec![
+                quote_ata,
+                lix::create_ata_idempotent(
+                    &wallet,
+                    &paid_to,
+                    &keys.mint,
+                    &sdk::ids::TOKEN_2022_PROGRAM,
+                ),
+            ];
+            // The creator position's uncollected AMM fees are collected into the pool first.
+            if state
+                .store
+                .unclaimed_lp_of_shared(&curve.pool, &pool)
+                .await?
+            {
+                ixs.push(lix::share_locked_lp_fee(&keys, &wallet));
+            }
+            ixs.push(lix::claim_fee_share(
+                &keys,
+                &wallet,
+                &quote_account,
+                Some(base_account),
+            ));
+            ixs
+        }
         "trading" => vec![
             quote_ata,
             lix::claim_trading_fee(&keys, &wallet, &quote_account),
@@ -132,14 +199,15 @@ pub async fn claim(
             } else {
                 keys.partner_position()
             };
+            let (to_a, to_b) = amm.owner_accounts(&paid_to);
             vec![
-                lix::create_ata_idempotent(&wallet, &wallet, &amm.mint_a, &amm.token_program_a),
-                lix::create_ata_idempotent(&wallet, &wallet, &amm.mint_b, &amm.token_program_b),
-                lix::claim_locked_lp_fee(&keys, &wallet, &position),
+                lix::create_ata_idempotent(&wallet, &paid_to, &amm.mint_a, &amm.token_program_a),
+                lix::create_ata_idempotent(&wallet, &paid_to, &amm.mint_b, &amm.token_program_b),
+                lix::claim_locked_lp_fee_to(&keys, &wallet, &position, &to_a, &to_b),
             ]
         }
     };
-    if keys.quote_mint == sdk::ids::NATIVE_MINT {
+    if keys.quote_mint == sdk::ids::NATIVE_MINT && paid_to == wallet {
         // Paid in SOL: the claim arrives as SOL, not in a wrapped-SOL account the wallet pays rent for.
         ixs.push(lix::unwrap_sol(&wallet));
     }
@@ -152,6 +220,7 @@ pub async fn claim(
         kind: kind.into(),
         role: owed.role.into(),
         pool: pool.to_string(),
+        paid_to: paid_to.to_string(),
         quote_amount: owed.quote_amount.to_string(),
         base_amount: owed.base_amount.to_string(),
     }))

@@ -54,7 +54,7 @@ pub struct CreatorTxResponse {
 }
 
 /// The pool as indexed, and its launch keys.
-async fn pool_of(
+pub(crate) async fn pool_of(
     state: &AppState,
     pool: &sdk::Pubkey,
 ) -> Result<(index::read::CurveState, LaunchKeys), ApiError> {

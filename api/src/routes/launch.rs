@@ -78,6 +78,14 @@ pub struct LaunchRequest {
     #[serde(default)]
     #[schema(schema_with = telegram_schema)]
     pub telegram: Option<String>,
+    /// Optional: share the creator fees (bonding-phase trading fees and the locked creator position's AMM
+    /// fees) among 1 to 10 wallets, shares in bps summing to 10,000, from the first trade (set in the launch's
+    /// own transaction). The creator role can change them later until they are locked. Ignored at record.
+    #[serde(default)]
+    pub fee_shares: Option<Vec<crate::routes::fee_shares::FeeRecipientBody>>,
+    /// With `feeShares`: make them final at launch.
+    #[serde(default)]
+    pub lock_fee_shares: bool,
 }
 
 /// The only chain launches are on.
@@ -192,6 +200,7 @@ pub struct Launch {
     pub quote: QuoteAsset,
     pub creator: anchor_lang::prelude::Pubkey,
     pub first_buy: Option<u64>,
+    pub fee_shares: Option<Vec<sdk::launchpad_ix::FeeRecipient>>,
     pub website: Option<String>,
     pub twitter: Option<String>,
     pub telegram: Option<String>,
@@ -327,6 +336,10 @@ impl LaunchRequest {
             quote,
             creator,
             first_buy,
+            fee_shares: match &self.fee_shares {
+                Some(list) => Some(crate::routes::fee_shares::recipients(list)?),
+                None => None,
+            },
             website: link("website", self.website.as_deref(), &[])?,
             twitter: link("twitter", self.twitter.as_deref(), &TWITTER_HOSTS)?,
             telegram: link("telegram", self.telegram.as_deref(), &TELEGRAM_HOSTS)?,
@@ -360,7 +373,7 @@ pub struct PrepareResponse {
     request_body = LaunchRequest,
     responses(
         (status = 200, body = PrepareResponse),
-        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_JSON, INVALID_CHAIN, INVALID_LAUNCH_TYPE, INVALID_PRESET, INVALID_QUOTE, INVALID_NAME, INVALID_SYMBOL, INVALID_DESCRIPTION, INVALID_SUPPLY, INVALID_ADDRESS, INVALID_AMOUNT, INVALID_IMAGE, INVALID_LINK, SECRET_MATERIAL"),
+        (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_JSON, INVALID_CHAIN, INVALID_LAUNCH_TYPE, INVALID_PRESET, INVALID_QUOTE, INVALID_NAME, INVALID_SYMBOL, INVALID_DESCRIPTION, INVALID_SUPPLY, INVALID_ADDRESS, INVALID_AMOUNT, INVALID_IMAGE, INVALID_LINK, INVALID_FEE_SHARES, SECRET_MATERIAL"),
         (status = 413, body = crate::error::ErrorBody, description = "PAYLOAD_TOO_LARGE: the image is above 1 MiB, or the body above the prepare limit"),
         (status = 422, body = crate::error::ErrorBody, description = "SIMULATION_FAILED: the launch would fail (e.g. the creator cannot pay for it)"),
         (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the index or the RPC node"),
@@ -404,6 +417,15 @@ pub async fn prepare(
             salt,
         },
     )];
+    if let Some(recipients) = launch.fee_shares.clone() {
+        // Before any trade (the first buy's creator fee included), so the shares hold from the start.
+        ixs.push(lix::set_fee_shares(
+            &keys,
+            &launch.creator,
+            recipients,
+            req.lock_fee_shares,
+        ));
+    }
     let mut first_buy_min_tokens = None;
     if let Some(amount) = launch.first_buy {
         let segments = config.curve_segments();

@@ -26,6 +26,16 @@ pub struct Links {
     pub telegram: Option<String>,
 }
 
+/// A launch's shared creator fees, as the token view shows them.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeeSharesSummary {
+    /// Recipients with a share now, in order.
+    pub recipients: Vec<crate::routes::fee_shares::FeeRecipientBody>,
+    /// Final: the creator role can no longer change them.
+    pub locked: bool,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenResponse {
@@ -37,6 +47,9 @@ pub struct TokenResponse {
     pub creator: String,
     /// The wallet that launched the token.
     pub launched_by: String,
+    /// How the creator fees are shared (null: they are the creator role's); details and claimable amounts at
+    /// `GET /launchpad/fee-shares/{pool}`.
+    pub fee_shares: Option<FeeSharesSummary>,
     pub name: String,
     pub symbol: String,
     /// From prepare; empty for a launch made without this service.
@@ -161,12 +174,30 @@ pub async fn token(
     let volume24h_usd = in_usd(&|u| u.amount(quote, activity.volume_quote));
     let price_digits = curve::display::PRICE_DIGITS;
     let when = |t: i64| (t > 0).then_some(t);
+    let pool_address: sdk::Pubkey = launch.pool.parse().map_err(|_| not_found())?;
+    let fee_shares = state
+        .store
+        .fee_shares(&pool_address)
+        .await?
+        .map(|s| FeeSharesSummary {
+            recipients: sdk::shares::recipients(&s)
+                .into_iter()
+                .map(
+                    |(wallet, bps)| crate::routes::fee_shares::FeeRecipientBody {
+                        wallet: wallet.to_string(),
+                        bps,
+                    },
+                )
+                .collect(),
+            locked: s.locked,
+        });
     Ok(Json(TokenResponse {
         mint: mint.to_string(),
         pool: launch.pool,
         config: launch.config,
         creator: c.pool.creator.to_string(),
         launched_by: launch.creator,
+        fee_shares,
         name: launch.name,
         symbol: launch.symbol,
         description: extras.description,

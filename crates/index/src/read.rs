@@ -15,10 +15,12 @@ mod holders;
 mod listing;
 mod market;
 mod oracle;
+mod shares;
 
 pub use feed::{FeedRecord, Payload};
 pub use holders::{share, Holder, HolderSummary, Holding, Snipers, VaultHolding, SNIPER_SLOTS};
 pub use listing::{Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort};
+pub use shares::{ReferralEarning, ReferredTrade};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
 
@@ -220,9 +222,9 @@ pub struct PositionState {
 pub struct Unclaimed {
     pub pool: String,
     pub mint: String,
-    /// `trading`, `surplus` or `locked-lp`.
+    /// `trading`, `surplus`, `locked-lp` or `share`.
     pub kind: &'static str,
-    /// `creator` or `partner`.
+    /// `creator`, `partner` or (for `share`) `recipient`.
     pub role: &'static str,
     pub quote_mint: String,
     /// Quote base units.
@@ -489,7 +491,10 @@ impl Store {
                 }
             };
             if pool.creator == *wallet {
-                add("trading", "creator", pool.creator_fee_unclaimed);
+                // Shared creator fees are the recipients' (kind `share`), not the creator role's.
+                if !pool.fee_shared {
+                    add("trading", "creator", pool.creator_fee_unclaimed);
+                }
                 if !pool.creator_surplus_claimed {
                     add("surplus", "creator", pool.creator_surplus_unclaimed);
                 }
@@ -514,7 +519,7 @@ impl Store {
             let roles = [
                 (
                     "creator",
-                    pool.creator == *wallet,
+                    pool.creator == *wallet && !pool.fee_shared,
                     launchpad::CREATOR_POSITION_ID,
                 ),
                 (
@@ -559,6 +564,7 @@ impl Store {
                 });
             }
         }
+        out.extend(self.shared_unclaimed(wallet).await?);
         Ok(out)
     }
 

@@ -474,8 +474,21 @@ pub fn claim_surplus(
 /// Claims the AMM fees of `position` (the claimer's creator or partner position) into the claimer's
 /// associated token accounts.
 pub fn claim_locked_lp_fee(keys: &LaunchKeys, claimer: &Pubkey, position: &Pubkey) -> Instruction {
+    let (claimer_a, claimer_b) = keys.amm_keys().owner_accounts(claimer);
+    claim_locked_lp_fee_to(keys, claimer, position, &claimer_a, &claimer_b)
+}
+
+/// Claims the AMM fees of `position` into the token accounts `claimer_a` and `claimer_b` (any accounts of
+/// the AMM pool's mints, e.g. another wallet's).
+pub fn claim_locked_lp_fee_to(
+    keys: &LaunchKeys,
+    claimer: &Pubkey,
+    position: &Pubkey,
+    claimer_a: &Pubkey,
+    claimer_b: &Pubkey,
+) -> Instruction {
     let amm = keys.amm_keys();
-    let (claimer_a, claimer_b) = amm.owner_accounts(claimer);
+    let (claimer_a, claimer_b) = (*claimer_a, *claimer_b);
     build(
         acc::ClaimLockedLpFee {
             claimer: *claimer,

@@ -9,6 +9,7 @@ pub mod launchpad_ix;
 pub mod oracle;
 pub mod pda;
 pub mod quote;
+pub mod shares;
 
 pub use amm::ID as AMM_PROGRAM_ID;
 pub use anchor_lang::prelude::Pubkey;

@@ -382,6 +382,11 @@ pub struct BuildRequest {
     /// Solana: the compute-unit price to offer, as a percentile of recent fees (`none` 0, `low` 25th,
     /// `medium` 50th, `high` 75th, `veryHigh` 95th); default the service's `--priority-fee-percentile`.
     pub priority_level: Option<crate::solana::PriorityLevel>,
+    /// Solana, bonding-curve routes: the referral wallet (a front-end's or a bot's), paid the config's
+    /// referral share (20%) of the partner's part of the fee at trade time into its quote token account, which
+    /// must exist. Not the taker. Other routes ignore it (`referred` in the build says whether it applied).
+    #[schema(schema_with = crate::schema::solana_address)]
+    pub referrer: Option<String>,
 }
 
 fn min_amount_out_schema() -> utoipa::openapi::Object {

@@ -38,6 +38,8 @@ pub struct SolanaBuild {
     pub estimated_gas: Option<Gas>,
     /// The build also migrates the pool (the buy completes the curve).
     pub migrates: bool,
+    /// The request's `referrer` is paid by this swap (a bonding-curve route named one).
+    pub referred: bool,
     #[serde(flatten)]
     pub lifetime: crate::solana::Lifetime,
 }
@@ -300,6 +302,7 @@ async fn build_jupiter(
         simulated_units: units,
         estimated_gas: None,
         migrates: false,
+        referred: false,
         lifetime: tx.lifetime,
     })
 }
@@ -352,6 +355,51 @@ pub(super) async fn quote(state: &AppState, req: &QuoteRequest) -> Result<QuoteR
         swap_mode: pair.mode.name().into(),
         expires_at: state.now() + QUOTE_TTL_SECS,
     })
+}
+
+/// The referral quote account a build names: the `referrer`'s associated account of the pool's quote token,
+/// which must exist (the trader does not pay to open it). `None` without a `referrer`.
+async fn referral_account(
+    state: &AppState,
+    req: &BuildRequest,
+    taker: &Pubkey,
+    keys: &LaunchKeys,
+) -> Result<Option<Pubkey>, ApiError> {
+    let Some(referrer) = req.referrer.as_deref() else {
+        return Ok(None);
+    };
+    let referrer = address("referrer", Some(referrer))?;
+    if referrer == *taker {
+        return Err(ApiError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "SELF_REFERRAL",
+            "`referrer` cannot be the taker",
+        ));
+    }
+    let account =
+        sdk::associated_token_address(&referrer, &keys.quote_mint, &keys.quote_token_program);
+    let read = state
+        .rpc
+        .get_multiple_accounts_with_commitment(&[account], state.rpc.commitment())
+        .await
+        .map_err(|e| {
+            tracing::warn!(
+                "reading the referral account {account}: {}",
+                crate::redact::redact(&e.to_string())
+            );
+            ApiError::unavailable("the Solana RPC node did not answer")
+        })?;
+    if read.value.first().is_none_or(|a| a.is_none()) {
+        return Err(ApiError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "REFERRER_ACCOUNT_MISSING",
+            format!(
+                "the referrer {referrer} has no {} token account ({account}) to be paid into; it must open one first",
+                keys.quote_mint
+            ),
+        ));
+    }
+    Ok(Some(account))
 }
 
 pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<SolanaBuild, ApiError> {
@@ -455,32 +503,45 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
         &sdk::ids::TOKEN_2022_PROGRAM,
     ));
     let mut migrates = false;
+    let mut referred = false;
     match route.venue.as_str() {
         "bonding-curve" => {
+            let referral = referral_account(state, req, &taker, &keys).await?;
+            referred = referral.is_some();
+            let (base_account, quote_account) = (
+                sdk::associated_token_address(&taker, &keys.mint, &sdk::ids::TOKEN_2022_PROGRAM),
+                sdk::associated_token_address(&taker, &keys.quote_mint, &keys.quote_token_program),
+            );
             let side = if route.side == "buy" {
                 SIDE_BUY
             } else {
                 SIDE_SELL
             };
             ixs.push(if route.exact_out {
-                lix::swap_exact_out_with_ata(
+                lix::swap_exact_out_referred(
                     &keys,
                     &taker,
+                    &base_account,
+                    &quote_account,
                     SwapExactOutArgs {
                         side,
                         amount_out: pair.amount,
                         max_amount_in,
                     },
+                    referral,
                 )
             } else {
-                lix::swap_with_ata(
+                lix::swap_referred(
                     &keys,
                     &taker,
+                    &base_account,
+                    &quote_account,
                     SwapArgs {
                         side,
                         amount_in: pair.amount,
                         min_amount_out,
                     },
+                    referral,
                 )
             });
             if route.side == "buy" && route.completes {
@@ -536,6 +597,7 @@ pub(super) async fn build(state: &AppState, req: &BuildRequest) -> Result<Solana
         solana_transaction: built.transaction,
         simulated_units: Some(built.units_consumed),
         migrates,
+        referred,
         lifetime: built.lifetime,
     })
 }
