@@ -436,8 +436,10 @@ async fn the_launchpad_journey_in_chromium() {
     .await;
     c.switch_to_window(launch_window.clone()).await.unwrap();
 
-    // 3. Bad input shows the API's error in words; nothing is launched.
-    go(&c, &base, "#/launch").await;
+    // 3. Bad input shows the API's error in words; nothing is launched. The window arrives through a referral
+    // link whose wallet has no account to be paid into: its trades must go through anyway, unreferred.
+    let referral = anchor_lang::prelude::Pubkey::new_unique().to_string();
+    go(&c, &base, &format!("?ref={referral}#/launch")).await;
     wait_js(
         &c,
         "document.querySelector('#launch-form')",
@@ -513,6 +515,15 @@ async fn the_launchpad_journey_in_chromium() {
     .await;
     fill(&c, "input[name=website]", "https://example.org").await;
     fill(&c, "input[name=firstBuyAmount]", "0.5").await;
+    // The creator fees shared: 60% to the creator's wallet, 40% to a team wallet; "1,5"-style commas read
+    // as decimals.
+    let team = anchor_lang::prelude::Pubkey::new_unique().to_string();
+    fill(
+        &c,
+        "textarea[name=feeShares]",
+        &format!("{address} 60,0\n{team} 40%"),
+    )
+    .await;
     let png = token_png();
     c.find(Locator::Css("input[name=image]"))
         .await
@@ -542,6 +553,24 @@ async fn the_launchpad_journey_in_chromium() {
         .trim_start_matches("/token/")
         .to_string();
     assert_eq!(text(&c, "#venue").await, "Bonding curve");
+    assert_eq!(
+        text(&c, "#fee-shares").await,
+        "Creator fees shared by 2 wallets"
+    );
+    let shares = get_json(&format!("{base}/launchpad/tokens/{mint}")).await;
+    assert_eq!(
+        shares["feeShares"]["recipients"],
+        json!([{"wallet": address, "bps": 6000}, {"wallet": team, "bps": 4000}]),
+        "{shares}"
+    );
+    let referred: Value = c
+        .execute(
+            "return sessionStorage.getItem('launchpad.referrer')",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(referred, json!(referral), "the referral link was kept");
     let listed = get_json(&format!("{base}/launchpad/launches?creator={address}")).await;
     assert_eq!(
         listed["launches"][0]["mint"],
@@ -851,29 +880,29 @@ async fn the_launchpad_journey_in_chromium() {
         "{phone}"
     );
 
-    // 8. Claim the creator's trading fee on the wallet page.
+    // 8. Claim the creator's share of the shared creator fees on the wallet page.
     go(&c, &base, "#/wallet").await;
     wait_js(
         &c,
-        "document.querySelector('#claimable button[data-kind=\"trading\"]')",
+        "document.querySelector('#claimable button[data-kind=\"share\"]')",
         30,
-        "the claimable trading fee",
+        "the claimable fee share",
     )
     .await;
     shoot(&c, "wallet", "document.querySelector('#holdings tr')").await;
-    click(&c, "#claimable button[data-kind=\"trading\"]").await;
+    click(&c, "#claimable button[data-kind=\"share\"]").await;
     wait_js(
         &c,
-        "document.querySelector('#wallet-status')?.textContent.startsWith('Claimed trading')",
+        "document.querySelector('#wallet-status')?.textContent.startsWith('Claimed share')",
         60,
         "the claim",
     )
     .await;
     wait_js(
         &c,
-        "!document.querySelector('#claimable button[data-kind=\"trading\"]')",
+        "!document.querySelector('#claimable button[data-kind=\"share\"]')",
         30,
-        "the trading fee gone from the claimables",
+        "the share gone from the claimables",
     )
     .await;
     let fees = get_json(&format!("{base}/launchpad/fees?creator={address}")).await;
@@ -882,9 +911,11 @@ async fn the_launchpad_journey_in_chromium() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|f| f["kind"] == "trading"),
-        "claimed: {fees}"
+            .any(|f| f["kind"] == "share" || f["kind"] == "trading"),
+        "claimed, and nothing as the creator role: {fees}"
     );
+    let team_fees = get_json(&format!("{base}/launchpad/fees?creator={team}")).await;
+    assert_eq!(team_fees["fees"][0]["kind"], "share", "{team_fees}");
 
     // 9. A Wallet Standard wallet (the way Phantom, Solflare and Backpack announce themselves): a test wallet
     // registers through the `wallet-standard:register-wallet` window event; the page lists it, connects it,

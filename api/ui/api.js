@@ -182,3 +182,16 @@ export function launchImage(mint, uri) {
   }
   return images.get(mint);
 }
+
+const REFERRER_KEY = 'launchpad.referrer';
+
+/** Keeps the referral this browser arrived with (`?ref=<wallet>` on the page's URL) for the session. */
+export function captureReferrer() {
+  const ref = new URLSearchParams(location.search).get('ref');
+  if (ref && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(ref)) sessionStorage.setItem(REFERRER_KEY, ref);
+}
+
+/** The session's referral wallet (named on curve swaps this page builds), or null. */
+export function referrer() {
+  return sessionStorage.getItem(REFERRER_KEY);
+}

@@ -1,6 +1,6 @@
 // The launchpad in a browser: a hash router over four pages, the wallet menu, and the server's config.
 import './errors.js';
-import { get, errorText } from './api.js';
+import { get, errorText, captureReferrer } from './api.js';
 import { el, short, units, put } from './format.js';
 import { session, standardWallets, onWalletsChanged } from './wallet.js';
 import * as discover from './pages/discover.js';
@@ -8,6 +8,7 @@ import * as token from './pages/token.js';
 import * as launch from './pages/launch.js';
 import * as walletPage from './pages/wallet.js';
 
+captureReferrer();
 const main = document.getElementById('main');
 const ctx = { config: { localnet: false }, session };
 // The page on screen: its abort signal (turned when the user moves on, even while it still loads) and what

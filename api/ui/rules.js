@@ -55,3 +55,38 @@ export function imageError(file) {
   if (file.size > MAX_IMAGE_BYTES) return `At most 1 MiB (this one is ${(file.size / 1024 / 1024).toFixed(2)} MiB).`;
   return null;
 }
+
+/** Most recipients of shared creator fees (the program's `MAX_FEE_RECIPIENTS`). */
+const MAX_FEE_RECIPIENTS = 10;
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/**
+ * The launch form's "share creator fees" text: one recipient per line, its wallet then its percent (`50`,
+ * `33.33`, `33,34`, `25%`: at most two decimals, read as basis points). Blank: no sharing. Returns
+ * `{ shares: [{ wallet, bps }] | null, error: string | null }`; the shares must name 1 to 10 distinct wallets,
+ * each above 0%, summing to exactly 100% (the API and the program check the same).
+ */
+export function parseFeeShares(text) {
+  const lines = String(text || '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (!lines.length) return { shares: null, error: null };
+  if (lines.length > MAX_FEE_RECIPIENTS) return { shares: null, error: `At most ${MAX_FEE_RECIPIENTS} recipients (now ${lines.length}).` };
+  const shares = [];
+  for (const [i, line] of lines.entries()) {
+    const m = /^([^\s:;]+)[\s:;]+(\d{1,3})(?:[.,](\d{1,2}))?\s*%?$/.exec(line);
+    if (!m) return { shares: null, error: `Line ${i + 1}: a wallet address, then its percent (e.g. 50 or 33.33).` };
+    const [, wallet, whole, frac = ''] = m;
+    if (!BASE58_ADDRESS.test(wallet)) return { shares: null, error: `Line ${i + 1}: "${wallet}" is not a Solana address.` };
+    if (shares.some((s) => s.wallet === wallet)) return { shares: null, error: `Line ${i + 1}: ${wallet} is named twice.` };
+    const bps = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+    if (bps <= 0) return { shares: null, error: `Line ${i + 1}: a share must be above 0%.` };
+    shares.push({ wallet, bps });
+  }
+  const total = shares.reduce((t, s) => t + s.bps, 0);
+  if (total !== 10_000) return { shares: null, error: `The shares add up to ${total / 100}%; they must add up to exactly 100%.` };
+  return { shares, error: null };
+}
+
+rules.feeShares = (v) => parseFeeShares(v).error;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 const source = readFileSync(new URL('../../api/ui/rules.js', import.meta.url), 'utf8');
-const { rules, imageError } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
+const { rules, imageError, parseFeeShares } = await import(`data:text/javascript,${encodeURIComponent(source)}`);
 
 test('names: 1 to 32 characters (not bytes), no control characters', () => {
   assert.equal(rules.name('Alpha Dog'), null);
@@ -44,4 +44,25 @@ test('images: the four types, at most 1 MiB', () => {
 test('descriptions: at most 1000 characters', () => {
   assert.equal(rules.description('x'.repeat(1000)), null);
   assert.notEqual(rules.description('x'.repeat(1001)), null);
+});
+
+test('fee shares: one wallet and percent per line, up to 10, distinct, summing to exactly 100%', () => {
+  const a = '7UVimffxr9ow1uXYxsr4LHAcV58mLzhmwaeKvJ1pjLiE';
+  const b = 'So11111111111111111111111111111111111111112';
+  const c = '6NpjqXdtL6aWKrifyWxp1e9bYXvqhcYL51T3JTQgNKRu';
+  assert.deepEqual(parseFeeShares(''), { shares: null, error: null });
+  assert.deepEqual(parseFeeShares(`${a} 50\n${b} 33,33%\n  ${c}: 16.67  `).shares, [
+    { wallet: a, bps: 5000 },
+    { wallet: b, bps: 3333 },
+    { wallet: c, bps: 1667 },
+  ]);
+  // "1,5" is 1.5%, never 15%.
+  assert.equal(parseFeeShares(`${a} 98,5\n${b} 1,5`).shares[1].bps, 150);
+  assert.match(parseFeeShares(`${a} 50\n${b} 49`).error, /add up to 99%/);
+  assert.match(parseFeeShares(`${a} 50\n${a} 50`).error, /twice/);
+  assert.match(parseFeeShares(`${a} 100\n${b} 0`).error, /above 0/);
+  assert.match(parseFeeShares(`not-an-address 100`).error, /not a Solana address/);
+  assert.match(parseFeeShares(`${a} 33.333`).error, /Line 1/);
+  assert.match(parseFeeShares(Array.from({ length: 11 }, () => `${a} 1`).join('\n')).error, /At most 10/);
+  assert.equal(rules.feeShares(`${a} 100`), null);
 });

@@ -3,7 +3,7 @@
 // field; the API checks again, and its errors land on the field they name.
 import { get, post, errorView, signAndSubmit, ApiError } from '../api.js';
 import { el, put, parseAmount } from '../format.js';
-import { rules as fieldRules, imageError } from '../rules.js';
+import { rules as fieldRules, imageError, parseFeeShares } from '../rules.js';
 
 const rules = { ...fieldRules, firstBuyAmount: (v) => (v.trim() ? parseAmount(v, 6).error ?? null : null) };
 
@@ -21,8 +21,9 @@ const CODE_FIELDS = {
   INVALID_IMAGE: 'image',
   PAYLOAD_TOO_LARGE: 'image',
   INVALID_AMOUNT: 'firstBuyAmount',
+  INVALID_FEE_SHARES: 'feeShares',
 };
-const FIELDS = ['name', 'symbol', 'description', 'image', 'website', 'twitter', 'telegram', 'firstBuyAmount'];
+const FIELDS = ['name', 'symbol', 'description', 'image', 'website', 'twitter', 'telegram', 'firstBuyAmount', 'feeShares'];
 function fieldOf(e) {
   if (!(e instanceof ApiError)) return null;
   if (CODE_FIELDS[e.code]) return CODE_FIELDS[e.code];
@@ -93,6 +94,12 @@ export async function render(main, ctx) {
     quotes,
     field('First buy', input('firstBuyAmount', { inputmode: 'decimal', placeholder: '0' }), 'Optional: bought in the same transaction, in whole SOL or USDC (a point or a comma for decimals, at most 6).'),
     firstBuyNote,
+    field(
+      'Share creator fees',
+      el('textarea', { name: 'feeShares', rows: 3, placeholder: 'Optional: one wallet and its percent per line, e.g.\nWALLET_A 50\nWALLET_B 50' }),
+      'Optional: your half of every trading fee (and of the locked LP\'s fees after graduation) split among up to 10 wallets, adding up to 100%. Each claims its own share. Without it, the fees are yours.',
+    ),
+    el('label', { class: 'choice' }, el('input', { type: 'checkbox', name: 'lockFeeShares', id: 'f-lockFeeShares' }), el('strong', {}, 'Lock the shares'), el('span', { class: 'muted' }, 'final: nobody, you included, can change them later')),
     el('p', { class: 'muted' }, 'Supply: 1,000,000,000 tokens with 6 decimals; no mint authority; metadata cannot change. At graduation the pool migrates to the AMM with its liquidity locked forever.'),
     submit,
     error,
@@ -200,6 +207,11 @@ export async function render(main, ctx) {
         return;
       }
       body.firstBuyAmount = a.text;
+    }
+    const shared = parseFeeShares(String(data.get('feeShares') || ''));
+    if (shared.shares) {
+      body.feeShares = shared.shares;
+      body.lockFeeShares = data.get('lockFeeShares') === 'on';
     }
     submit.disabled = true;
     try {

@@ -1,7 +1,7 @@
 // A token's page: chart (interval switch, volume), curve progress and what is left to graduation, the fee
 // now (the shield fee as it decays), trades, top holders and links, and the trade panel. After migration the
 // same page continues on the AMM (`venue` of /launchpad/curve).
-import { get, post, qs, errorView, quoteSymbol, launchImage, signAndSubmit, TOKEN_DECIMALS, decimals } from '../api.js';
+import { get, post, qs, errorView, quoteSymbol, launchImage, signAndSubmit, TOKEN_DECIMALS, decimals, ApiError, referrer } from '../api.js';
 import { el, price, compact, usd, age, units, bps, short, share, parseAmount, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { candleChart } from '../chart.js';
@@ -76,6 +76,17 @@ export async function render(main, ctx, mint) {
     safeLink(view.links?.twitter, 'X'),
     safeLink(view.links?.telegram, 'Telegram'),
     el('a', { href: `#/wallet/${view.creator}` }, `Creator ${short(view.creator)}`),
+    view.feeShares
+      ? el(
+          'span',
+          {
+            id: 'fee-shares',
+            class: 'muted',
+            title: view.feeShares.recipients.map((r) => `${r.wallet}: ${r.bps / 100}%`).join('\n'),
+          },
+          `Creator fees shared by ${view.feeShares.recipients.length} wallet${view.feeShares.recipients.length === 1 ? '' : 's'}${view.feeShares.locked ? ' (locked)' : ''}`,
+        )
+      : null,
     el('span', { class: 'muted mono', title: mint }, `Mint ${short(mint)}`),
   );
   const venue = el('span', { id: 'venue', class: 'badge' });
@@ -492,11 +503,21 @@ export async function render(main, ctx, mint) {
         return;
       }
       tradeStatus.textContent = 'Building the transaction…';
-      const built = await post('/swap/build', {
+      const buildBody = {
         request: quoted.request,
         route: quoted.best.route,
         minAmountOut: quoted.best.minAmountOut,
-      });
+      };
+      // The referral this browser arrived with is paid by curve trades; a referral the chain cannot pay
+      // (no account yet, or the trader itself) never stops the trade.
+      const ref = referrer();
+      let built;
+      try {
+        built = await post('/swap/build', ref && ref !== session.wallet.address ? { ...buildBody, referrer: ref } : buildBody);
+      } catch (e) {
+        if (!(e instanceof ApiError) || !['REFERRER_ACCOUNT_MISSING', 'SELF_REFERRAL'].includes(e.code)) throw e;
+        built = await post('/swap/build', buildBody);
+      }
       tradeStatus.textContent = 'Waiting for your wallet to sign…';
       const signature = await signAndSubmit(session.wallet, built.solanaTransaction);
       tradeStatus.textContent = `${side === 'buy' ? 'Bought' : 'Sold'}${built.migrates ? ': the curve graduated and migrated to the AMM' : ''}. Transaction ${short(signature)}`;

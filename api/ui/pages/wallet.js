@@ -8,6 +8,7 @@ const KINDS = {
   trading: 'Trading fees (creator share of the bonding phase)',
   surplus: 'Surplus (quote left after graduation)',
   'locked-lp': 'Locked LP fees (AMM trading fees of the locked position)',
+  share: 'Shared creator fees (your share of the creator fees and the locked LP fees)',
 };
 
 export async function render(main, ctx, address) {
@@ -28,6 +29,7 @@ export async function render(main, ctx, address) {
   const claimable = el('div', { id: 'claimable' });
   const launches = el('ul', { class: 'launch-list', id: 'my-launches' });
   const trades = el('tbody', { id: 'wallet-trades' });
+  const referrals = el('div', { id: 'referrals' });
 
   const showError = (e) => {
     error.hidden = !e;
@@ -95,6 +97,25 @@ export async function render(main, ctx, address) {
     );
     put(claimable, ...(entries.length ? entries : [el('p', { class: 'muted', id: 'nothing-to-claim' }, 'Nothing to claim.')]));
 
+    // Referral earnings: paid at trade time, nothing to claim.
+    const r = await get(`/launchpad/referrals/${who}`).catch(() => null);
+    const link = `${location.origin}${location.pathname}?ref=${who}#/`;
+    const earned = r?.earned?.length
+      ? await Promise.all(
+          r.earned.map(async (e) => {
+            const qd = await decimals(e.quoteMint);
+            const q = e.quoteMint === NATIVE_MINT ? 'SOL' : 'USDC';
+            return el('p', { class: 'num', 'data-quote': q }, `${units(e.amount, qd)} ${q} from ${e.trades} trade${e.trades === 1 ? '' : 's'}`);
+          }),
+        )
+      : [el('p', { class: 'muted' }, 'No referred trades yet.')];
+    put(
+      referrals,
+      ...earned,
+      r ? el('p', { class: 'muted' }, `Paid into the wallet at trade time: ${r.shareBps / 100}% of the partner's half of each curve fee.`) : null,
+      own ? el('p', {}, 'Your referral link: ', el('span', { class: 'mono wrap', id: 'referral-link' }, link)) : null,
+    );
+
     put(launches, 
       ...(w.launches.length
         ? w.launches.map((l) => el('li', {}, el('a', { href: `#/token/${l.mint}` }, `${l.name} ($${l.symbol})`), el('span', { class: 'muted' }, ` ${l.preset} · ${age(l.createdAt)} ago`)))
@@ -146,6 +167,7 @@ export async function render(main, ctx, address) {
     status,
     error,
     el('section', { class: 'panel' }, el('h2', {}, 'Claimable fees'), claimable),
+    el('section', { class: 'panel' }, el('h2', {}, 'Referral earnings'), referrals),
     el(
       'section',
       { class: 'panel' },
