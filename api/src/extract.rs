@@ -138,6 +138,19 @@ impl IntoParams for MintPath {
     }
 }
 
+/// A launchpad pool in the path.
+pub struct PoolPath;
+
+impl IntoParams for PoolPath {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![path_param(
+            "pool",
+            "The launchpad pool's address",
+            address_schema(),
+        )]
+    }
+}
+
 /// A wallet in the path.
 pub struct AddressPath;
 

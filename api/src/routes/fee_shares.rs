@@ -107,7 +107,7 @@ pub async fn set(
 ) -> Result<Json<SetFeeSharesResponse>, ApiError> {
     let pool = address("pool", Some(&req.pool))?;
     let creator = address("creator", Some(&req.creator))?;
-    let list = recipients(&req.recipients)?;
+    // Who may change them first (an unknown pool is 404, another signer 403), then what they would be.
     let (curve, keys) = super::creator::pool_of(&state, &pool).await?;
     if creator != curve.pool.creator {
         return Err(ApiError::new(
@@ -116,6 +116,7 @@ pub async fn set(
             format!("{creator} is not this pool's creator"),
         ));
     }
+    let list = recipients(&req.recipients)?;
     if state
         .store
         .fee_shares(&pool)
@@ -192,7 +193,7 @@ pub struct FeeSharesResponse {
 #[utoipa::path(
     get,
     path = "/launchpad/fee-shares/{pool}",
-    params(("pool" = String, Path, description = "The launchpad pool")),
+    params(crate::extract::PoolPath),
     responses(
         (status = 200, body = FeeSharesResponse),
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS"),

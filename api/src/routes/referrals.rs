@@ -1,4 +1,4 @@
-//! `GET /launchpad/referrals/{wallet}`: what a wallet earned as the referral of curve trades (paid at trade
+//! `GET /launchpad/referrals/{address}`: what a wallet earned as the referral of curve trades (paid at trade
 //! time, out of the partner's part of each fee: nothing is left to claim), per quote token, and its most
 //! recent referred trades. A trading front-end names its wallet as `referrer` when it builds swaps.
 
@@ -51,8 +51,8 @@ pub struct ReferralsResponse {
 
 #[utoipa::path(
     get,
-    path = "/launchpad/referrals/{wallet}",
-    params(("wallet" = String, Path, description = "The referral's wallet")),
+    path = "/launchpad/referrals/{address}",
+    params(crate::extract::AddressPath),
     responses(
         (status = 200, body = ReferralsResponse),
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_ADDRESS"),
@@ -64,7 +64,7 @@ pub async fn referrals(
     State(state): State<AppState>,
     ApiPath(wallet): ApiPath<String>,
 ) -> Result<Json<ReferralsResponse>, ApiError> {
-    let wallet = address("wallet", Some(&wallet))?;
+    let wallet = address("address", Some(&wallet))?;
     let (earned, recent) = state.store.referrals(&wallet, RECENT).await?;
     Ok(Json(ReferralsResponse {
         wallet: wallet.to_string(),
