@@ -76,6 +76,11 @@ pub fn opt_u16<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u16>, D:
         .ok_or_else(|| serde::de::Error::custom(format!("{n} is not an integer from 0 to 65535")))
 }
 
+/// A `u16` field that also takes a JSON number written with a zero fraction (see [`opt_u16`]).
+pub fn u16_integral<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
+    opt_u16(d)?.ok_or_else(|| serde::de::Error::custom("null is not an integer from 0 to 65535"))
+}
+
 const SECRET_NAMES: [&str; 7] = [
     "privatekey",
     "private_key",

@@ -23,6 +23,7 @@ pub struct FeeRecipientBody {
     pub wallet: String,
     /// Share of the creator's fees, basis points (1 to 10,000; all shares sum to 10,000).
     #[schema(minimum = 1, maximum = 10000)]
+    #[serde(deserialize_with = "crate::body::u16_integral")]
     pub bps: u16,
 }
 
@@ -67,6 +68,7 @@ pub struct SetFeeSharesRequest {
     #[schema(schema_with = crate::schema::solana_address)]
     pub creator: String,
     /// The recipients in order (the first also receives each credit's rounding dust, a few base units).
+    #[schema(min_items = 1, max_items = 10)]
     pub recipients: Vec<FeeRecipientBody>,
     /// Make the shares final: nobody can change them again.
     #[serde(default)]

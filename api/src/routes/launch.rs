@@ -82,6 +82,7 @@ pub struct LaunchRequest {
     /// fees) among 1 to 10 wallets, shares in bps summing to 10,000, from the first trade (set in the launch's
     /// own transaction). The creator role can change them later until they are locked. Ignored at record.
     #[serde(default)]
+    #[schema(min_items = 1, max_items = 10)]
     pub fee_shares: Option<Vec<crate::routes::fee_shares::FeeRecipientBody>>,
     /// With `feeShares`: make them final at launch.
     #[serde(default)]
@@ -200,7 +201,6 @@ pub struct Launch {
     pub quote: QuoteAsset,
     pub creator: anchor_lang::prelude::Pubkey,
     pub first_buy: Option<u64>,
-    pub fee_shares: Option<Vec<sdk::launchpad_ix::FeeRecipient>>,
     pub website: Option<String>,
     pub twitter: Option<String>,
     pub telegram: Option<String>,
@@ -336,10 +336,6 @@ impl LaunchRequest {
             quote,
             creator,
             first_buy,
-            fee_shares: match &self.fee_shares {
-                Some(list) => Some(crate::routes::fee_shares::recipients(list)?),
-                None => None,
-            },
             website: link("website", self.website.as_deref(), &[])?,
             twitter: link("twitter", self.twitter.as_deref(), &TWITTER_HOSTS)?,
             telegram: link("telegram", self.telegram.as_deref(), &TELEGRAM_HOSTS)?,
@@ -386,6 +382,11 @@ pub async fn prepare(
     ApiJson(req): ApiJson<LaunchRequest>,
 ) -> Result<Json<PrepareResponse>, ApiError> {
     let launch = req.validate()?;
+    // Checked at prepare only: a record ignores them (the chain has them).
+    let fee_shares = match &req.fee_shares {
+        Some(list) => Some(crate::routes::fee_shares::recipients(list)?),
+        None => None,
+    };
     let image = match req.image.clone() {
         Some(field) => Some(crate::image::check_off_thread(field).await?),
         None => None,
@@ -417,7 +418,7 @@ pub async fn prepare(
             salt,
         },
     )];
-    if let Some(recipients) = launch.fee_shares.clone() {
+    if let Some(recipients) = fee_shares {
         // Before any trade (the first buy's creator fee included), so the shares hold from the start.
         ixs.push(lix::set_fee_shares(
             &keys,
