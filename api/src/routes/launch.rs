@@ -779,6 +779,7 @@ pub struct LaunchRecordResponse {
 #[utoipa::path(
     post,
     path = "/launchpad/record",
+    operation_id = "launch_record",
     request_body = LaunchRecordRequest,
     responses(
         (status = 200, body = LaunchRecordResponse, description = "Recorded (idempotent: the same record answers the same)"),

@@ -34,6 +34,11 @@ struct Args {
     /// The private key (PEM) of --grpc-tls-cert.
     #[arg(long, env = "LOCALNET_GRPC_TLS_KEY", requires = "grpc_tls_cert")]
     grpc_tls_key: Option<PathBuf>,
+    /// Only deploy the programs, with this key as the launchpad's upgrade authority, as a fresh cluster (or
+    /// `anchor test`'s validator) starts: nothing initialized and no configs (the TypeScript SDK's
+    /// end-to-end tests set them up, as on such a cluster).
+    #[arg(long, env = "LOCALNET_DEPLOY_ONLY")]
+    deploy_only: Option<solana_pubkey::Pubkey>,
 }
 
 #[tokio::main]
@@ -60,7 +65,7 @@ async fn main() -> anyhow::Result<()> {
         grpc_addr: args.grpc_addr,
         slot_duration: Duration::from_millis(args.slot_ms),
         keep_slots: args.keep_slots,
-        deploy_only: None,
+        deploy_only: args.deploy_only,
         grpc_tls,
         oracle_interval: (args.oracle_secs > 0).then(|| Duration::from_secs(args.oracle_secs)),
     })

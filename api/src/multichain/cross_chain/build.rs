@@ -220,6 +220,7 @@ fn check_request(q: &QuoteRow, v: &Validated) -> Result<(), ApiError> {
 #[utoipa::path(
     post,
     path = "/swap/cross-chain/build",
+    operation_id = "cross_chain_build",
     request_body = CrossChainBuildRequest,
     responses(
         (status = 200, body = CrossChainBuild),

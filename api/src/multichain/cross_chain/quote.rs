@@ -335,6 +335,7 @@ fn row(v: &Validated, provider: &str, provider_ref: Option<String>, raw: Value) 
 #[utoipa::path(
     post,
     path = "/swap/cross-chain/quote",
+    operation_id = "cross_chain_quote",
     request_body = CrossChainRequest,
     responses(
         (status = 200, body = CrossChainQuote, description = "A quote; follow its transfer at the status link",

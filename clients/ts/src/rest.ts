@@ -1,0 +1,56 @@
+// A typed client of the REST API, generated from its OpenAPI document (`openapi.json`, kept equal to what
+// the API serves by the API's own test): `createLaunchpadApi(baseUrl)` gives `api.GET('/launchpad/curve/{mint}',
+// { params: { path: { mint } } })` with every path, parameter, body and response typed. `unwrap` turns an
+// error response into an `ApiError` with the spec's code; `signAndSubmit` signs a transaction the API built
+// and relays it through `POST /swap/submit-solana`.
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import {
+  getBase64Decoder,
+  getBase64EncodedWireTransaction,
+  getBase64Encoder,
+  getTransactionDecoder,
+  type KeyPairSigner,
+  signTransaction,
+} from '@solana/kit';
+import type { components, paths } from './generated/api.js';
+
+export type { components, paths };
+export type LaunchpadApi = Client<paths>;
+
+export function createLaunchpadApi(baseUrl: string, options: Omit<ClientOptions, 'baseUrl'> = {}): LaunchpadApi {
+  return createClient<paths>({ baseUrl: baseUrl.replace(/\/$/, ''), ...options });
+}
+
+/** An error response in the spec's format: `{ "error": { "message", "code" } }`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${status} ${code}: ${message}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** The data of a successful response, or an `ApiError`. */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (error !== undefined || data === undefined) {
+    const e = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
+    throw new ApiError(response.status, e?.code ?? 'UNKNOWN', e?.message ?? response.statusText);
+  }
+  return data;
+}
+
+/** Signs a base64 unsigned transaction the API built (its fee payer is `signer`) and submits it through the
+ * API; returns the submit response (`signature`, `confirmed`). */
+export async function signAndSubmit(api: LaunchpadApi, signer: KeyPairSigner, base64Transaction: string) {
+  const tx = getTransactionDecoder().decode(getBase64Encoder().encode(base64Transaction));
+  const signed = await signTransaction([signer.keyPair], tx);
+  return unwrap(
+    api.POST('/swap/submit-solana', { body: { signedTransaction: getBase64EncodedWireTransaction(signed) } as never }),
+  );
+}
+
+export { getBase64Decoder };
