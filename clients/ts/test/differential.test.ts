@@ -137,3 +137,30 @@ test('every function equals crates/curve to the base unit on random cases', () =
     assert.ok((seen.get(fn) ?? 0) >= Number(count), `${fn}: ${seen.get(fn) ?? 0} cases`);
   }
 });
+
+test('src/presets.ts is crates/curve pinned presets (scripts/presets.mjs)', async () => {
+  const { PINNED_PRESETS } = await import('../src/presets.js');
+  const emitted = cases().filter((c) => c.fn === 'config');
+  assert.equal(PINNED_PRESETS.length, emitted.length);
+  for (const c of emitted) {
+    const p = PINNED_PRESETS.find((x) => x.preset === c.preset && x.quote === c.quote);
+    assert.ok(p, `${c.preset}/${c.quote}`);
+    assert.deepEqual(
+      {
+        sqrtStartPrice: String(p.sqrtStartPrice),
+        segments: p.curve.segments.map((s) => [String(s.sqrtPriceUpper), String(s.liquidity)]),
+        threshold: String(p.threshold),
+        fees: p.fees,
+        shares: [p.creatorFeeShareBps, p.creatorSurplusShareBps, p.referralShareBps],
+      },
+      {
+        sqrtStartPrice: c.sqrtStartPrice,
+        segments: c.segments,
+        threshold: c.threshold,
+        fees: c.fees,
+        shares: [c.creatorFeeShareBps, c.creatorSurplusShareBps, c.referralShareBps],
+      },
+      'stale: run `node scripts/presets.mjs` in clients/ts',
+    );
+  }
+});
