@@ -557,6 +557,18 @@ async fn the_launchpad_journey_in_chromium() {
         text(&c, "#fee-shares").await,
         "Creator fees shared by 2 wallets"
     );
+    // The creator's tools: the handover and the shares (not locked, so they can still change).
+    wait_js(
+        &c,
+        "document.querySelector('#creator-panel #creator-propose') && document.querySelector('#fee-shares-save')",
+        20,
+        "the creator's panel",
+    )
+    .await;
+    assert!(
+        text(&c, "#f-creatorFeeShares").await.contains("60"),
+        "the current shares are in the form"
+    );
     let shares = get_json(&format!("{base}/launchpad/tokens/{mint}")).await;
     assert_eq!(
         shares["feeShares"]["recipients"],

@@ -31,6 +31,9 @@ const ix = await program.methods
     traderBaseAccount: new PublicKey(traderBase),
     traderQuoteAccount: new PublicKey(traderQuote),
     quoteTokenProgram: new PublicKey(quoteTokenProgram),
+    // The optional referral account: @coral-xyz/anchor wants every optional account named, `null` for none
+    // (it then passes the program id, which the program reads as no referral).
+    referralQuoteAccount: null,
   })
   .instruction();
 console.log(JSON.stringify({

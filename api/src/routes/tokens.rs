@@ -47,6 +47,8 @@ pub struct TokenResponse {
     pub creator: String,
     /// The wallet that launched the token.
     pub launched_by: String,
+    /// The wallet the creator proposed to hand the creator role to, until it accepts (null: none).
+    pub pending_creator: Option<String>,
     /// How the creator fees are shared (null: they are the creator role's); details and claimable amounts at
     /// `GET /launchpad/fee-shares/{pool}`.
     pub fee_shares: Option<FeeSharesSummary>,
@@ -197,6 +199,8 @@ pub async fn token(
         config: launch.config,
         creator: c.pool.creator.to_string(),
         launched_by: launch.creator,
+        pending_creator: (c.pool.pending_creator != sdk::Pubkey::default())
+            .then(|| c.pool.pending_creator.to_string()),
         fee_shares,
         name: launch.name,
         symbol: launch.symbol,

@@ -6,6 +6,7 @@ import { el, price, compact, usd, age, units, bps, short, share, parseAmount, pu
 import { watch, debounce } from '../feed.js';
 import { candleChart } from '../chart.js';
 import { tokenAvatar, progressBar } from './discover.js';
+import { creatorPanel } from './creator.js';
 
 const INTERVALS = ['1s', '15s', '1m', '5m', '15m', '1h', '4h', '1d'];
 const SLIPPAGES = [50, 100, 200, 500, 1000];
@@ -135,6 +136,16 @@ export async function render(main, ctx, mint) {
   const tradesEmpty = el('p', { class: 'muted', hidden: true }, 'No trades yet.');
   const holdersList = el('ol', { class: 'holders', id: 'holders' });
   const holdersInfo = el('p', { class: 'muted' });
+  // The creator role's tools, for the wallet that holds it (or is proposed for it).
+  const creatorBox = el('div', { id: 'creator-box' });
+  let creatorKey = '';
+  function paintCreator() {
+    // Redrawn only when what it shows changed, so a half-typed address survives the live refreshes.
+    const key = JSON.stringify([session.wallet?.address, view.creator, view.pendingCreator, view.feeShares]);
+    if (key === creatorKey) return;
+    creatorKey = key;
+    put(creatorBox, creatorPanel({ view, session, localnet: !!ctx.config?.localnet, onDone: () => refresh() }));
+  }
 
   // Trade panel
   let side = 'buy';
@@ -671,6 +682,7 @@ export async function render(main, ctx, mint) {
       paintTrades(t.trades);
       paintHolders();
       paintPanel();
+      paintCreator();
     } catch (e) {
       console.error('refresh failed', e);
     } finally {
@@ -711,6 +723,7 @@ export async function render(main, ctx, mint) {
         form,
         curveBox,
         el('section', { class: 'panel', id: 'holders-panel', 'aria-labelledby': 'holders-h' }, el('h2', { id: 'holders-h' }, 'Top holders'), holdersInfo, holdersList),
+        creatorBox,
       ),
     ),
   );
@@ -720,6 +733,7 @@ export async function render(main, ctx, mint) {
   paintCurve();
   paintPanel();
   paintHolders();
+  paintCreator();
   await refresh();
   if (signal?.aborted) {
     chart?.remove();

@@ -1792,6 +1792,8 @@ export interface components {
             migratedAt?: number | null;
             mint: string;
             name: string;
+            /** @description The wallet the creator proposed to hand the creator role to, until it accepts (null: none). */
+            pendingCreator?: string | null;
             pool: string;
             /** @description `fair`, `shield` or `distribute`. */
             preset: string;
