@@ -10,23 +10,6 @@ use localnet::testkit::{self, SOL};
 use serde_json::{json, Value};
 use solana_signer::Signer;
 
-/// Posts `body` to `path`, signs the returned transaction with `signer`, submits it and waits for the index.
-async fn build_sign_submit(
-    s: &Stack,
-    http: &reqwest::Client,
-    path: &str,
-    body: &Value,
-    signer: &solana_keypair::Keypair,
-) -> Value {
-    let (status, built) = post(http, &format!("{}{path}", s.base), body).await;
-    assert_eq!(status, 200, "{path}: {built}");
-    let signed = sign(built["solanaTransaction"].as_str().unwrap(), signer);
-    let (status, sent) = s.submit(http, &signed).await;
-    assert_eq!(status, 200, "{sent}");
-    s.wait_indexed().await;
-    built
-}
-
 async fn shares_on_chain(
     rpc: &solana_rpc_client::nonblocking::rpc_client::RpcClient,
     keys: &sdk::launchpad_ix::LaunchKeys,

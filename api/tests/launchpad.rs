@@ -469,23 +469,6 @@ async fn a_flood_is_answered_with_429_and_other_clients_are_served() {
     s.net.shutdown().await;
 }
 
-/// Posts `body` to `path`, signs the returned transaction with `signer`, submits it and waits for the index.
-async fn build_sign_submit(
-    s: &Stack,
-    http: &reqwest::Client,
-    path: &str,
-    body: &serde_json::Value,
-    signer: &solana_keypair::Keypair,
-) -> serde_json::Value {
-    let (status, built) = post(http, &format!("{}{path}", s.base), body).await;
-    assert_eq!(status, 200, "{path}: {built}");
-    let signed = sign(built["solanaTransaction"].as_str().unwrap(), signer);
-    let (status, sent) = s.submit(http, &signed).await;
-    assert_eq!(status, 200, "{sent}");
-    s.wait_indexed().await;
-    built
-}
-
 /// The creator role's handover through the API, then the new creator's claims: the fees accrued before the
 /// handover, and after migration the locked creator position's AMM fees; the previous creator is refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

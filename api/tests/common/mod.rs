@@ -286,3 +286,20 @@ pub async fn trade_through_migration(
     }
     wallets
 }
+
+/// Posts `body` to `path`, signs the returned transaction with `signer`, submits it and waits for the index.
+pub async fn build_sign_submit(
+    s: &Stack,
+    http: &reqwest::Client,
+    path: &str,
+    body: &Value,
+    signer: &solana_keypair::Keypair,
+) -> Value {
+    let (status, built) = post(http, &format!("{}{path}", s.base), body).await;
+    assert_eq!(status, 200, "{path}: {built}");
+    let signed = sign(built["solanaTransaction"].as_str().unwrap(), signer);
+    let (status, sent) = s.submit(http, &signed).await;
+    assert_eq!(status, 200, "{sent}");
+    s.wait_indexed().await;
+    built
+}
