@@ -26,14 +26,19 @@ pub struct ApiConfig {
     /// Requests a client may send at once before the sustained rate applies.
     #[arg(long, env = "RATE_LIMIT_BURST", default_value_t = 40)]
     pub rate_limit_burst: u32,
-    /// Jupiter's Swap API (v1) base URL; empty disables the Jupiter adapter.
+    /// Jupiter's Swap API (v1) base URL; empty disables the Jupiter adapter. Jupiter retired the keyless
+    /// `lite-api.jup.ag` on 2026-01-31: `api.jup.ag` wants an API key (`--jupiter-api-key`; without one it
+    /// admits about one request every two seconds).
     #[arg(
         long,
         env = "JUPITER_BASE_URL",
-        default_value = "https://lite-api.jup.ag/swap/v1",
+        default_value = "https://api.jup.ag/swap/v1",
         hide_env_values = true
     )]
     pub jupiter_base_url: String,
+    /// Jupiter's API key, sent as `x-api-key` (never logged; `--jupiter-api-key-file` reads it from a file).
+    #[arg(long, env = "JUPITER_API_KEY", hide_env_values = true)]
+    pub jupiter_api_key: Option<String>,
     /// Largest request body, bytes.
     #[arg(long, env = "MAX_BODY_BYTES", default_value_t = 65_536)]
     pub max_body_bytes: usize,
@@ -210,6 +215,7 @@ impl ApiConfig {
             rate_limit_burst: 40,
             // A local stack cannot reach Jupiter; its own pools route everything launched on it.
             jupiter_base_url: String::new(),
+            jupiter_api_key: None,
             max_body_bytes: 65_536,
             evm_rpc: vec![],
             // Nor the EVM and bridge aggregators: their adapters are off until a URL is given.

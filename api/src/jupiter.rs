@@ -95,10 +95,23 @@ pub struct Built {
 }
 
 impl Jupiter {
-    pub fn new(base: &str) -> Jupiter {
+    /// The adapter at `base`, sending `api_key` as `x-api-key` on every request when given (marked
+    /// sensitive: never printed by the HTTP client's debug output).
+    pub fn new(base: &str, api_key: Option<&str>) -> Jupiter {
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Some(key) = api_key.filter(|k| !k.is_empty()) {
+            match reqwest::header::HeaderValue::from_str(key) {
+                Ok(mut value) => {
+                    value.set_sensitive(true);
+                    headers.insert("x-api-key", value);
+                }
+                Err(_) => tracing::warn!("--jupiter-api-key is not a valid header value: not sent"),
+            }
+        }
         Jupiter {
             http: reqwest::Client::builder()
                 .timeout(Duration::from_secs(5))
+                .default_headers(headers)
                 .build()
                 .unwrap_or_default(),
             base: base.trim_end_matches('/').to_string(),
@@ -130,6 +143,13 @@ impl Jupiter {
         let body: Value = r.json().await.map_err(|e| upstream("quote body", e))?;
         if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
             return Err(upstream("quote", "rate limited (429)"));
+        }
+        if status == reqwest::StatusCode::UNAUTHORIZED || status == reqwest::StatusCode::FORBIDDEN {
+            // A missing or refused key is the operator's to fix, not "no route".
+            return Err(upstream(
+                "quote",
+                format!("refused ({status}): check --jupiter-api-key"),
+            ));
         }
         if status.is_client_error() {
             // e.g. {"error": "Could not find any route", "errorCode": "COULD_NOT_FIND_ANY_ROUTE"}

@@ -106,8 +106,9 @@ impl AppState {
         rpc: Arc<solana_rpc_client::nonblocking::rpc_client::RpcClient>,
         indexer: Option<Arc<Metrics>>,
     ) -> AppState {
-        let jupiter = (!config.jupiter_base_url.is_empty())
-            .then(|| jupiter::Jupiter::new(&config.jupiter_base_url));
+        let jupiter = (!config.jupiter_base_url.is_empty()).then(|| {
+            jupiter::Jupiter::new(&config.jupiter_base_url, config.jupiter_api_key.as_deref())
+        });
         let multichain = multichain::Multichain::new(&config);
         // Keys were checked when the flags were read.
         let route_keys = routes::swap::seal::RouteKeys::new(&config.route_keys)

@@ -33,6 +33,21 @@ fn ix_json(ix: &anchor_lang::solana_program::instruction::Instruction) -> Value 
     })
 }
 
+/// Jupiter's keyed API: the same answers, only with the right `x-api-key` (401 otherwise, as api.jup.ag).
+async fn keyed_quote(
+    headers: axum::http::HeaderMap,
+    query: Query<HashMap<String, String>>,
+) -> axum::response::Response {
+    if headers.get("x-api-key").and_then(|v| v.to_str().ok()) != Some("test-key") {
+        return (
+            StatusCode::UNAUTHORIZED,
+            Json(json!({"error": "Unauthorized"})),
+        )
+            .into_response();
+    }
+    quote(query).await.into_response()
+}
+
 async fn quote(Query(q): Query<HashMap<String, String>>) -> impl IntoResponse {
     let amount: u64 = q["amount"].parse().unwrap();
     let slippage: u64 = q["slippageBps"].parse().unwrap();
@@ -97,6 +112,7 @@ async fn mock_jupiter() -> String {
     let addr = listener.local_addr().unwrap();
     let app = axum::Router::new()
         .route("/swap/v1/quote", axum::routing::get(quote))
+        .route("/keyed/swap/v1/quote", axum::routing::get(keyed_quote))
         .route(
             "/swap/v1/swap-instructions",
             axum::routing::post(swap_instructions),
@@ -187,4 +203,39 @@ async fn jupiter_routes_rank_build_and_confirm() {
     assert_eq!(q["quotes"].as_array().unwrap().len(), 1);
     let _ = s.stop.send(true);
     s.net.shutdown().await;
+}
+
+/// Jupiter's current API wants a key: the adapter sends `--jupiter-api-key` as `x-api-key`, and a missing or
+/// refused key is an outage (`UNAVAILABLE` where no pool of ours routes the pair), not "no route".
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_jupiter_api_key_is_sent_and_a_refusal_is_an_outage() {
+    let jupiter = mock_jupiter().await;
+    let keyed = jupiter.replace("/swap/v1", "/keyed/swap/v1");
+    let http = reqwest::Client::new();
+    for (key, want) in [
+        (Some("test-key"), 200),
+        (Some("wrong-key"), 503),
+        (None, 503),
+    ] {
+        let s = stack_configured(false, |c| api::config::ApiConfig {
+            jupiter_base_url: keyed.clone(),
+            jupiter_api_key: key.map(str::to_string),
+            ..c
+        })
+        .await;
+        let request = json!({"chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(),
+            "tokenOut": s.net.usdc_mint.to_string(), "amountIn": SOL.to_string()});
+        let (status, q) = post(&http, &format!("{}/swap/quote", s.base), &request).await;
+        assert_eq!(status, want, "{key:?}: {q}");
+        if want == 200 {
+            assert_eq!(q["best"]["dexId"], "jupiter-solana");
+        } else {
+            assert_error(&q, "UNAVAILABLE");
+            assert!(
+                !q.to_string().contains("wrong-key"),
+                "the key never reaches a caller"
+            );
+        }
+        let _ = s.stop.send(true);
+    }
 }

@@ -20,7 +20,7 @@ pub struct Secret {
 
 /// The settings that can carry a credential: database URLs (passwords), RPC and gRPC URLs (providers put
 /// keys in them), the gRPC token, the 0x key, the route keys, Jupiter's URL, the EVM RPC URLs.
-pub const SECRETS: [Secret; 9] = [
+pub const SECRETS: [Secret; 10] = [
     Secret {
         flag: "database-url",
         env: "DATABASE_URL",
@@ -52,6 +52,10 @@ pub const SECRETS: [Secret; 9] = [
     Secret {
         flag: "jupiter-base-url",
         env: "JUPITER_BASE_URL",
+    },
+    Secret {
+        flag: "jupiter-api-key",
+        env: "JUPITER_API_KEY",
     },
     Secret {
         flag: "evm-rpc",
