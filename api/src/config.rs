@@ -125,6 +125,10 @@ pub struct ApiConfig {
     /// Live feed: open SSE and WebSocket connections per client address.
     #[arg(long, env = "FEED_MAX_CONNECTIONS", default_value_t = 20)]
     pub feed_max_connections: usize,
+    /// Live feed: open SSE and WebSocket connections of this process, all clients together (then 503
+    /// `FEED_FULL`): many addresses cannot exhaust its memory or file descriptors.
+    #[arg(long, env = "FEED_MAX_TOTAL_CONNECTIONS", default_value_t = 10_000)]
+    pub feed_max_total_connections: usize,
     /// Live feed: subscriptions per WebSocket connection.
     #[arg(long, env = "FEED_MAX_SUBSCRIPTIONS", default_value_t = 16)]
     pub feed_max_subscriptions: usize,
@@ -244,6 +248,7 @@ impl ApiConfig {
             feed_buffer: 4_096,
             feed_poll_ms: 1_000,
             feed_max_connections: 20,
+            feed_max_total_connections: 10_000,
             feed_max_subscriptions: 16,
             feed_max_filter_values: 100,
             feed_send_timeout_ms: 10_000,

@@ -168,6 +168,7 @@ impl AppState {
             buffer: self.config.feed_buffer,
             poll: std::time::Duration::from_millis(self.config.feed_poll_ms),
             max_per_client: self.config.feed_max_connections,
+            max_total: self.config.feed_max_total_connections,
         };
         let hub = self
             .feed

@@ -637,3 +637,63 @@ async fn feed_connections_are_capped_per_client_address() {
     }
     let _ = s.stop.send(true);
 }
+
+/// Open feed connections are capped per process too, all clients together: many addresses (a /64 of IPv6, a
+/// botnet) cannot exhaust a replica. Past the cap a new connection gets 503 `FEED_FULL`; a closed one frees a
+/// place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn feed_connections_are_capped_per_process() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let s = stack(false, 1_000_000).await;
+    let base = replica(
+        &s,
+        |c| ApiConfig {
+            feed_max_connections: 10,
+            feed_max_total_connections: 3,
+            trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+            ..c
+        },
+        None,
+    )
+    .await;
+    let connect = |client: String| {
+        let base = base.clone();
+        async move {
+            let mut req = ws_url(&base, "").into_client_request().unwrap();
+            req.headers_mut()
+                .insert("x-forwarded-for", client.parse().unwrap());
+            tokio_tungstenite::connect_async(req).await
+        }
+    };
+    let mut open = Vec::new();
+    for i in 1..=3 {
+        open.push(connect(format!("198.51.100.{i}")).await.unwrap().0);
+    }
+    match connect("198.51.100.9".into()).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+            assert_eq!(r.status(), 503);
+            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap()).unwrap();
+            assert_error(&body, "FEED_FULL");
+        }
+        other => panic!("expected 503, got {other:?}"),
+    }
+    let (status, body) = reqwest::Client::new()
+        .get(format!("{base}/launchpad/stream"))
+        .header("x-forwarded-for", "198.51.100.10")
+        .send()
+        .await
+        .map(|r| (r.status().as_u16(), r))
+        .unwrap();
+    assert_eq!(status, 503);
+    assert_error(&body.json().await.unwrap(), "FEED_FULL");
+    open.pop().unwrap().close(None).await.unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        match connect("198.51.100.9".into()).await {
+            Ok(_) => break,
+            Err(e) => assert!(start.elapsed() < WAIT, "never freed: {e:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let _ = s.stop.send(true);
+}

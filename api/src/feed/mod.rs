@@ -132,6 +132,16 @@ pub struct Hub {
     tx: broadcast::Sender<Arc<FeedEvent>>,
     connections: Mutex<HashMap<Option<IpAddr>, usize>>,
     max_per_client: usize,
+    max_total: usize,
+}
+
+/// Why a feed connection was not admitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The client has its share open already.
+    PerClient,
+    /// This process serves as many feed connections as it takes (whoever holds them).
+    Full,
 }
 
 /// The feed's settings, from the API's configuration.
@@ -143,6 +153,9 @@ pub struct HubConfig {
     pub poll: Duration,
     /// Open feed connections (SSE and WebSocket together) per client address.
     pub max_per_client: usize,
+    /// Open feed connections of this process, all clients together (many addresses cannot exhaust its
+    /// memory or file descriptors).
+    pub max_total: usize,
 }
 
 impl Hub {
@@ -155,20 +168,25 @@ impl Hub {
             tx,
             connections: Mutex::new(HashMap::new()),
             max_per_client: config.max_per_client,
+            max_total: config.max_total,
         });
         tokio::spawn(read_loop(Arc::downgrade(&hub), store, last, config.poll));
         Ok(hub)
     }
 
-    /// Counts a new connection of `client`; `None` when it has its share open already.
-    pub fn admit(self: &Arc<Hub>, client: Option<IpAddr>) -> Option<Admission> {
+    /// Counts a new connection of `client`; refused when it has its share open already, or when the
+    /// process has as many as it takes.
+    pub fn admit(self: &Arc<Hub>, client: Option<IpAddr>) -> Result<Admission, Refusal> {
         let mut open = self.connections.lock().unwrap_or_else(|e| e.into_inner());
+        if open.values().sum::<usize>() >= self.max_total {
+            return Err(Refusal::Full);
+        }
         let n = open.entry(client).or_default();
         if *n >= self.max_per_client {
-            return None;
+            return Err(Refusal::PerClient);
         }
         *n += 1;
-        Some(Admission {
+        Ok(Admission {
             hub: self.clone(),
             client,
         })

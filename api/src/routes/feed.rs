@@ -99,15 +99,23 @@ async fn open(
     }
     let admission = hub
         .admit(client(state, headers, extensions))
-        .ok_or_else(|| {
-            ApiError::new(
+        .map_err(|refusal| match refusal {
+            crate::feed::Refusal::PerClient => ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "TOO_MANY_CONNECTIONS",
                 format!(
                     "at most {} feed connections per client are open at once",
                     state.config.feed_max_connections
                 ),
-            )
+            ),
+            crate::feed::Refusal::Full => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "FEED_FULL",
+                format!(
+                    "this replica serves {} feed connections already: retry shortly (another replica may take it)",
+                    state.config.feed_max_total_connections
+                ),
+            ),
         })?;
     let follower = hub.follow(since);
     Ok((hub, follower, admission))
@@ -127,7 +135,7 @@ async fn open(
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_PARAMS or INVALID_ADDRESS (kinds, mints, wallets, since)"),
         (status = 410, body = crate::error::ErrorBody, description = "RESUME_TOO_OLD: re-read the state over REST"),
         (status = 429, body = crate::error::ErrorBody, description = "TOO_MANY_CONNECTIONS or RATE_LIMITED"),
-        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+        (status = 503, body = crate::error::ErrorBody, description = "FEED_FULL (this replica has --feed-max-total-connections open) or UNAVAILABLE"),
     ),
     tag = "launchpad"
 )]
@@ -216,7 +224,7 @@ pub async fn stream(
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_PARAMS (not a WebSocket upgrade, since)"),
         (status = 410, body = crate::error::ErrorBody, description = "RESUME_TOO_OLD: re-read the state over REST"),
         (status = 429, body = crate::error::ErrorBody, description = "TOO_MANY_CONNECTIONS or RATE_LIMITED"),
-        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE"),
+        (status = 503, body = crate::error::ErrorBody, description = "FEED_FULL (this replica has --feed-max-total-connections open) or UNAVAILABLE"),
     ),
     tag = "launchpad"
 )]

@@ -3021,7 +3021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description UNAVAILABLE */
+            /** @description FEED_FULL (this replica has --feed-max-total-connections open) or UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3343,7 +3343,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description UNAVAILABLE */
+            /** @description FEED_FULL (this replica has --feed-max-total-connections open) or UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
