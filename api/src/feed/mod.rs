@@ -130,9 +130,17 @@ pub fn list(value: Option<&str>) -> Option<Vec<String>> {
 pub struct Hub {
     store: Store,
     tx: broadcast::Sender<Arc<FeedEvent>>,
-    connections: Mutex<HashMap<Option<IpAddr>, usize>>,
+    connections: Mutex<Connections>,
     max_per_client: usize,
     max_total: usize,
+}
+
+/// Open feed connections: per client address, and their total (kept, not summed at every connect: a flood
+/// of distinct addresses would make each connect walk them all).
+#[derive(Default)]
+struct Connections {
+    per_client: HashMap<Option<IpAddr>, usize>,
+    total: usize,
 }
 
 /// Why a feed connection was not admitted.
@@ -166,7 +174,7 @@ impl Hub {
         let hub = Arc::new(Hub {
             store: store.clone(),
             tx,
-            connections: Mutex::new(HashMap::new()),
+            connections: Mutex::new(Connections::default()),
             max_per_client: config.max_per_client,
             max_total: config.max_total,
         });
@@ -178,14 +186,15 @@ impl Hub {
     /// process has as many as it takes.
     pub fn admit(self: &Arc<Hub>, client: Option<IpAddr>) -> Result<Admission, Refusal> {
         let mut open = self.connections.lock().unwrap_or_else(|e| e.into_inner());
-        if open.values().sum::<usize>() >= self.max_total {
+        if open.total >= self.max_total {
             return Err(Refusal::Full);
         }
-        let n = open.entry(client).or_default();
+        let n = open.per_client.entry(client).or_default();
         if *n >= self.max_per_client {
             return Err(Refusal::PerClient);
         }
         *n += 1;
+        open.total += 1;
         Ok(Admission {
             hub: self.clone(),
             client,
@@ -249,11 +258,12 @@ impl Drop for Admission {
             .connections
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = open.get_mut(&self.client) {
+        if let Some(n) = open.per_client.get_mut(&self.client) {
             *n = n.saturating_sub(1);
             if *n == 0 {
-                open.remove(&self.client);
+                open.per_client.remove(&self.client);
             }
+            open.total = open.total.saturating_sub(1);
         }
     }
 }
