@@ -2,6 +2,7 @@
 // accounts (Codama's decoders), the config's curve as a `Market`, the fee at the chain's clock, progress,
 // quotes in both modes, and what a wallet can claim (creator, partner, surplus, a fee share).
 import { type Address, type Rpc, type SolanaRpcApi } from '@solana/kit';
+import { fetchSysvarClock } from '@solana/sysvars';
 import {
   type Config,
   type FeeShares,
@@ -58,15 +59,9 @@ export async function fetchLaunch(rpc: LaunchpadRpc, mint: Address): Promise<Lau
   };
 }
 
-const CLOCK_SYSVAR = 'SysvarC1ock11111111111111111111111111111111' as Address;
-
 /** The chain's clock (unix seconds), as the program reads it: the Clock sysvar's `unix_timestamp`. */
 export async function chainTime(rpc: LaunchpadRpc): Promise<bigint> {
-  const { value } = await rpc.getAccountInfo(CLOCK_SYSVAR, { encoding: 'base64', commitment: 'confirmed' }).send();
-  if (!value) throw new Error('the cluster has no Clock sysvar');
-  const bytes = Uint8Array.from(atob(value.data[0]), (ch) => ch.charCodeAt(0));
-  // slot u64, epoch_start_timestamp i64, epoch u64, leader_schedule_epoch u64, unix_timestamp i64.
-  return new DataView(bytes.buffer).getBigInt64(32, true);
+  return (await fetchSysvarClock(rpc, { commitment: 'confirmed' })).unixTimestamp;
 }
 
 /** The fee a trade pays at `now` (unix seconds, the chain's clock), bps. */

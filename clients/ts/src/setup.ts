@@ -1,10 +1,11 @@
 // A new cluster's launchpad set up by its upgrade authority, as `anchor test`'s validator (or any fresh
 // deployment) needs before a launch: `initialize` (the signer becomes admin and partner), a local USDC-like
 // mint when the cluster has none to pin, and the six pinned configs. Idempotent: what exists is kept.
-import { type Address, AccountRole, address, generateKeyPairSigner, getAddressEncoder, getProgramDerivedAddress, type Instruction, type TransactionSigner } from '@solana/kit';
+import { type Address, address, generateKeyPairSigner, getAddressEncoder, getProgramDerivedAddress, type TransactionSigner } from '@solana/kit';
+import { getCreateAccountInstruction } from '@solana-program/system';
 import { getInitializeMint2Instruction } from '@solana-program/token';
 import * as lp from './generated/launchpad/index.js';
-import { configAddress, globalAddress, LAUNCHPAD_PROGRAM_ADDRESS, NATIVE_MINT, PRESETS, SYSTEM_PROGRAM, TOKEN_PROGRAM } from './keys.js';
+import { configAddress, globalAddress, LAUNCHPAD_PROGRAM_ADDRESS, NATIVE_MINT, PRESETS, TOKEN_PROGRAM } from './keys.js';
 import { PINNED_PRESETS } from './presets.js';
 import type { LaunchpadRpc } from './read.js';
 import { send } from './transactions.js';
@@ -12,30 +13,12 @@ import { send } from './transactions.js';
 const UPGRADEABLE_LOADER = address('BPFLoaderUpgradeab1e11111111111111111111111');
 const QUOTES = { sol: 0, usdc: 1 } as const;
 
-/** A System Program `CreateAccount` of `space` bytes owned by `owner`, funded by `payer`. */
-export function createAccount(payer: TransactionSigner, account: TransactionSigner, lamports: bigint, space: bigint, owner: Address): Instruction {
-  const data = new Uint8Array(52);
-  const view = new DataView(data.buffer);
-  view.setUint32(0, 0, true);
-  view.setBigUint64(4, lamports, true);
-  view.setBigUint64(12, space, true);
-  data.set(getAddressEncoder().encode(owner), 20);
-  return {
-    programAddress: SYSTEM_PROGRAM,
-    accounts: [
-      { address: payer.address, role: AccountRole.WRITABLE_SIGNER, signer: payer } as never,
-      { address: account.address, role: AccountRole.WRITABLE_SIGNER, signer: account } as never,
-    ],
-    data,
-  };
-}
-
 /** A new classic SPL mint with `decimals`, `authority` its mint authority. */
 export async function createMint(rpc: LaunchpadRpc, payer: TransactionSigner, authority: Address, decimals: number): Promise<Address> {
   const mint = await generateKeyPairSigner();
   const rent = await rpc.getMinimumBalanceForRentExemption(82n).send();
   await send(rpc, payer, [
-    createAccount(payer, mint, rent, 82n, TOKEN_PROGRAM),
+    getCreateAccountInstruction({ payer, newAccount: mint, lamports: rent, space: 82n, programAddress: TOKEN_PROGRAM }),
     getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: authority }),
   ]);
   return mint.address;

@@ -4,7 +4,6 @@
 // token accounts created idempotently, a compute-unit limit). `send` signs with the given signer, sends and
 // waits for confirmation.
 import {
-  AccountRole,
   type Address,
   appendTransactionMessageInstructions,
   createTransactionMessage,
@@ -23,42 +22,24 @@ import {
   getCreateAssociatedTokenIdempotentInstructionAsync,
   getSyncNativeInstruction,
 } from '@solana-program/token';
+import { getSetComputeUnitLimitInstruction } from '@solana-program/compute-budget';
+import { getTransferSolInstruction } from '@solana-program/system';
 import * as lp from './generated/launchpad/index.js';
 import {
   associatedTokenAddress,
   type LaunchKeys,
   NATIVE_MINT,
-  SYSTEM_PROGRAM,
   TOKEN_2022_PROGRAM,
   TOKEN_PROGRAM,
 } from './keys.js';
 import type { LaunchpadRpc } from './read.js';
 
-const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111' as Address;
-
 /** `SetComputeUnitLimit(units)` of the Compute Budget program. */
-export function computeUnitLimit(units: number): Instruction {
-  const data = new Uint8Array(5);
-  data[0] = 2;
-  new DataView(data.buffer).setUint32(1, units, true);
-  return { programAddress: COMPUTE_BUDGET_PROGRAM, accounts: [], data };
-}
+export const computeUnitLimit = (units: number): Instruction => getSetComputeUnitLimitInstruction({ units });
 
 /** A System Program transfer of `lamports` from `from` (signs) to `to`. */
-export function transferLamports(from: TransactionSigner, to: Address, lamports: bigint): Instruction {
-  const data = new Uint8Array(12);
-  const view = new DataView(data.buffer);
-  view.setUint32(0, 2, true);
-  view.setBigUint64(4, lamports, true);
-  return {
-    programAddress: SYSTEM_PROGRAM,
-    accounts: [
-      { address: from.address, role: AccountRole.WRITABLE_SIGNER, signer: from } as never,
-      { address: to, role: AccountRole.WRITABLE },
-    ],
-    data,
-  };
-}
+export const transferLamports = (from: TransactionSigner, to: Address, lamports: bigint): Instruction =>
+  getTransferSolInstruction({ source: from, destination: to, amount: lamports });
 
 /** `owner`'s associated account of `mint`, created if missing (paid by `payer`). */
 export async function ensureTokenAccount(payer: TransactionSigner, owner: Address, mint: Address, tokenProgram: Address): Promise<[Address, Instruction]> {
