@@ -157,6 +157,21 @@ impl AppState {
         self.store.commits().borrow().batches
     }
 
+    /// The index's last committed slot: every update of it and of the slots before it is readable. The
+    /// in-process indexer's own count when it runs here, else the cursor it stored (`None` while the
+    /// database does not answer).
+    pub async fn indexed_slot(&self) -> Option<u64> {
+        match &self.indexer {
+            Some(m) => Some(m.cursor_slot.load(std::sync::atomic::Ordering::Relaxed)),
+            None => self
+                .store
+                .cursor(index::store::MAIN_STREAM)
+                .await
+                .ok()
+                .flatten(),
+        }
+    }
+
     /// The chain's time (the Clock sysvar, as fees are charged by it).
     pub async fn chain_time(&self) -> chain_clock::ChainTime {
         self.chain_clock.now(&self.rpc).await

@@ -39,14 +39,8 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
     let snap = state.indexer.as_ref().map(|m| m.snapshot());
     let database = state.store.ping(DATABASE_TIMEOUT).await;
     let indexed_slot = match (&snap, &database) {
-        (Some(s), _) => Some(s.cursor_slot),
-        (None, Ok(())) => state
-            .store
-            .cursor(index::store::MAIN_STREAM)
-            .await
-            .ok()
-            .flatten(),
         (None, Err(_)) => None,
+        _ => state.indexed_slot().await,
     };
     let status = match (&database, &snap) {
         (Err(_), _) => "database_unreachable",

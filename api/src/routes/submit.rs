@@ -15,6 +15,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 /// How long the relay waits for confirmation before answering `confirmed: false`.
 pub const CONFIRM_WAIT: Duration = Duration::from_secs(30);
 
+/// How long the relay then waits for the index to hold the transaction's slot before answering
+/// `indexed: false` (the indexer commits a confirmed slot well within it when it keeps up).
+pub const INDEX_WAIT: Duration = Duration::from_secs(3);
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SubmitRequest {
@@ -29,6 +33,10 @@ pub struct SubmitResponse {
     pub signature: String,
     /// Confirmed within 30 s (false: still pending; poll the signature or re-build if the blockhash expired).
     pub confirmed: bool,
+    /// The index already holds the transaction's slot (within 3 s of confirmation): a quote, curve, trade
+    /// list or fee read made after this answer reflects the transaction. False while the index is behind:
+    /// such a read may not see it yet (a quote made on the state before it can fail its slippage check).
+    pub indexed: bool,
 }
 
 /// Base64 of at most a packet (what a transaction can be), with its padding.
@@ -158,9 +166,12 @@ pub async fn submit(
                     ));
                 }
                 if s.satisfies_commitment(solana_commitment_config::CommitmentConfig::confirmed()) {
+                    // Read-your-writes: the trader's next quote is made on the state after this trade.
+                    let indexed = indexed_by(&state, s.slot, INDEX_WAIT).await;
                     return Ok(Json(SubmitResponse {
                         signature: signature.to_string(),
                         confirmed: true,
+                        indexed,
                     }));
                 }
             }
@@ -170,7 +181,23 @@ pub async fn submit(
     Ok(Json(SubmitResponse {
         signature: signature.to_string(),
         confirmed: false,
+        indexed: false,
     }))
+}
+
+/// Whether the index holds `slot` within `wait` (polled; the in-process indexer's count is read from
+/// memory, else the stored cursor).
+async fn indexed_by(state: &AppState, slot: u64, wait: Duration) -> bool {
+    let start = Instant::now();
+    loop {
+        if state.indexed_slot().await.is_some_and(|s| s >= slot) {
+            return true;
+        }
+        if start.elapsed() >= wait {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).

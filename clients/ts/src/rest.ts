@@ -44,7 +44,7 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
 }
 
 /** Signs a base64 unsigned transaction the API built (its fee payer is `signer`) and submits it through the
- * API; returns the submit response (`signature`, `confirmed`). */
+ * API; returns the submit response (`signature`, `confirmed`, `indexed`: reads made after it see the transaction). */
 export async function signAndSubmit(api: LaunchpadApi, signer: KeyPairSigner, base64Transaction: string) {
   const tx = getTransactionDecoder().decode(getBase64Encoder().encode(base64Transaction));
   const signed = await signTransaction([signer.keyPair], tx);

@@ -1707,6 +1707,12 @@ export interface components {
         SubmitResponse: {
             /** @description Confirmed within 30 s (false: still pending; poll the signature or re-build if the blockhash expired). */
             confirmed: boolean;
+            /**
+             * @description The index already holds the transaction's slot (within 3 s of confirmation): a quote, curve, trade
+             *     list or fee read made after this answer reflects the transaction. False while the index is behind:
+             *     such a read may not see it yet (a quote made on the state before it can fail its slippage check).
+             */
+            indexed: boolean;
             signature: string;
         };
         Token: {

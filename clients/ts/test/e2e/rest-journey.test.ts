@@ -67,6 +67,8 @@ test('the journey through the REST client, followed by the feed client', { skip:
     const built = await unwrap(api.POST('/swap/build', { body: { request, route: quoted.best.route, minAmountOut: quoted.best.minAmountOut } as never })) as { solanaTransaction: string; migrates?: boolean };
     const sent = await signAndSubmit(api, wallet, built.solanaTransaction);
     assert.equal(sent.confirmed, true);
+    // The relay answers once the index holds the trade: the next quote is made on the state after it.
+    assert.equal(sent.indexed, true);
     return { signature: sent.signature as string, migrates: !!built.migrates };
   }
   await waitFor('the curve indexed', async () => (await api.GET('/launchpad/curve/{mint}', { params: { path: { mint } } })).response.ok, 60);
