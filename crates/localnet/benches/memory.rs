@@ -11,7 +11,9 @@
 //! - `MEMORY_SAMPLE_SECS` (60): the sample period;
 //! - `MEMORY_TRADERS` (4): concurrent traders, each alternating a 0.01 SOL buy and the sell of what it holds,
 //!   at most `MEMORY_TRADES_PER_SEC` (2) transactions a second each;
-//! - `LOCALNET_BIN`: another `localnet` binary to measure (for example one built from an older commit).
+//! - `LOCALNET_BIN`: another `localnet` binary to measure (for example one built from an older commit);
+//! - `DEV_BIN`: measure the development stack instead (the `dev` binary: the same chain with the indexer
+//!   writing every trade to SQLite, the keeper and the API in one process), on a fresh directory.
 
 use localnet::testkit;
 use solana_commitment_config::CommitmentConfig;
@@ -53,10 +55,10 @@ struct Node {
 }
 
 impl Node {
-    /// Starts `bin` on free loopback ports and waits for it to print its JSON-RPC address.
-    fn start(bin: &str) -> Node {
+    /// Starts `bin` with `args` (free loopback ports) and waits for it to print its JSON-RPC address.
+    fn start(bin: &str, args: &[&str]) -> Node {
         let mut child = Command::new(bin)
-            .args(["--rpc-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"])
+            .args(args)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -150,12 +152,44 @@ async fn main() {
     let period = Duration::from_secs(env_u64("MEMORY_SAMPLE_SECS", 60).max(1));
     let traders = env_u64("MEMORY_TRADERS", 4);
     let per_sec = env_u64("MEMORY_TRADES_PER_SEC", 2);
-    let bin =
-        std::env::var("LOCALNET_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_localnet").into());
+    let dev = std::env::var("DEV_BIN").ok();
+    // The development stack's own files (its SQLite database among them), removed at the end.
+    let dir = std::env::temp_dir().join(format!("memory-bench-{}", std::process::id()));
+    let dev_dir = dir.join(".dev");
+    let (what, bin, args) = match &dev {
+        Some(bin) => (
+            "dev stack",
+            bin.clone(),
+            vec![
+                "--dir",
+                dev_dir.to_str().expect("a UTF-8 temporary directory"),
+                "--listen",
+                "127.0.0.1:0",
+                "--rpc-port",
+                "0",
+                "--grpc-port",
+                "0",
+                "--jupiter-base-url",
+                "",
+                "--kyberswap-base-url",
+                "",
+                "--lifi-base-url",
+                "",
+                "--relay-base-url",
+                "",
+            ],
+        ),
+        None => (
+            "localnet",
+            std::env::var("LOCALNET_BIN")
+                .unwrap_or_else(|_| env!("CARGO_BIN_EXE_localnet").into()),
+            vec!["--rpc-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"],
+        ),
+    };
 
-    let node = Node::start(&bin);
+    let node = Node::start(&bin, &args);
     let rpc = RpcClient::new_with_commitment(node.rpc_url.clone(), CommitmentConfig::confirmed());
-    println!("localnet {bin} (pid {}) at {}", node.pid(), node.rpc_url);
+    println!("{what} {bin} (pid {}) at {}", node.pid(), node.rpc_url);
     println!("| minute | phase | RSS MiB | peak MiB | fds | slot | txs |");
     println!("|---|---|---|---|---|---|---|");
     let started = Instant::now();
@@ -210,4 +244,6 @@ async fn main() {
         landed.load(Ordering::Relaxed),
         failed.load(Ordering::Relaxed)
     );
+    drop(node);
+    let _ = std::fs::remove_dir_all(&dir);
 }
