@@ -181,8 +181,7 @@ async fn main() {
         ),
         None => (
             "localnet",
-            std::env::var("LOCALNET_BIN")
-                .unwrap_or_else(|_| env!("CARGO_BIN_EXE_localnet").into()),
+            std::env::var("LOCALNET_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_localnet").into()),
             vec!["--rpc-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"],
         ),
     };

@@ -29,7 +29,8 @@ pub enum Status {
 impl Status {
     pub fn as_str(self) -> &'static str {
         match self {
-            Status::Pending => "pending",
+            // The index's one non-terminal status.
+            Status::Pending => index::store::cross_chain::PENDING,
             Status::Done => "done",
             Status::Failed => "failed",
         }
@@ -37,7 +38,7 @@ impl Status {
 
     pub fn parse(s: &str) -> Option<Status> {
         match s {
-            "pending" => Some(Status::Pending),
+            index::store::cross_chain::PENDING => Some(Status::Pending),
             "done" => Some(Status::Done),
             "failed" => Some(Status::Failed),
             _ => None,

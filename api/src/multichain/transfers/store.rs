@@ -1,36 +1,17 @@
-//! Cross-chain quotes, transfers and their transitions in the index database (PostgreSQL or SQLite,
-//! the same statements).
+//! Cross-chain quotes, transfers and their transitions, kept by the index crate
+//! (`index::store::cross_chain`, which holds the SQL); here they are read and written in the state
+//! machine's types.
 
 use super::{State, Status};
+use index::store::cross_chain::{self as rows, TransferState};
 use index::Store;
-use sqlx::Row;
 
 /// A persisted quote.
-#[derive(Debug, Clone)]
-pub struct QuoteRow {
-    pub quote_id: String,
-    pub provider: String,
-    pub from_chain: String,
-    pub to_chain: String,
-    pub token_in: String,
-    pub token_out: String,
-    pub amount_in: String,
-    pub taker: String,
-    pub recipient: String,
-    pub provider_ref: Option<String>,
-    pub provider_quote: serde_json::Value,
-    pub quote: serde_json::Value,
-    pub expires_at: i64,
-}
+pub type QuoteRow = rows::CrossChainQuote;
 
 /// A persisted transfer: where a quote's origin transaction stands.
 #[derive(Debug, Clone)]
 pub struct TransferRow {
-    #[expect(
-        dead_code,
-        reason = "read with the row; the status answer does not report it"
-    )]
-    pub wallet: String,
     pub origin_tx_hash: String,
     pub state: State,
     pub destination_tx_hash: Option<String>,
@@ -40,68 +21,38 @@ pub struct TransferRow {
     pub updated_at: i64,
 }
 
+/// What the provider said about a transfer at one poll.
+pub struct Observation {
+    pub state: State,
+    pub destination_tx_hash: Option<String>,
+    pub amount_received: Option<String>,
+    pub message: Option<String>,
+}
+
+fn stored(state: &State) -> TransferState {
+    TransferState {
+        status: state.status.as_str().to_string(),
+        substatus: state.substatus.clone(),
+    }
+}
+
+fn read(state: TransferState) -> State {
+    State {
+        status: Status::parse(&state.status).unwrap_or(Status::Pending),
+        substatus: state.substatus,
+    }
+}
+
 pub async fn insert_quote(store: &Store, q: &QuoteRow, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO cross_chain_quotes (quote_id, provider, from_chain, to_chain, token_in, token_out, \
-         amount_in, amount_out, min_amount_out, taker, recipient, provider_ref, provider_quote, quote, \
-         created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-    )
-    .bind(q.quote_id.clone())
-    .bind(q.provider.clone())
-    .bind(q.from_chain.clone())
-    .bind(q.to_chain.clone())
-    .bind(q.token_in.clone())
-    .bind(q.token_out.clone())
-    .bind(q.amount_in.clone())
-    .bind(q.quote["amountOut"].as_str().unwrap_or("0").to_string())
-    .bind(q.quote["minAmountOut"].as_str().unwrap_or("0").to_string())
-    .bind(q.taker.clone())
-    .bind(q.recipient.clone())
-    .bind(q.provider_ref.clone())
-    .bind(q.provider_quote.to_string())
-    .bind(q.quote.to_string())
-    .bind(now)
-    .bind(q.expires_at)
-    .execute(store.pool())
-    .await?;
-    Ok(())
+    store.insert_cross_chain_quote(q, now).await
 }
 
 pub async fn quote(store: &Store, quote_id: &str) -> Result<Option<QuoteRow>, sqlx::Error> {
-    let row = sqlx::query(
-        "SELECT quote_id, provider, from_chain, to_chain, token_in, token_out, amount_in, taker, recipient, \
-         provider_ref, provider_quote, quote, expires_at FROM cross_chain_quotes WHERE quote_id = $1",
-    )
-    .bind(quote_id.to_string())
-    .fetch_optional(store.pool())
-    .await?;
-    Ok(row.map(|r| {
-        let json = |i: usize| serde_json::from_str(&r.get::<String, _>(i)).unwrap_or_default();
-        QuoteRow {
-            quote_id: r.get(0),
-            provider: r.get(1),
-            from_chain: r.get(2),
-            to_chain: r.get(3),
-            token_in: r.get(4),
-            token_out: r.get(5),
-            amount_in: r.get(6),
-            taker: r.get(7),
-            recipient: r.get(8),
-            provider_ref: r.get(9),
-            provider_quote: json(10),
-            quote: json(11),
-            expires_at: r.get(12),
-        }
-    }))
+    store.cross_chain_quote(quote_id).await
 }
 
 pub async fn mark_built(store: &Store, quote_id: &str, now: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE cross_chain_quotes SET built_at = $1 WHERE quote_id = $2")
-        .bind(now)
-        .bind(quote_id.to_string())
-        .execute(store.pool())
-        .await?;
-    Ok(())
+    store.mark_cross_chain_built(quote_id, now).await
 }
 
 /// Another transfer of `wallet` that is still in flight, if any.
@@ -110,38 +61,18 @@ pub async fn in_flight(
     wallet: &str,
     except: &str,
 ) -> Result<Option<String>, sqlx::Error> {
-    let row = sqlx::query(
-        "SELECT quote_id FROM cross_chain_transfers WHERE wallet = $1 AND status = $2 AND quote_id <> $3 \
-         ORDER BY started_at LIMIT 1",
-    )
-    .bind(wallet.to_string())
-    .bind(Status::Pending.as_str())
-    .bind(except.to_string())
-    .fetch_optional(store.pool())
-    .await?;
-    Ok(row.map(|r| r.get(0)))
+    store.transfer_in_flight(wallet, except).await
 }
 
 pub async fn transfer(store: &Store, quote_id: &str) -> Result<Option<TransferRow>, sqlx::Error> {
-    let row = sqlx::query(
-        "SELECT wallet, origin_tx_hash, status, substatus, destination_tx_hash, amount_received, message, \
-         started_at, updated_at FROM cross_chain_transfers WHERE quote_id = $1",
-    )
-    .bind(quote_id.to_string())
-    .fetch_optional(store.pool())
-    .await?;
-    Ok(row.map(|r| TransferRow {
-        wallet: r.get(0),
-        origin_tx_hash: r.get(1),
-        state: State {
-            status: Status::parse(&r.get::<String, _>(2)).unwrap_or(Status::Pending),
-            substatus: r.get(3),
-        },
-        destination_tx_hash: r.get(4),
-        amount_received: r.get(5),
-        message: r.get(6),
-        started_at: r.get(7),
-        updated_at: r.get(8),
+    Ok(store.transfer(quote_id).await?.map(|t| TransferRow {
+        origin_tx_hash: t.origin_tx_hash,
+        state: read(t.state),
+        destination_tx_hash: t.destination_tx_hash,
+        amount_received: t.amount_received,
+        message: t.message,
+        started_at: t.started_at,
+        updated_at: t.updated_at,
     }))
 }
 
@@ -154,56 +85,9 @@ pub async fn start_transfer(
     state: &State,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    let mut tx = store.pool().begin().await?;
-    let inserted = sqlx::query(
-        "INSERT INTO cross_chain_transfers (quote_id, wallet, origin_chain, origin_tx_hash, to_chain, status, \
-         substatus, started_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) \
-         ON CONFLICT (quote_id) DO NOTHING",
-    )
-    .bind(q.quote_id.clone())
-    .bind(q.taker.clone())
-    .bind(q.from_chain.clone())
-    .bind(origin_tx_hash.to_string())
-    .bind(q.to_chain.clone())
-    .bind(state.status.as_str())
-    .bind(state.substatus.clone())
-    .bind(now)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-    if inserted == 1 {
-        insert_event(&mut tx, &q.quote_id, 0, state, now).await?;
-    }
-    tx.commit().await
-}
-
-async fn insert_event(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    quote_id: &str,
-    seq: i64,
-    state: &State,
-    now: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO cross_chain_events (quote_id, seq, status, substatus, at) VALUES ($1, $2, $3, $4, $5) \
-         ON CONFLICT (quote_id, seq) DO NOTHING",
-    )
-    .bind(quote_id.to_string())
-    .bind(seq)
-    .bind(state.status.as_str())
-    .bind(state.substatus.clone())
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// What the provider said about a transfer at one poll.
-pub struct Observation {
-    pub state: State,
-    pub destination_tx_hash: Option<String>,
-    pub amount_received: Option<String>,
-    pub message: Option<String>,
+    store
+        .start_transfer(q, origin_tx_hash, &stored(state), now)
+        .await
 }
 
 /// Records a poll: the transfer's current state, and a transition when the state changed. A terminal
@@ -214,60 +98,18 @@ pub async fn record_poll(
     seen: &Observation,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    let mut tx = store.pool().begin().await?;
-    let row =
-        sqlx::query("SELECT status, substatus FROM cross_chain_transfers WHERE quote_id = $1")
-            .bind(quote_id.to_string())
-            .fetch_optional(&mut *tx)
-            .await?;
-    let Some(row) = row else {
-        return tx.commit().await;
+    let seen = rows::Observation {
+        state: stored(&seen.state),
+        destination_tx_hash: seen.destination_tx_hash.clone(),
+        amount_received: seen.amount_received.clone(),
+        message: seen.message.clone(),
     };
-    let (status, substatus): (String, String) = (row.get(0), row.get(1));
-    if Status::parse(&status).is_some_and(Status::is_terminal) {
-        return tx.commit().await;
-    }
-    let changed = status != seen.state.status.as_str() || substatus != seen.state.substatus;
-    sqlx::query(
-        "UPDATE cross_chain_transfers SET status = $1, substatus = $2, \
-         destination_tx_hash = COALESCE($3, destination_tx_hash), amount_received = COALESCE($4, amount_received), \
-         message = $5, updated_at = $6 WHERE quote_id = $7",
-    )
-    .bind(seen.state.status.as_str())
-    .bind(seen.state.substatus.clone())
-    .bind(seen.destination_tx_hash.clone())
-    .bind(seen.amount_received.clone())
-    .bind(seen.message.clone())
-    .bind(now)
-    .bind(quote_id.to_string())
-    .execute(&mut *tx)
-    .await?;
-    if changed {
-        let seq: i64 = sqlx::query("SELECT COUNT(*) FROM cross_chain_events WHERE quote_id = $1")
-            .bind(quote_id.to_string())
-            .fetch_one(&mut *tx)
-            .await?
-            .get(0);
-        insert_event(&mut tx, quote_id, seq, &seen.state, now).await?;
-    }
-    tx.commit().await
+    store.record_transfer_poll(quote_id, &seen, now).await
 }
 
 /// A transfer's transitions, oldest first.
-pub async fn history(
-    store: &Store,
-    quote_id: &str,
-) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT status, substatus, at FROM cross_chain_events WHERE quote_id = $1 ORDER BY seq",
-    )
-    .bind(quote_id.to_string())
-    .fetch_all(store.pool())
-    .await?;
-    Ok(rows
-        .iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2)))
-        .collect())
+pub async fn history(store: &Store, quote_id: &str) -> Result<Vec<rows::Transition>, sqlx::Error> {
+    store.transfer_history(quote_id).await
 }
 
 /// Whether the provider ever recognized the transfer: a transition past waiting on the source.
@@ -286,15 +128,7 @@ pub async fn expire_unrecognized(
     cutoff: i64,
     now: i64,
 ) -> Result<(), sqlx::Error> {
-    let ids: Vec<String> = sqlx::query_scalar(
-        "SELECT quote_id FROM cross_chain_transfers WHERE wallet = $1 AND status = $2 AND started_at <= $3",
-    )
-    .bind(wallet.to_string())
-    .bind(Status::Pending.as_str())
-    .bind(cutoff)
-    .fetch_all(store.pool())
-    .await?;
-    for id in ids {
+    for id in store.transfers_pending_since(wallet, cutoff).await? {
         if !recognized(store, &id).await? {
             record_poll(store, &id, &Observation::expired(), now).await?;
         }

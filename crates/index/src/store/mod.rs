@@ -1,6 +1,7 @@
 //! Store: the index in PostgreSQL (production) or SQLite (embedded default) through sqlx's `Any` driver, so
 //! both run the same statements. Each batch of changes is written in one transaction, with the cursor.
 
+pub mod cross_chain;
 pub mod feed;
 mod holders;
 pub mod lease;
