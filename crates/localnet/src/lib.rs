@@ -58,13 +58,19 @@ unsafe fn at_one_lifetime<'info>(
     }
 }
 
-fn launchpad_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
+/// The launchpad's native entry, as `processor!` (solana-program-test) and the localnet's builtin take it.
+pub fn launchpad_entry(
+    program_id: &Pubkey,
+    accounts: &[AccountInfo],
+    data: &[u8],
+) -> ProgramResult {
     // SAFETY: the re-borrowed arguments go to `entry` only, which has returned when this does.
     let (program_id, accounts, data) = unsafe { at_one_lifetime(program_id, accounts, data) };
     launchpad::entry(program_id, accounts, data)
 }
 
-fn amm_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
+/// The AMM's native entry, likewise.
+pub fn amm_entry(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
     // SAFETY: as in `launchpad_entry`.
     let (program_id, accounts, data) = unsafe { at_one_lifetime(program_id, accounts, data) };
     amm::entry(program_id, accounts, data)

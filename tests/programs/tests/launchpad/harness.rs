@@ -1,8 +1,7 @@
 //! A started chain with the launchpad initialized and every preset x quote configured, plus helpers that
 //! build real transactions through `launchpad-sdk`, send them, and decode the `emit_cpi!` events they emit.
 
-use anchor_lang::prelude::{AccountInfo, Clock, Pubkey};
-use anchor_lang::solana_program::entrypoint::ProgramResult;
+use anchor_lang::prelude::{Clock, Pubkey};
 use anchor_lang::solana_program::instruction::{error::InstructionError, Instruction};
 use anchor_lang::solana_program::program_pack::Pack;
 use anchor_lang::solana_program::system_instruction;
@@ -19,22 +18,6 @@ use solana_program_test::{processor, ProgramTest, ProgramTestContext};
 use solana_signer::Signer;
 use solana_transaction::Transaction;
 pub use solana_transaction_error::TransactionError;
-
-/// Anchor's `entry` ties its arguments to one lifetime; `processor!` wants them free. The harness keeps the
-/// accounts alive for the whole test, so re-borrowing them at one lifetime is sound here.
-fn process(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
-    let accounts: &[AccountInfo] = Box::leak(accounts.to_vec().into_boxed_slice());
-    let program_id: &Pubkey = Box::leak(Box::new(*program_id));
-    let data: &[u8] = Box::leak(data.to_vec().into_boxed_slice());
-    launchpad::entry(program_id, accounts, data)
-}
-
-fn process_amm(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
-    let accounts: &[AccountInfo] = Box::leak(accounts.to_vec().into_boxed_slice());
-    let program_id: &Pubkey = Box::leak(Box::new(*program_id));
-    let data: &[u8] = Box::leak(data.to_vec().into_boxed_slice());
-    amm::entry(program_id, accounts, data)
-}
 
 pub type TxResult<T> = Result<T, TransactionError>;
 
@@ -102,9 +85,13 @@ impl Env {
     /// A fresh chain with both programs loaded natively (owned by the native loader), a USDC mint, nothing
     /// initialized.
     pub async fn start_native() -> Env {
-        let mut pt = ProgramTest::new("launchpad", launchpad::ID, processor!(process));
+        let mut pt = ProgramTest::new(
+            "launchpad",
+            launchpad::ID,
+            processor!(localnet::launchpad_entry),
+        );
         pt.prefer_bpf(false);
-        pt.add_program("amm", amm::ID, processor!(process_amm));
+        pt.add_program("amm", amm::ID, processor!(localnet::amm_entry));
         pt.add_builtin_program(
             "upgradeable loader",
             anchor_lang::solana_program::bpf_loader_upgradeable::ID,
