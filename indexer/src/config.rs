@@ -104,6 +104,13 @@ pub struct IndexerConfig {
     /// once per release instead).
     #[arg(long, env = "DB_NO_MIGRATE")]
     pub no_migrate: bool,
+    /// JSON-RPC requests a gap's recovery keeps in flight at once (`getBlock`, `getTransaction`).
+    #[arg(long, env = "INDEXER_RECOVERY_CONCURRENCY", default_value_t = 16)]
+    pub recovery_concurrency: usize,
+    /// Most JSON-RPC requests a second a gap's recovery makes, to stay inside the provider's limit (0: as
+    /// fast as the node answers).
+    #[arg(long, env = "INDEXER_RECOVERY_RPS", default_value_t = 50)]
+    pub recovery_rps: u32,
     /// How long candles of the finest intervals are kept: comma-separated interval=duration pairs
     /// (`1s=2d,15s=1week`, `1m=90d`, `15s=forever`); intervals not named are kept for ever (1h and 1d always
     /// are). The writer deletes expired candles once a minute.
@@ -137,6 +144,8 @@ impl IndexerConfig {
             db_statement_timeout_ms: 0,
             no_migrate: false,
             candle_retention: Default::default(),
+            recovery_concurrency: 16,
+            recovery_rps: 0,
         }
     }
 

@@ -749,33 +749,33 @@ impl Indexer {
         before: u64,
     ) -> anyhow::Result<bool> {
         let started = Instant::now();
-        let recovered =
-            crate::recover::transactions(&self.rpc, self.rpc.commitment(), after, before).await?;
-        metrics::counter!("indexer_recovery_rpc_calls_total").increment(recovered.calls);
-        for t in &recovered.transactions {
-            if processor.transaction(t).await? && !self.flush(processor, shutdown).await {
+        let budget =
+            crate::recover::Budget::new(self.config.recovery_concurrency, self.config.recovery_rps);
+        let (count, recovered) =
+            crate::recover::transactions(&self.rpc, self.rpc.commitment(), after, before, &budget)
+                .await?;
+        futures::pin_mut!(recovered);
+        while let Some(t) = recovered.next().await {
+            if processor.transaction(&t?).await? && !self.flush(processor, shutdown).await {
                 return Ok(false);
             }
         }
         if !self.flush(processor, shutdown).await {
             return Ok(false);
         }
-        Metrics::bump(
-            &self.metrics.recovered_transactions,
-            recovered.transactions.len() as u64,
-        );
+        let calls = budget.calls.load(std::sync::atomic::Ordering::Relaxed);
+        let unordered = budget
+            .unordered_slots
+            .load(std::sync::atomic::Ordering::Relaxed);
+        metrics::counter!("indexer_recovery_rpc_calls_total").increment(calls);
+        Metrics::bump(&self.metrics.recovered_transactions, count as u64);
         tracing::info!(
-            "recovered {} transactions of slots {after}..{before} with {} RPC calls in {:?}{}",
-            recovered.transactions.len(),
-            recovered.calls,
+            "recovered {count} transactions of slots {after}..{before} with {calls} RPC calls in {:?}{}",
             started.elapsed(),
-            if recovered.unordered_slots.is_empty() {
+            if unordered == 0 {
                 String::new()
             } else {
-                format!(
-                    " ({} slots without their block: order within them unknown)",
-                    recovered.unordered_slots.len()
-                )
+                format!(" ({unordered} slots without their block: order within them unknown)")
             }
         );
         Ok(true)

@@ -5,9 +5,12 @@
 //! `getSignaturesForAddress` on each program, newest first, paged back with `before` until a page reaches
 //! the last fully indexed slot; `getBlock` (signatures only) of each slot that holds one of them, for the
 //! transaction's position in its block (the stream's transaction index, which orders the market series);
-//! then `getTransaction` (base64, `maxSupportedTransactionVersion` 0) for each.
+//! then `getTransaction` (base64, `maxSupportedTransactionVersion` 0) for each. The blocks and the
+//! transactions are asked for `concurrency` at a time, within a request rate ([`Budget`]), and handed on in
+//! chain order as they arrive: memory holds the signature list and at most `2 x concurrency` answers.
 
 use anchor_lang::prelude::Pubkey;
+use futures::{Stream, StreamExt, TryStreamExt};
 use solana_commitment_config::CommitmentConfig;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use solana_rpc_client::rpc_client::GetConfirmedSignaturesForAddress2Config;
@@ -18,6 +21,8 @@ use solana_transaction_status_client_types::{
     TransactionDetails, UiInstruction, UiTransactionEncoding,
 };
 use std::collections::{BTreeMap, BTreeSet};
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use yellowstone_grpc_proto::prelude::{
     CompiledInstruction, InnerInstruction, InnerInstructions, Message, MessageAddressTableLookup,
     MessageHeader, SubscribeUpdateTransaction, SubscribeUpdateTransactionInfo, Transaction,
@@ -27,53 +32,85 @@ use yellowstone_grpc_proto::prelude::{
 /// Most signatures one `getSignaturesForAddress` call returns.
 const PAGE: usize = 1_000;
 
-/// What a recovery fetched: the transactions in chain order, and what it cost.
-#[derive(Debug, Default)]
-pub struct Recovered {
-    pub transactions: Vec<SubscribeUpdateTransaction>,
+/// How a recovery may use the RPC node: requests in flight at once, and requests a second (`None`: as fast
+/// as the node answers). Counts what it spent.
+pub struct Budget {
+    pub concurrency: usize,
+    limiter: Option<governor::DefaultDirectRateLimiter>,
     /// JSON-RPC calls made.
-    pub calls: u64,
+    pub calls: AtomicU64,
     /// Slots whose block the node no longer had: their transactions carry index 0.
-    pub unordered_slots: Vec<u64>,
+    pub unordered_slots: AtomicU64,
 }
 
-/// The successful transactions of either program in slots `after < slot < before`, oldest first, as
-/// stream updates, read at `commitment` (confirmed or finalized, as the stream).
-pub async fn transactions(
-    rpc: &RpcClient,
+impl Budget {
+    /// `per_second` 0: no rate limit. `concurrency` 0 is taken as 1.
+    pub fn new(concurrency: usize, per_second: u32) -> Budget {
+        Budget {
+            concurrency: concurrency.max(1),
+            limiter: NonZeroU32::new(per_second)
+                .map(|r| governor::RateLimiter::direct(governor::Quota::per_second(r))),
+            calls: AtomicU64::new(0),
+            unordered_slots: AtomicU64::new(0),
+        }
+    }
+
+    /// Waits for the rate limit's next request and counts it.
+    async fn call(&self) {
+        if let Some(l) = &self.limiter {
+            l.until_ready().await;
+        }
+        self.calls.fetch_add(1, Relaxed);
+    }
+}
+
+/// The successful transactions of either program in slots `after < slot < before`, as stream updates read
+/// at `commitment` (confirmed or finalized, as the stream): how many, and the stream of them, oldest first.
+pub async fn transactions<'a>(
+    rpc: &'a RpcClient,
     commitment: CommitmentConfig,
     after: u64,
     before: u64,
-) -> anyhow::Result<Recovered> {
-    let mut out = Recovered::default();
+    budget: &'a Budget,
+) -> anyhow::Result<(
+    usize,
+    impl Stream<Item = anyhow::Result<SubscribeUpdateTransaction>> + 'a,
+)> {
     let mut by_slot: BTreeMap<u64, BTreeSet<Signature>> = BTreeMap::new();
-    for program in [launchpad::ID, amm::ID] {
-        for (slot, signature) in
-            signatures(rpc, commitment, &program, after, &mut out.calls).await?
-        {
-            if slot < before {
-                by_slot.entry(slot).or_default().insert(signature);
-            }
+    let (launchpad, amm) = futures::try_join!(
+        signatures(rpc, commitment, &launchpad::ID, after, budget),
+        signatures(rpc, commitment, &amm::ID, after, budget),
+    )?;
+    for (slot, signature) in launchpad.into_iter().chain(amm) {
+        if slot < before {
+            by_slot.entry(slot).or_default().insert(signature);
         }
     }
-    for (slot, ours) in by_slot {
-        let order = block_order(rpc, commitment, slot, &mut out.calls).await?;
-        if order.is_none() {
-            out.unordered_slots.push(slot);
-        }
-        let mut indexed: Vec<(u64, Signature)> = ours
-            .into_iter()
-            .map(|s| {
-                let index = order
-                    .as_ref()
-                    .and_then(|o| o.iter().position(|b| *b == s))
-                    .unwrap_or(0) as u64;
-                (index, s)
-            })
-            .collect();
-        indexed.sort();
-        for (index, signature) in indexed {
-            out.calls += 1;
+    let count = by_slot.values().map(BTreeSet::len).sum();
+    let n = budget.concurrency;
+    let stream = futures::stream::iter(by_slot)
+        .map(move |(slot, ours)| async move {
+            let order = block_order(rpc, commitment, slot, budget).await?;
+            if order.is_none() {
+                budget.unordered_slots.fetch_add(1, Relaxed);
+            }
+            let mut indexed: Vec<(u64, Signature)> = ours
+                .into_iter()
+                .map(|s| {
+                    let index = order
+                        .as_ref()
+                        .and_then(|o| o.iter().position(|b| *b == s))
+                        .unwrap_or(0) as u64;
+                    (index, s)
+                })
+                .collect();
+            indexed.sort();
+            anyhow::Ok(futures::stream::iter(indexed.into_iter().map(anyhow::Ok)))
+        })
+        .buffered(n)
+        .try_flatten()
+        .map_ok(move |(index, signature)| async move {
+            budget.call().await;
             let tx = rpc
                 .get_transaction_with_config(
                     &signature,
@@ -84,10 +121,10 @@ pub async fn transactions(
                     },
                 )
                 .await?;
-            out.transactions.push(update(index, tx)?);
-        }
-    }
-    Ok(out)
+            update(index, tx)
+        })
+        .try_buffered(n);
+    Ok((count, stream))
 }
 
 /// The successful transactions that name `program` in slots after `after`, newest first.
@@ -96,12 +133,12 @@ async fn signatures(
     commitment: CommitmentConfig,
     program: &Pubkey,
     after: u64,
-    calls: &mut u64,
+    budget: &Budget,
 ) -> anyhow::Result<Vec<(u64, Signature)>> {
     let mut out = Vec::new();
     let mut before = None;
     loop {
-        *calls += 1;
+        budget.call().await;
         let page = rpc
             .get_signatures_for_address_with_config(
                 program,
@@ -136,9 +173,9 @@ async fn block_order(
     rpc: &RpcClient,
     commitment: CommitmentConfig,
     slot: u64,
-    calls: &mut u64,
+    budget: &Budget,
 ) -> anyhow::Result<Option<Vec<Signature>>> {
-    *calls += 1;
+    budget.call().await;
     let block = rpc
         .get_block_with_config(
             slot,
