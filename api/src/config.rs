@@ -105,6 +105,18 @@ pub struct ApiConfig {
     /// Relay transactions of any program (an open relay: every call is billed to this operator's RPC plan).
     #[arg(long, env = "RELAY_ANY_PROGRAM")]
     pub relay_any_program: bool,
+    /// Relayed transactions this process waits on at once, all clients together (past it 503 `RELAY_BUSY`,
+    /// nothing sent).
+    #[arg(long, env = "RELAY_MAX_IN_FLIGHT", default_value_t = 1_000)]
+    pub relay_max_in_flight: usize,
+    /// Relayed transactions one client address (an IPv6 client by its /64) waits on at once (past it 429
+    /// `TOO_MANY_RELAYS`, nothing sent).
+    #[arg(long, env = "RELAY_MAX_PER_CLIENT", default_value_t = 10)]
+    pub relay_max_per_client: usize,
+    /// How long the relay waits for a transaction's confirmation before answering `confirmed: false`,
+    /// seconds.
+    #[arg(long, env = "RELAY_CONFIRM_WAIT_SECS", default_value_t = 30)]
+    pub relay_confirm_wait_secs: u64,
     /// A prepared launch neither recorded nor found on chain this long after prepare is deleted (its
     /// metadata URI then answers 404, and record `NOT_FOUND`); its transaction expired within minutes.
     #[arg(long, env = "PREPARED_TTL_SECS", default_value_t = 86_400)]
@@ -238,6 +250,9 @@ impl ApiConfig {
             priority_fee_cap: 1_000_000,
             relay_programs: Vec::new(),
             relay_any_program: false,
+            relay_max_in_flight: 1_000,
+            relay_max_per_client: 10,
+            relay_confirm_wait_secs: 30,
             route_keys: Vec::new(),
             // The local chain answers in microseconds: read its clock for every quote.
             chain_clock_ttl_ms: Some(0),

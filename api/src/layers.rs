@@ -72,6 +72,21 @@ impl ClientAddress {
     }
 }
 
+/// The client's address under the trusted-proxy rules of the rate limits (`None` when unknown), as a limit
+/// counts it ([`limit_address`]).
+pub fn client_of(
+    trusted: &[IpNet],
+    headers: &HeaderMap,
+    extensions: &axum::http::Extensions,
+) -> Option<IpAddr> {
+    let peer = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    ClientAddress::new(trusted)
+        .of(headers, peer)
+        .map(|ip| limit_address(ip.to_canonical()))
+}
+
 /// The address a limit counts: an IPv6 client by its /64 (one host commonly holds a whole /64, and could
 /// otherwise take 2^64 fresh keys), an IPv4 client by its address.
 pub fn limit_address(ip: IpAddr) -> IpAddr {

@@ -3,11 +3,13 @@
 //! as one router. Errors are [`error::ApiError`]; `/openapi.json` is generated from the handlers.
 
 pub mod access;
+pub mod admission;
 pub mod body;
 pub mod cache;
 pub mod chain_clock;
 pub mod chains;
 pub mod config;
+pub mod confirmations;
 pub mod error;
 pub mod extract;
 pub mod feed;
@@ -89,6 +91,10 @@ pub struct Shared {
     /// Turns true when the process starts shutting down: live streams end with a last word (SSE
     /// `event: shutdown`, WebSocket close 1012) so that the server can drain and clients resume elsewhere.
     pub closing: Arc<tokio::sync::watch::Sender<bool>>,
+    /// The relay's confirmation watcher, started by the first relay.
+    pub confirmations: Arc<std::sync::OnceLock<confirmations::Confirmations>>,
+    /// Relayed transactions being waited on, per client address and in all.
+    pub relays: Arc<admission::Admissions>,
     /// The rate limiters of the router built over this state (the first one).
     pub limiters: Arc<std::sync::OnceLock<layers::Limiters>>,
 }
@@ -125,6 +131,10 @@ impl AppState {
             .chain_clock_ttl_ms
             .unwrap_or(if config.localnet { 0 } else { 1_000 });
         let chain_clock = chain_clock::ChainClock::new(std::time::Duration::from_millis(ttl));
+        let relays = Arc::new(admission::Admissions::new(
+            config.relay_max_per_client,
+            config.relay_max_in_flight,
+        ));
         AppState(Arc::new(Shared {
             chain_clock,
             route_keys,
@@ -147,6 +157,8 @@ impl AppState {
             responses: Arc::new(cache::responses()),
             feed: Arc::new(tokio::sync::OnceCell::new()),
             limiters: Arc::default(),
+            confirmations: Arc::default(),
+            relays,
             closing: Arc::new(tokio::sync::watch::channel(false).0),
         }))
     }
@@ -170,6 +182,12 @@ impl AppState {
                 .ok()
                 .flatten(),
         }
+    }
+
+    /// The relay's confirmation watcher (started here by the first relay).
+    pub fn confirmations(&self) -> &confirmations::Confirmations {
+        self.confirmations
+            .get_or_init(|| confirmations::Confirmations::start(self.rpc.clone()))
     }
 
     /// The chain's time (the Clock sysvar, as fees are charged by it).

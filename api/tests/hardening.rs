@@ -724,3 +724,147 @@ async fn every_response_carries_a_request_id() {
     assert_eq!(bad.status(), 400);
     assert!(bad.headers().contains_key("x-request-id"));
 }
+
+/// What a JSON-RPC node that accepts every transaction and confirms none was asked.
+#[derive(Default)]
+struct NodeLog {
+    sends: std::sync::atomic::AtomicUsize,
+    status_calls: std::sync::atomic::AtomicUsize,
+    /// The most signatures one `getSignatureStatuses` call asked about.
+    widest: std::sync::atomic::AtomicUsize,
+}
+
+/// A Solana JSON-RPC node (the documented shapes of `sendTransaction`, `getSignatureStatuses`, `getVersion`)
+/// that takes every transaction and never confirms one; its URL.
+async fn pending_node(log: Arc<NodeLog>) -> String {
+    use std::sync::atomic::Ordering::Relaxed;
+    let app = axum::Router::new().route(
+        "/",
+        axum::routing::post(move |axum::Json(req): axum::Json<Value>| {
+            let log = log.clone();
+            async move {
+                let params = &req["params"];
+                let result = match req["method"].as_str().unwrap_or_default() {
+                    "sendTransaction" => {
+                        use base64::Engine as _;
+                        log.sends.fetch_add(1, Relaxed);
+                        let bytes = base64::engine::general_purpose::STANDARD
+                            .decode(params[0].as_str().unwrap())
+                            .unwrap();
+                        let tx: solana_transaction::versioned::VersionedTransaction =
+                            bincode::deserialize(&bytes).unwrap();
+                        Value::String(tx.signatures[0].to_string())
+                    }
+                    "getSignatureStatuses" => {
+                        log.status_calls.fetch_add(1, Relaxed);
+                        let n = params[0].as_array().map_or(0, Vec::len);
+                        log.widest.fetch_max(n, Relaxed);
+                        serde_json::json!({ "context": { "slot": 1 }, "value": vec![Value::Null; n] })
+                    }
+                    "getVersion" => serde_json::json!({ "solana-core": "3.1.0", "feature-set": 1 }),
+                    _ => Value::Null,
+                };
+                axum::Json(serde_json::json!({ "jsonrpc": "2.0", "id": req["id"], "result": result }))
+            }
+        }),
+    );
+    serve(app).await
+}
+
+/// Relayed transactions awaited at once are capped per client (its address after trusted proxies) and per
+/// process, refused before anything is sent, and given back when their wait ends; every wait is watched by
+/// one shared `getSignatureStatuses` per tick, not one per request.
+#[tokio::test]
+async fn relays_are_capped_and_their_confirmations_share_one_watcher() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let log = Arc::new(NodeLog::default());
+    let node = pending_node(log.clone()).await;
+    let store = Store::open(&common::database(false).await).await.unwrap();
+    let config = ApiConfig {
+        relay_max_per_client: 2,
+        relay_max_in_flight: 3,
+        relay_confirm_wait_secs: 3,
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+        ..ApiConfig::local("127.0.0.1:0".parse().unwrap())
+    };
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new(node);
+    let base = serve(api::router(AppState::new(
+        store,
+        config,
+        Arc::new(rpc),
+        None,
+    )))
+    .await;
+    let http = reqwest::Client::new();
+    let submit = |from: &'static str| {
+        let (http, url) = (http.clone(), format!("{base}/swap/submit-solana"));
+        async move {
+            let r = http
+                .post(url)
+                .header("x-forwarded-for", from)
+                .json(&serde_json::json!({ "signedTransaction": signed_call(sdk::LAUNCHPAD_PROGRAM_ID) }))
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    // Two of one client and one of another wait; the waits run out unconfirmed.
+    let waiting = [
+        tokio::spawn(submit("10.0.0.1")),
+        tokio::spawn(submit("10.0.0.1")),
+        tokio::spawn(submit("2001:db8::1")),
+    ];
+    let started = std::time::Instant::now();
+    while log.sends.load(Relaxed) < 3 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(3),
+            "three sends"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // The first client's third, and (the process's three taken) anyone's: refused, nothing sent.
+    let (status, body) = submit("10.0.0.1").await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"]["code"], "TOO_MANY_RELAYS", "{body}");
+    let (status, body) = submit("10.0.0.9").await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "RELAY_BUSY", "{body}");
+    assert_eq!(log.sends.load(Relaxed), 3, "a refused relay sends nothing");
+    for w in waiting {
+        let (status, body) = w.await.unwrap();
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["confirmed"], false, "{body}");
+        assert_eq!(body["indexed"], false, "{body}");
+    }
+    // Three waits of 3 s each, watched together: about one call per 200 ms tick, all three in the call.
+    let calls = log.status_calls.load(Relaxed);
+    assert!(
+        calls <= 3_000 / 200 + 3,
+        "{calls} getSignatureStatuses calls"
+    );
+    assert_eq!(log.widest.load(Relaxed), 3);
+    // An IPv6 client counts by its /64: 2001:db8::2 and ::3 are the client 2001:db8::1 was.
+    let v6 = [
+        tokio::spawn(submit("2001:db8::1")),
+        tokio::spawn(submit("2001:db8::2")),
+    ];
+    let started = std::time::Instant::now();
+    while log.sends.load(Relaxed) < 5 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(3),
+            "two more sends"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (status, body) = submit("2001:db8::3").await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"]["code"], "TOO_MANY_RELAYS", "{body}");
+    for w in v6 {
+        assert_eq!(w.await.unwrap().0, 200);
+    }
+    // Given back when the waits end: the first client relays again.
+    let (status, body) = submit("10.0.0.1").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(log.sends.load(Relaxed), 6);
+}

@@ -9,15 +9,16 @@
 
 pub mod wire;
 
+use crate::admission::Admissions;
 use crate::error::ApiError;
 use axum::http::StatusCode;
 use index::feed::KINDS;
 use index::read::FeedRecord;
 use index::store::feed::CHANNEL;
 use index::{Backend, Store};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
@@ -130,27 +131,13 @@ pub fn list(value: Option<&str>) -> Option<Vec<String>> {
 pub struct Hub {
     store: Store,
     tx: broadcast::Sender<Arc<FeedEvent>>,
-    connections: Mutex<Connections>,
-    max_per_client: usize,
-    max_total: usize,
+    connections: Admissions,
 }
 
-/// Open feed connections: per client address, and their total (kept, not summed at every connect: a flood
-/// of distinct addresses would make each connect walk them all).
-#[derive(Default)]
-struct Connections {
-    per_client: HashMap<Option<IpAddr>, usize>,
-    total: usize,
-}
+pub use crate::admission::Refusal;
 
-/// Why a feed connection was not admitted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
-    /// The client has its share open already.
-    PerClient,
-    /// This process serves as many feed connections as it takes (whoever holds them).
-    Full,
-}
+/// A connection counted against its client's share and the process's total; uncounted when dropped.
+pub type Admission = crate::admission::Permit;
 
 /// The feed's settings, from the API's configuration.
 #[derive(Debug, Clone, Copy)]
@@ -174,9 +161,7 @@ impl Hub {
         let hub = Arc::new(Hub {
             store: store.clone(),
             tx,
-            connections: Mutex::new(Connections::default()),
-            max_per_client: config.max_per_client,
-            max_total: config.max_total,
+            connections: Admissions::new(config.max_per_client, config.max_total),
         });
         tokio::spawn(read_loop(Arc::downgrade(&hub), store, last, config.poll));
         Ok(hub)
@@ -184,21 +169,8 @@ impl Hub {
 
     /// Counts a new connection of `client`; refused when it has its share open already, or when the
     /// process has as many as it takes.
-    pub fn admit(self: &Arc<Hub>, client: Option<IpAddr>) -> Result<Admission, Refusal> {
-        let mut open = self.connections.lock().unwrap_or_else(|e| e.into_inner());
-        if open.total >= self.max_total {
-            return Err(Refusal::Full);
-        }
-        let n = open.per_client.entry(client).or_default();
-        if *n >= self.max_per_client {
-            return Err(Refusal::PerClient);
-        }
-        *n += 1;
-        open.total += 1;
-        Ok(Admission {
-            hub: self.clone(),
-            client,
-        })
+    pub fn admit(&self, client: Option<IpAddr>) -> Result<Admission, Refusal> {
+        self.connections.admit(client)
     }
 
     /// Validates a resume point: `RESUME_TOO_OLD` (410) when events after it are no longer kept.
@@ -243,29 +215,6 @@ pub fn too_old(oldest: i64) -> ApiError {
             index::store::FEED_RETENTION_SECS / 3_600
         ),
     )
-}
-
-/// A connection counted against its client's share; uncounted when dropped.
-pub struct Admission {
-    hub: Arc<Hub>,
-    client: Option<IpAddr>,
-}
-
-impl Drop for Admission {
-    fn drop(&mut self) {
-        let mut open = self
-            .hub
-            .connections
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = open.per_client.get_mut(&self.client) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                open.per_client.remove(&self.client);
-            }
-            open.total = open.total.saturating_sub(1);
-        }
-    }
 }
 
 /// The process's reader: reads `seq > last` whenever woken, and broadcasts it. Ends with the hub.

@@ -8,7 +8,7 @@ use crate::feed::{lagged_message, list, Admission, FeedEvent, Filter, Follower, 
 use crate::AppState;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{Extensions, HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -17,7 +17,6 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use utoipa::IntoParams;
@@ -78,12 +77,7 @@ fn client(
     headers: &HeaderMap,
     extensions: &Extensions,
 ) -> Option<std::net::IpAddr> {
-    let peer = extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
-    crate::layers::ClientAddress::new(&state.config.trusted_proxies)
-        .of(headers, peer)
-        .map(|ip| ip.to_canonical())
+    crate::layers::client_of(&state.config.trusted_proxies, headers, extensions)
 }
 
 /// Validates the resume point and counts the connection; the follower starts here.

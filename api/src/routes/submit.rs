@@ -1,19 +1,18 @@
 //! `POST /swap/submit-solana`: relays a wallet-signed transaction and reports whether it confirmed.
 
+use crate::admission::Refusal;
 use crate::body::ApiJson;
+use crate::confirmations::Outcome;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::AppState;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{Extensions, HeaderMap, StatusCode};
 use serde::{Deserialize, Serialize};
 use solana_transaction::TransactionError;
 use std::time::{Duration, Instant};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
-
-/// How long the relay waits for confirmation before answering `confirmed: false`.
-pub const CONFIRM_WAIT: Duration = Duration::from_secs(30);
 
 /// How long the relay then waits for the index to hold the transaction's slot before answering
 /// `indexed: false` (the indexer commits a confirmed slot well within it when it keeps up).
@@ -31,7 +30,8 @@ pub struct SubmitRequest {
 #[serde(rename_all = "camelCase")]
 pub struct SubmitResponse {
     pub signature: String,
-    /// Confirmed within 30 s (false: still pending; poll the signature or re-build if the blockhash expired).
+    /// Confirmed within the relay's wait, 30 s by default (false: still pending; poll the signature or
+    /// re-build if the blockhash expired).
     pub confirmed: bool,
     /// The index already holds the transaction's slot (within 3 s of confirmation): a quote, curve, trade
     /// list or fee read made after this answer reflects the transaction. False while the index is behind:
@@ -137,16 +137,39 @@ fn send_error(
     responses(
         (status = 200, body = SubmitResponse),
         (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_PARAMS, NOT_SIGNED, BAD_SIGNATURE, PROGRAM_NOT_ALLOWED (an instruction calls a program this relay does not serve; nothing was sent)"),
-        (status = 503, body = crate::error::ErrorBody, description = "SOLANA_SUBMIT_FAILED, or more specific: SOLANA_BLOCKHASH_EXPIRED, SOLANA_SIMULATION_FAILED, SOLANA_TRANSACTION_FAILED"),
+        (status = 429, body = crate::error::ErrorBody, description = "RATE_LIMITED, or TOO_MANY_RELAYS: the client already waits on as many relayed transactions as it may (nothing was sent)"),
+        (status = 503, body = crate::error::ErrorBody, description = "SOLANA_SUBMIT_FAILED, or more specific: SOLANA_BLOCKHASH_EXPIRED, SOLANA_SIMULATION_FAILED, SOLANA_TRANSACTION_FAILED; RELAY_BUSY: this replica waits on as many relayed transactions as it takes (nothing was sent)"),
     ),
     tag = "swap"
 )]
 pub async fn submit(
     State(state): State<AppState>,
+    headers: HeaderMap,
+    extensions: Extensions,
     ApiJson(req): ApiJson<SubmitRequest>,
 ) -> Result<Json<SubmitResponse>, ApiError> {
     let tx = crate::solana::signed_transaction(&req.signed_transaction)?;
     check_programs(&state.config, &tx)?;
+    // Held until the answer: the relays a client, and the process, wait on at once are bounded.
+    let client = crate::layers::client_of(&state.config.trusted_proxies, &headers, &extensions);
+    let _permit = state.relays.admit(client).map_err(|refusal| match refusal {
+        Refusal::PerClient => ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "TOO_MANY_RELAYS",
+            format!(
+                "at most {} relayed transactions per client are awaited at once: wait for one to answer",
+                state.config.relay_max_per_client
+            ),
+        ),
+        Refusal::Full => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "RELAY_BUSY",
+            format!(
+                "this replica awaits {} relayed transactions already: retry shortly (another replica may take it)",
+                state.config.relay_max_in_flight
+            ),
+        ),
+    })?;
     let signature = match state.rpc.send_transaction(&tx).await {
         Ok(signature) => signature,
         // Sent before (a client retrying): report its outcome like a fresh send's.
@@ -155,33 +178,22 @@ pub async fn submit(
         }
         Err(e) => return Err(send_error(&tx, &e)),
     };
-    let start = Instant::now();
-    while start.elapsed() < CONFIRM_WAIT {
-        if let Ok(r) = state.rpc.get_signature_statuses(&[signature]).await {
-            if let Some(Some(s)) = r.value.first() {
-                if let Some(err) = &s.err {
-                    return Err(submit_failed(
-                        "SOLANA_TRANSACTION_FAILED",
-                        format!("transaction {signature} failed: {err}"),
-                    ));
-                }
-                if s.satisfies_commitment(solana_commitment_config::CommitmentConfig::confirmed()) {
-                    // Read-your-writes: the trader's next quote is made on the state after this trade.
-                    let indexed = indexed_by(&state, s.slot, INDEX_WAIT).await;
-                    return Ok(Json(SubmitResponse {
-                        signature: signature.to_string(),
-                        confirmed: true,
-                        indexed,
-                    }));
-                }
-            }
+    let wait = Duration::from_secs(state.config.relay_confirm_wait_secs);
+    let (confirmed, indexed) = match state.confirmations().wait(signature, wait).await {
+        Outcome::Failed(err) => {
+            return Err(submit_failed(
+                "SOLANA_TRANSACTION_FAILED",
+                format!("transaction {signature} failed: {err}"),
+            ))
         }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+        // Read-your-writes: the trader's next quote is made on the state after this trade.
+        Outcome::Confirmed { slot } => (true, indexed_by(&state, slot, INDEX_WAIT).await),
+        Outcome::Pending => (false, false),
+    };
     Ok(Json(SubmitResponse {
         signature: signature.to_string(),
-        confirmed: false,
-        indexed: false,
+        confirmed,
+        indexed,
     }))
 }
 

@@ -1705,7 +1705,10 @@ export interface components {
             signedTransaction: string;
         };
         SubmitResponse: {
-            /** @description Confirmed within 30 s (false: still pending; poll the signature or re-build if the blockhash expired). */
+            /**
+             * @description Confirmed within the relay's wait, 30 s by default (false: still pending; poll the signature or
+             *     re-build if the blockhash expired).
+             */
             confirmed: boolean;
             /**
              * @description The index already holds the transaction's slot (within 3 s of confirmation): a quote, curve, trade
@@ -3885,18 +3888,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: this client (its X-Client-Id, else its address) is over its quota; retry after Retry-After seconds */
+            /** @description RATE_LIMITED, or TOO_MANY_RELAYS: the client already waits on as many relayed transactions as it may (nothing was sent) */
             429: {
                 headers: {
-                    /** @description seconds until a request is admitted again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description SOLANA_SUBMIT_FAILED, or more specific: SOLANA_BLOCKHASH_EXPIRED, SOLANA_SIMULATION_FAILED, SOLANA_TRANSACTION_FAILED */
+            /** @description SOLANA_SUBMIT_FAILED, or more specific: SOLANA_BLOCKHASH_EXPIRED, SOLANA_SIMULATION_FAILED, SOLANA_TRANSACTION_FAILED; RELAY_BUSY: this replica waits on as many relayed transactions as it takes (nothing was sent) */
             503: {
                 headers: {
                     [name: string]: unknown;
