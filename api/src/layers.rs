@@ -242,6 +242,64 @@ impl KeyExtractor for AddressKey {
     }
 }
 
+/// What a request costs against the rate limits, in requests: a cached read costs one; what makes the
+/// service work harder costs more (the whole list is here: a newcomer finds every weight in one place).
+pub fn request_cost(method: &Method, path: &str) -> u32 {
+    if method != Method::POST {
+        return 1;
+    }
+    match path {
+        // Image checks and decoding, metadata, a simulated transaction.
+        "/launchpad/prepare" => 5,
+        // A transaction built and simulated against the RPC node, or sent to it.
+        "/swap/build"
+        | "/swap/submit-solana"
+        | "/swap/cross-chain/build"
+        | "/launchpad/claim"
+        | "/launchpad/fee-shares"
+        | "/launchpad/creator/propose"
+        | "/launchpad/creator/accept" => 3,
+        // The chain's clock and the aggregators asked.
+        "/swap/quote" | "/swap/cross-chain/quote" => 2,
+        _ => 1,
+    }
+}
+
+/// Charges a request's cost beyond the one request each limiter counted already ([`request_cost`]), on
+/// both limiters, under the same keys; 429 when either has not that much left.
+async fn charge(
+    limiters: Limiters,
+    keys: (ClientKey, AddressKey),
+    burst: (u32, u32),
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let extra = request_cost(req.method(), req.uri().path()).saturating_sub(1);
+    if extra > 0 {
+        use governor::clock::Clock as _;
+        let checks = [
+            (&limiters.per_client, keys.0.extract(&req), burst.0),
+            (&limiters.per_address, keys.1.extract(&req), burst.1),
+        ];
+        for (limiter, key, burst) in checks {
+            let Ok(key) = key else { continue };
+            // A cost above the burst could never pass: it takes the whole burst instead.
+            let Some(n) = NonZeroU32::new(extra.min(burst.saturating_sub(1))) else {
+                continue;
+            };
+            match limiter.check_key_n(&key, n) {
+                Ok(Ok(())) | Err(_) => {}
+                Ok(Err(not_until)) => {
+                    let wait =
+                        not_until.wait_time_from(governor::clock::QuantaClock::default().now());
+                    return ApiError::rate_limited(wait.as_secs().max(1)).into_response();
+                }
+            }
+        }
+    }
+    next.run(req).await
+}
+
 /// Clients that share an address (several apps behind one NAT) share this many times one client's limit.
 pub const CLIENTS_PER_ADDRESS: u32 = 4;
 
@@ -283,6 +341,8 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
             .saturating_mul(CLIENTS_PER_ADDRESS),
         config.rate_limit_burst.saturating_mul(CLIENTS_PER_ADDRESS),
     );
+    let keys = (ClientKey(address.clone()), AddressKey(address.clone()));
+    let bursts = (client.burst_size().get(), shared.burst_size().get());
     let per_client = GovernorConfigBuilder::default()
         .period(client.replenish_interval())
         .burst_size(client.burst_size().get())
@@ -323,6 +383,10 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
             .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
             .layer(GovernorLayer::new(per_address).error_handler(governor_error))
             .layer(GovernorLayer::new(per_client).error_handler(governor_error))
+            .layer(axum::middleware::from_fn({
+                let limiters = limiters.clone();
+                move |req, next| charge(limiters.clone(), keys.clone(), bursts, req, next)
+            }))
             // Bounds the time to a response's head: a stream's body (the live feed) is not cut.
             .layer(tower_http::timeout::TimeoutLayer::with_status_code(
                 StatusCode::GATEWAY_TIMEOUT,

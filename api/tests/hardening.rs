@@ -868,3 +868,54 @@ async fn relays_are_capped_and_their_confirmations_share_one_watcher() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(log.sends.load(Relaxed), 6);
 }
+
+/// A request that makes the service work (a build, a launch's prepare) costs several cheap reads' worth of
+/// the rate limit; reads cost one.
+#[tokio::test]
+async fn expensive_requests_cost_more_of_the_rate_limit() {
+    let base = serve(api::router(
+        state(|c| ApiConfig {
+            rate_limit_per_second: 1,
+            rate_limit_burst: 9,
+            ..c
+        })
+        .await,
+    ))
+    .await;
+    let http = reqwest::Client::new();
+    let send = |client: &'static str, build: bool| {
+        let request = if build {
+            http.post(format!("{base}/swap/build"))
+                .json(&serde_json::json!({}))
+        } else {
+            http.get(format!("{base}/launchpad/launches"))
+        };
+        async move {
+            request
+                .header("x-client-id", client)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    // Nine reads fit the burst of nine.
+    for _ in 0..9 {
+        assert_eq!(send("reader", false).await, 200);
+    }
+    assert_eq!(send("reader", false).await, 429);
+    // Three builds (3 each) do: refused by the handler, but counted; the fourth is limited.
+    for _ in 0..3 {
+        assert_eq!(send("builder", true).await, 400);
+    }
+    assert_eq!(send("builder", true).await, 429);
+    assert_eq!(
+        api::layers::request_cost(&axum::http::Method::POST, "/launchpad/prepare"),
+        5
+    );
+    assert_eq!(
+        api::layers::request_cost(&axum::http::Method::GET, "/launchpad/prepare"),
+        1
+    );
+}
