@@ -557,6 +557,15 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
     let rpc = format!("http://127.0.0.1:9/?api-key={CANARY}");
     let jupiter = format!("http://user:{CANARY}@127.0.0.1:9/swap/v1?api-key={CANARY}");
     let evm = format!("ethereum=http://127.0.0.1:9/{CANARY}0123456789abcdefghijkl/");
+    // The aggregators answer, and their errors repeat what they were sent: the URL with its query and
+    // every header (the worst an upstream does). 0x refuses the key (401); the others fail (500).
+    let leaky = leaky_upstream().await;
+    let kyberswap = format!(
+        "http://user:{CANARY}@{leaky}/kyberswap/{CANARY}0123456789abcdefghijkl?key={CANARY}"
+    );
+    let zerox = format!("http://{leaky}/zerox?key={CANARY}");
+    let lifi = format!("http://{leaky}/lifi?key={CANARY}");
+    let relay = format!("http://{leaky}/relay/{CANARY}0123456789abcdefghijkl");
     let child = api_command(&[
         "serve",
         "--rpc-url",
@@ -571,6 +580,16 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
         &jupiter,
         "--evm-rpc",
         &evm,
+        "--kyberswap-base-url",
+        &kyberswap,
+        "--zerox-base-url",
+        &zerox,
+        "--zerox-api-key",
+        CANARY,
+        "--lifi-base-url",
+        &lifi,
+        "--relay-base-url",
+        &relay,
     ])
     .env("RUST_LOG", "debug,hyper=info,h2=info,rustls=info,sqlx=info")
     // JSON lines, as a log collector takes them: the redaction must hold in them too.
@@ -614,6 +633,20 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
             "/swap/build",
             serde_json::json!({ "chainKey": "solana", "tokenIn": sol, "tokenOut": usdc, "amountIn": "1000000",
                                 "taker": payer.pubkey().to_string() }),
+        ),
+        // KyberSwap and 0x.
+        (
+            "/swap/quote",
+            serde_json::json!({ "chainKey": "ethereum", "tokenIn": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+                                "tokenOut": token, "amountIn": "1000000000000000000", "taker": owner }),
+        ),
+        // LI.FI, then Relay.
+        (
+            "/swap/cross-chain/quote",
+            serde_json::json!({ "fromChainKey": "ethereum", "toChainKey": "solana",
+                                "tokenIn": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE", "tokenOut": usdc,
+                                "amountIn": "1000000000000000000", "taker": owner,
+                                "recipient": payer.pubkey().to_string() }),
         ),
     ];
     let gets = [
@@ -672,6 +705,14 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
         log.contains("127.0.0.1:9"),
         "the upstream failures were logged (with the secret removed)"
     );
+    // The Basic authorization a URL's user information becomes (KyberSwap's, echoed back) is its secret too.
+    let basic = base64::engine::general_purpose::STANDARD.encode(format!("user:{CANARY}"));
+    assert!(
+        !log.contains(&basic) && !answers.contains(&basic),
+        "the Basic authorization leaked:\n{log}"
+    );
+    let asked = LEAKY_REQUESTS.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(asked >= 4, "every aggregator was asked ({asked} requests)");
     assert!(!log.contains(CANARY), "the log carries the secret:\n{log}");
     // Every stdout line is one JSON object; a request's lines carry its id.
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -685,6 +726,32 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
         "request lines carry their id:\n{stdout}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+static LEAKY_REQUESTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// An aggregator that fails every request and repeats it in its error: method, path and query, and every
+/// header. 401 under `/zerox` (a refused key), 500 elsewhere. Its address.
+async fn leaky_upstream() -> std::net::SocketAddr {
+    let app = axum::Router::new().fallback(
+        |method: axum::http::Method, uri: axum::http::Uri, headers: axum::http::HeaderMap| async move {
+            LEAKY_REQUESTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let status = if uri.path().starts_with("/zerox") {
+                axum::http::StatusCode::UNAUTHORIZED
+            } else {
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR
+            };
+            let echo = serde_json::json!({
+                "message": format!("cannot serve {method} {uri}"),
+                "headers": format!("{headers:?}"),
+            });
+            (status, axum::Json(echo))
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
 }
 
 /// `--help` names each setting's variable but never shows a value it holds (URLs carry providers' keys).

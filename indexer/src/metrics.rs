@@ -122,7 +122,9 @@ impl Metrics {
         counter.fetch_max(to, Relaxed);
     }
 
+    /// Keeps the last error for `/health` (and the API's), redacted: it is served to anyone who asks.
     pub fn set_last_error(&self, error: Option<String>) {
+        let error = error.map(|e| crate::redact::redact(&e).into_owned());
         if let Ok(mut last) = self.last_error.lock() {
             *last = error;
         }

@@ -117,6 +117,53 @@ pub fn resolve(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<Vec<O
     Ok(args)
 }
 
+/// Flags whose URL may carry a provider's key though the flag is not a secret of its own.
+pub const URL_FLAGS: [Secret; 4] = [
+    Secret {
+        flag: "kyberswap-base-url",
+        env: "KYBERSWAP_BASE_URL",
+    },
+    Secret {
+        flag: "zerox-base-url",
+        env: "ZEROX_BASE_URL",
+    },
+    Secret {
+        flag: "lifi-base-url",
+        env: "LIFI_BASE_URL",
+    },
+    Secret {
+        flag: "relay-base-url",
+        env: "RELAY_BASE_URL",
+    },
+];
+
+/// Registers with [`crate::redact`] what the secret and URL flags hold, from `args` (after [`resolve`]) and
+/// the environment, so that no log line or error names them even where an upstream repeats them.
+pub fn register_secrets(args: &[OsString]) {
+    for secret in SECRETS.iter().chain(URL_FLAGS.iter()) {
+        if let Ok(value) = std::env::var(secret.env) {
+            crate::redact::register(&value);
+        }
+        let flag = format!("--{}", secret.flag);
+        let inline = format!("{flag}=");
+        let mut i = 1;
+        while i < args.len() {
+            let arg = args[i].to_string_lossy();
+            if arg == flag {
+                if let Some(value) = args.get(i + 1) {
+                    crate::redact::register(&value.to_string_lossy());
+                }
+                i += 2;
+                continue;
+            }
+            if let Some(value) = arg.strip_prefix(&inline) {
+                crate::redact::register(value);
+            }
+            i += 1;
+        }
+    }
+}
+
 /// A binary's entry point: the secrets given as files are read while this is the only thread, then `run`
 /// gets the remaining arguments on a multi-threaded runtime (`api`, `indexer` and `dev` start this way).
 pub fn main_with_secrets<F, Fut>(run: F) -> anyhow::Result<()>
@@ -125,6 +172,7 @@ where
     Fut: std::future::Future<Output = anyhow::Result<()>>,
 {
     let args = resolve(std::env::args_os())?;
+    register_secrets(&args);
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
