@@ -150,7 +150,9 @@ impl Lifi {
         Ok(LifiStatus {
             status: text(&body["status"]).ok_or_else(|| malformed("LI.FI", "status"))?,
             substatus: text(&body["substatus"]),
-            message: text(&body["substatusMessage"]),
+            // Upstream text, stored and served in 200 answers: redacted like an error (it may repeat a URL).
+            message: text(&body["substatusMessage"])
+                .map(|m| crate::redact::redact(&m).into_owned()),
             destination_tx_hash: text(&body["receiving"]["txHash"]),
             amount_received: text(&body["receiving"]["amount"]),
         })
