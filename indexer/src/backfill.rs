@@ -4,6 +4,7 @@
 
 use crate::decode::decode_account_data;
 use anchor_lang::prelude::Pubkey;
+use futures::{StreamExt, TryStreamExt};
 use index::model::*;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use std::collections::HashMap;
@@ -15,7 +16,12 @@ pub struct Snapshot {
     pub failures: Vec<crate::decode::DecodeError>,
 }
 
-pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
+/// Account state of both programs, then each launched mint's holders: those `getProgramAccounts` calls (one
+/// per launch) go `budget.concurrency` at a time within its rate, as the gap recovery's do.
+pub async fn snapshot(
+    rpc: &RpcClient,
+    budget: &crate::recover::Budget,
+) -> anyhow::Result<Snapshot> {
     // Versions take the slot read before the scan: never newer than what the scan saw, so any streamed
     // update the scan might have missed still wins.
     let slot = rpc.get_slot().await?;
@@ -102,9 +108,13 @@ pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
             }))));
         }
     }
-    for (_, pool) in &pools {
-        changes.extend(token_accounts(rpc, &pool.base_mint, version).await?);
-    }
+    let mints: Vec<Pubkey> = pools.iter().map(|(_, p)| p.base_mint).collect();
+    let holders: Vec<Vec<Change>> = futures::stream::iter(mints)
+        .map(|mint| holders_of(rpc, budget, mint, version))
+        .buffered(budget.concurrency)
+        .try_collect()
+        .await?;
+    changes.extend(holders.into_iter().flatten());
     let oracle = sdk::oracle::SOL_USD_PRICE_ACCOUNT;
     if let Some(account) = rpc
         .get_account_with_commitment(&oracle, rpc.commitment())
@@ -121,6 +131,16 @@ pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
         changes,
         failures,
     })
+}
+
+async fn holders_of(
+    rpc: &RpcClient,
+    budget: &crate::recover::Budget,
+    mint: Pubkey,
+    version: Version,
+) -> anyhow::Result<Vec<Change>> {
+    budget.call().await;
+    token_accounts(rpc, &mint, version).await
 }
 
 /// The Token-2022 token accounts of `mint` (`getProgramAccounts` with the mint at offset 0 and the

@@ -104,11 +104,12 @@ pub struct IndexerConfig {
     /// once per release instead).
     #[arg(long, env = "DB_NO_MIGRATE")]
     pub no_migrate: bool,
-    /// JSON-RPC requests a gap's recovery keeps in flight at once (`getBlock`, `getTransaction`).
+    /// JSON-RPC requests catching up keeps in flight at once (the backfill's holder reads, one per launch;
+    /// the gap recovery's `getBlock` and `getTransaction`).
     #[arg(long, env = "INDEXER_RECOVERY_CONCURRENCY", default_value_t = 16)]
     pub recovery_concurrency: usize,
-    /// Most JSON-RPC requests a second a gap's recovery makes, to stay inside the provider's limit (0: as
-    /// fast as the node answers).
+    /// Most JSON-RPC requests a second catching up (backfill and recovery) makes, to stay inside the
+    /// provider's limit (0: as fast as the node answers).
     #[arg(long, env = "INDEXER_RECOVERY_RPS", default_value_t = 50)]
     pub recovery_rps: u32,
     /// How long candles of the finest intervals are kept: comma-separated interval=duration pairs

@@ -725,7 +725,11 @@ impl Indexer {
     /// Takes the current account state over RPC (counted and logged), for the caller to queue with the
     /// cursor it will stream from.
     async fn backfill(&self) -> anyhow::Result<backfill::Snapshot> {
-        let mut snap = backfill::snapshot(&self.rpc).await?;
+        let budget =
+            crate::recover::Budget::new(self.config.recovery_concurrency, self.config.recovery_rps);
+        let mut snap = backfill::snapshot(&self.rpc, &budget).await?;
+        metrics::counter!("indexer_recovery_rpc_calls_total")
+            .increment(budget.calls.load(std::sync::atomic::Ordering::Relaxed));
         for e in std::mem::take(&mut snap.failures) {
             Metrics::bump(&self.metrics.decode_failures, 1);
             tracing::warn!("backfill decode: {e}");

@@ -56,7 +56,7 @@ impl Budget {
     }
 
     /// Waits for the rate limit's next request and counts it.
-    async fn call(&self) {
+    pub(crate) async fn call(&self) {
         if let Some(l) = &self.limiter {
             l.until_ready().await;
         }
