@@ -582,4 +582,73 @@ mod tests {
             Some("description".into())
         );
     }
+
+    /// Random-input fuzzing of the request scan (`scripts/fuzz` runs these with many more cases).
+    mod fuzz {
+        use super::*;
+        use proptest::collection::vec;
+        use proptest::prelude::*;
+
+        /// Text a request's fields carry: words, base58 and hex runs, separators and any character.
+        fn field_text() -> impl Strategy<Value = String> {
+            prop::string::string_regex(
+                "([a-z]{1,8}|[1-9A-HJ-NP-Za-km-z]{20,90}|[0-9a-f]{60,66}|[ ,\\[\\]\"]|.){0,8}",
+            )
+            .expect("a valid pattern")
+        }
+
+        /// JSON values built from those texts, nested.
+        fn json_value() -> impl Strategy<Value = serde_json::Value> {
+            let leaf = prop_oneof![
+                Just(serde_json::Value::Null),
+                any::<bool>().prop_map(serde_json::Value::from),
+                any::<i64>().prop_map(serde_json::Value::from),
+                any::<u8>().prop_map(serde_json::Value::from),
+                field_text().prop_map(serde_json::Value::from),
+            ];
+            leaf.prop_recursive(3, 32, 8, |inner| {
+                prop_oneof![
+                    vec(inner.clone(), 0..70).prop_map(serde_json::Value::from),
+                    prop::collection::btree_map(field_text(), inner, 0..6)
+                        .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+                ]
+            })
+        }
+
+        proptest! {
+            /// Any bytes: the scan never panics, and it reads a body as JSON exactly when serde_json does.
+            #[test]
+            fn fuzz_the_body_scan_agrees_with_json_on_any_bytes(body in vec(any::<u8>(), 0..600)) {
+                let scanned = secret_material(&body);
+                let parsed = serde_json::from_slice::<serde_json::Value>(&body);
+                prop_assert_eq!(scanned.is_ok(), parsed.is_ok());
+            }
+
+            /// Any JSON document: the scan never panics, and a 64-byte base58 key placed anywhere in it is found.
+            #[test]
+            fn fuzz_a_key_anywhere_in_a_document_is_found(doc in json_value(), key in prop::array::uniform32(any::<u8>())) {
+                let body = serde_json::to_vec(&doc).unwrap();
+                prop_assert!(secret_material(&body).is_ok());
+                let mut keypair = key.to_vec();
+                keypair.extend(key);
+                let planted = serde_json::json!({ "request": doc, "note": bs58::encode(keypair).into_string() });
+                let found = secret_material(&serde_json::to_vec(&planted).unwrap()).unwrap();
+                prop_assert!(found.is_some(), "missed in {}", planted);
+            }
+
+            /// Any path, query and header text: the scan outside the body never panics.
+            #[test]
+            fn fuzz_the_scan_outside_the_body_never_panics(path in field_text(), query in field_text(), header in field_text()) {
+                let encoded = |t: &str| percent_encoding::utf8_percent_encode(t, percent_encoding::NON_ALPHANUMERIC).to_string();
+                let uri: axum::http::Uri = format!("/swap/{}?q={}&{}", encoded(&path), encoded(&query), encoded(&header))
+                    .parse()
+                    .expect("percent-encoded text makes a URI");
+                let mut headers = axum::http::HeaderMap::new();
+                if let Ok(value) = axum::http::HeaderValue::from_str(&header) {
+                    headers.insert("x-note", value);
+                }
+                let _ = secret_outside_body(&uri, &headers);
+            }
+        }
+    }
 }

@@ -548,4 +548,67 @@ mod tests {
         let other = TransactionError::InstructionError(0, InstructionError::InvalidAccountData);
         assert_eq!(explain(&failing(launchpad::ID), &other), None);
     }
+
+    /// Random-input fuzzing of the signed-transaction reader (`scripts/fuzz` runs it with many more cases).
+    mod fuzz {
+        use super::super::signed_transaction;
+        use base64::Engine as _;
+        use proptest::collection::vec;
+        use proptest::prelude::*;
+        use solana_signer::Signer;
+
+        /// One signed transaction for every case (signing is most of a case's time in a debug build).
+        fn signed() -> Vec<u8> {
+            static SIGNED: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+            SIGNED.get_or_init(sign).clone()
+        }
+
+        fn sign() -> Vec<u8> {
+            let payer = solana_keypair::Keypair::new();
+            let ix = solana_transaction::Instruction::new_with_bytes(
+                sdk::LAUNCHPAD_PROGRAM_ID,
+                &[1, 2, 3],
+                vec![],
+            );
+            let tx = solana_transaction::Transaction::new_signed_with_payer(
+                &[ix],
+                Some(&payer.pubkey()),
+                &[&payer],
+                solana_transaction::Hash::new_unique(),
+            );
+            bincode::serialize(&tx).unwrap()
+        }
+
+        proptest! {
+            /// Any text: refused or read, never a panic.
+            #[test]
+            fn fuzz_any_text_is_refused_or_read(text in ".{0,200}", bytes in vec(any::<u8>(), 0..1300)) {
+                let _ = signed_transaction(&text);
+                let _ = signed_transaction(&base64::engine::general_purpose::STANDARD.encode(&bytes));
+            }
+
+            /// A signed transaction with bytes changed, cut or added: refused, unless it still reads as the
+            /// very transaction that was signed.
+            #[test]
+            fn fuzz_a_changed_transaction_is_refused(
+                at in any::<prop::sample::Index>(),
+                by in 1u8..,
+                cut in any::<prop::sample::Index>(),
+                extra in vec(any::<u8>(), 0..8),
+                how in 0u8..3,
+            ) {
+                let original = signed();
+                let mut bytes = original.clone();
+                match how {
+                    0 => { let i = at.index(bytes.len()); bytes[i] ^= by; }
+                    1 => bytes.truncate(cut.index(bytes.len())),
+                    _ => bytes.extend(extra),
+                }
+                let read = signed_transaction(&base64::engine::general_purpose::STANDARD.encode(&bytes));
+                if let Ok(tx) = read {
+                    prop_assert_eq!(bincode::serialize(&tx).unwrap(), original);
+                }
+            }
+        }
+    }
 }

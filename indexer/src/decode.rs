@@ -398,4 +398,91 @@ mod tests {
             Ok(Some(Change::Closed { .. }))
         ));
     }
+
+    /// Random-input fuzzing of what the indexer decodes from the chain (`scripts/fuzz` runs these with many
+    /// more cases): valid discriminators followed by random bytes, so the input gets past the first check
+    /// into the borsh layouts. No input makes a decoder panic or allocate past its input.
+    mod fuzz {
+        use super::*;
+        use anchor_lang::event::EVENT_IX_TAG_LE;
+        use anchor_lang::Discriminator;
+        use proptest::collection::vec;
+        use proptest::prelude::*;
+
+        fn account_discriminators() -> Vec<&'static [u8]> {
+            vec![
+                acc::Global::DISCRIMINATOR,
+                acc::Config::DISCRIMINATOR,
+                acc::Pool::DISCRIMINATOR,
+                acc::FeeShares::DISCRIMINATOR,
+                acc::AmmPool::DISCRIMINATOR,
+                acc::Position::DISCRIMINATOR,
+            ]
+        }
+
+        fn event_discriminators() -> Vec<&'static [u8]> {
+            use sdk::events::{amm_events as a, *};
+            vec![
+                EvtSwap::DISCRIMINATOR,
+                EvtCreateLaunch::DISCRIMINATOR,
+                EvtCurveComplete::DISCRIMINATOR,
+                EvtClaim::DISCRIMINATOR,
+                EvtMigrate::DISCRIMINATOR,
+                EvtCreatorProposed::DISCRIMINATOR,
+                EvtCreatorTransferred::DISCRIMINATOR,
+                EvtFeeSharesSet::DISCRIMINATOR,
+                a::EvtCreatePool::DISCRIMINATOR,
+                a::EvtCreatePosition::DISCRIMINATOR,
+                a::EvtAddLiquidity::DISCRIMINATOR,
+                a::EvtRemoveLiquidity::DISCRIMINATOR,
+                a::EvtLockPosition::DISCRIMINATOR,
+                a::EvtSwap::DISCRIMINATOR,
+                a::EvtClaimPositionFee::DISCRIMINATOR,
+            ]
+        }
+
+        proptest! {
+            #[test]
+            fn fuzz_account_decoding_never_panics(
+                which in 0usize..6,
+                owner in 0usize..3,
+                tail in vec(any::<u8>(), 0..1200),
+                lamports in 1u64..,
+            ) {
+                let mut data = account_discriminators()[which].to_vec();
+                data.extend(tail);
+                let owner = [launchpad::ID, amm::ID, Pubkey::new_unique()][owner];
+                let version = Version { slot: 1, write_version: 0 };
+                let _ = decode_account_data(Pubkey::new_unique(), owner, version, lamports, &data);
+                let _ = decode_token_update(Pubkey::new_unique(), sdk::ids::TOKEN_2022_PROGRAM, version, lamports, &data);
+                let _ = decode_oracle(Pubkey::new_unique(), version, &data);
+            }
+
+            #[test]
+            fn fuzz_event_decoding_never_panics(
+                which in 0usize..15,
+                tail in vec(any::<u8>(), 0..600),
+                tagged in any::<bool>(),
+            ) {
+                let mut data = if tagged { EVENT_IX_TAG_LE.to_vec() } else { Vec::new() };
+                data.extend_from_slice(event_discriminators()[which]);
+                data.extend(tail);
+                let _ = decode_event(&data);
+                let _ = decode_amm_event(&data);
+            }
+
+            #[test]
+            fn fuzz_a_streamed_transaction_never_panics_its_decoder(
+                data in vec(any::<u8>(), 0..300),
+                which in 0usize..15,
+            ) {
+                // An inner instruction carrying an event's tag and discriminator, then random bytes.
+                let mut ix = EVENT_IX_TAG_LE.to_vec();
+                ix.extend_from_slice(event_discriminators()[which]);
+                ix.extend(data);
+                let _ = decode_transaction_update(&tx(launchpad::ID, ix.clone(), false));
+                let _ = decode_transaction_update(&tx(amm::ID, ix, false));
+            }
+        }
+    }
 }
