@@ -734,6 +734,20 @@ struct NodeLog {
     widest: std::sync::atomic::AtomicUsize,
 }
 
+impl NodeLog {
+    /// Waits (at most 3 s) until `n` transactions were sent.
+    async fn sent(&self, n: usize) {
+        let started = std::time::Instant::now();
+        while self.sends.load(std::sync::atomic::Ordering::Relaxed) < n {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(3),
+                "{n} sends"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+}
+
 /// A Solana JSON-RPC node (the documented shapes of `sendTransaction`, `getSignatureStatuses`, `getVersion`)
 /// that takes every transaction and never confirms one; its URL.
 async fn pending_node(log: Arc<NodeLog>) -> String {
@@ -815,14 +829,7 @@ async fn relays_are_capped_and_their_confirmations_share_one_watcher() {
         tokio::spawn(submit("10.0.0.1")),
         tokio::spawn(submit("2001:db8::1")),
     ];
-    let started = std::time::Instant::now();
-    while log.sends.load(Relaxed) < 3 {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(3),
-            "three sends"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    log.sent(3).await;
     // The first client's third, and (the process's three taken) anyone's: refused, nothing sent.
     let (status, body) = submit("10.0.0.1").await;
     assert_eq!(status, 429, "{body}");
@@ -849,14 +856,7 @@ async fn relays_are_capped_and_their_confirmations_share_one_watcher() {
         tokio::spawn(submit("2001:db8::1")),
         tokio::spawn(submit("2001:db8::2")),
     ];
-    let started = std::time::Instant::now();
-    while log.sends.load(Relaxed) < 5 {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(3),
-            "two more sends"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    log.sent(5).await;
     let (status, body) = submit("2001:db8::3").await;
     assert_eq!(status, 429, "{body}");
     assert_eq!(body["error"]["code"], "TOO_MANY_RELAYS", "{body}");
