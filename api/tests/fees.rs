@@ -189,8 +189,18 @@ async fn three_fee_recipients_each_claim_their_share_through_the_api() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_referred_swap_pays_its_referrer_at_trade_time() {
-    let s = stack(false, 1_000).await;
+async fn a_referred_swap_pays_its_referrer_at_trade_time_on_sqlite() {
+    referred_swap(false).await
+}
+
+/// The referrer's earnings are summed by the database: PostgreSQL's exact NUMERIC sum too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_referred_swap_pays_its_referrer_at_trade_time_on_postgres() {
+    referred_swap(true).await
+}
+
+async fn referred_swap(postgres: bool) {
+    let s = stack(postgres, 1_000).await;
     let http = reqwest::Client::new();
     let rpc = s.rpc();
     let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();

@@ -115,51 +115,63 @@ impl Store {
         Ok(out)
     }
 
-    /// What `wallet` earned as a referral, per quote token, and its most recent `limit` referred trades.
+    /// What `wallet` earned as a referral, per quote token, and its most recent `limit` referred trades:
+    /// two indexed reads (the sums by the database, however many trades the referrer has), never every row.
     pub async fn referrals(
         &self,
         wallet: &Pubkey,
         limit: u32,
     ) -> Result<(Vec<ReferralEarning>, Vec<ReferredTrade>)> {
-        // Amounts are stored as decimal text; they are summed here, exactly, in u128.
-        let rows = sqlx::query(
+        // Amounts are decimal text: summed as exact numbers (PostgreSQL's NUMERIC; SQLite's 64-bit integers,
+        // ample for one referrer's fees) and read back as text.
+        let earned_sql = match self.backend() {
+            crate::Backend::Postgres => EARNED_POSTGRES,
+            crate::Backend::Sqlite => EARNED_SQLITE,
+        };
+        let earned = sqlx::query(earned_sql)
+            .bind(wallet.to_string())
+            .fetch_all(self.reads())
+            .await?
+            .iter()
+            .map(|r| ReferralEarning {
+                quote_mint: r.get("quote_mint"),
+                amount: r.get::<String, _>("amount").parse().unwrap_or(0),
+                trades: r.get::<i64, _>("trades").max(0) as u64,
+            })
+            .collect();
+        let recent = sqlx::query(
             "SELECT t.signature, t.slot, t.time, t.mint, t.trader, t.side, t.referral_fee, \
              p.quote_mint FROM trades t JOIN pools p ON p.address = t.pool WHERE t.referrer = $1 \
-             ORDER BY t.slot DESC, t.signature DESC, t.ix_index DESC, t.inner_index DESC",
+             ORDER BY t.slot DESC, t.signature DESC, t.ix_index DESC, t.inner_index DESC LIMIT $2",
         )
         .bind(wallet.to_string())
+        .bind(i64::from(limit))
         .fetch_all(self.reads())
-        .await?;
-        let mut earned: Vec<ReferralEarning> = Vec::new();
-        let mut recent = Vec::new();
-        for r in &rows {
-            let quote_mint: String = r.get("quote_mint");
-            let fee = u64_col(r, "referral_fee");
-            match earned.iter_mut().find(|e| e.quote_mint == quote_mint) {
-                Some(e) => {
-                    e.amount += u128::from(fee);
-                    e.trades += 1;
-                }
-                None => earned.push(ReferralEarning {
-                    quote_mint: quote_mint.clone(),
-                    amount: u128::from(fee),
-                    trades: 1,
-                }),
-            }
-            if recent.len() < limit as usize {
-                recent.push(ReferredTrade {
-                    signature: r.get("signature"),
-                    slot: super::slot_col(r, "slot"),
-                    time: r.get("time"),
-                    mint: r.get("mint"),
-                    quote_mint,
-                    trader: r.get("trader"),
-                    side: r.get("side"),
-                    referral_fee: fee,
-                });
-            }
-        }
-        earned.sort_by(|a, b| a.quote_mint.cmp(&b.quote_mint));
+        .await?
+        .iter()
+        .map(|r| ReferredTrade {
+            signature: r.get("signature"),
+            slot: super::slot_col(r, "slot"),
+            time: r.get("time"),
+            mint: r.get("mint"),
+            quote_mint: r.get("quote_mint"),
+            trader: r.get("trader"),
+            side: r.get("side"),
+            referral_fee: u64_col(r, "referral_fee"),
+        })
+        .collect();
         Ok((earned, recent))
     }
 }
+
+/// A referrer's earnings per quote token, summed by PostgreSQL.
+const EARNED_POSTGRES: &str = "SELECT p.quote_mint, COUNT(*) AS trades, \
+     CAST(SUM(CAST(t.referral_fee AS NUMERIC)) AS TEXT) AS amount \
+     FROM trades t JOIN pools p ON p.address = t.pool WHERE t.referrer = $1 \
+     GROUP BY p.quote_mint ORDER BY p.quote_mint";
+
+/// The same, summed by SQLite.
+const EARNED_SQLITE: &str = "SELECT p.quote_mint, COUNT(*) AS trades, \
+     CAST(SUM(CAST(t.referral_fee AS INTEGER)) AS TEXT) AS amount \
+     FROM trades t JOIN pools p ON p.address = t.pool WHERE t.referrer = $1 \
+     GROUP BY p.quote_mint ORDER BY p.quote_mint";
