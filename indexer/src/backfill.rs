@@ -9,19 +9,21 @@ use index::model::*;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use std::collections::HashMap;
 
-/// Account state of both programs as of (at least) `slot`.
+/// Account state of both programs as of (at least) `slot`, and the launched mints whose holders are read
+/// next, a chunk at a time ([`holders`]), so that memory never holds every holder of every launch.
 pub struct Snapshot {
     pub slot: u64,
+    pub version: Version,
     pub changes: Vec<Change>,
+    pub mints: Vec<Pubkey>,
     pub failures: Vec<crate::decode::DecodeError>,
 }
 
-/// Account state of both programs, then each launched mint's holders: those `getProgramAccounts` calls (one
-/// per launch) go `budget.concurrency` at a time within its rate, as the gap recovery's do.
-pub async fn snapshot(
-    rpc: &RpcClient,
-    budget: &crate::recover::Budget,
-) -> anyhow::Result<Snapshot> {
+/// How many launches' holders are read and written together.
+pub const HOLDER_CHUNK: usize = 64;
+
+/// Account state of both programs, the launches rebuilt from them, and the oracle.
+pub async fn snapshot(rpc: &RpcClient) -> anyhow::Result<Snapshot> {
     // Versions take the slot read before the scan: never newer than what the scan saw, so any streamed
     // update the scan might have missed still wins.
     let slot = rpc.get_slot().await?;
@@ -109,12 +111,6 @@ pub async fn snapshot(
         }
     }
     let mints: Vec<Pubkey> = pools.iter().map(|(_, p)| p.base_mint).collect();
-    let holders: Vec<Vec<Change>> = futures::stream::iter(mints)
-        .map(|mint| holders_of(rpc, budget, mint, version))
-        .buffered(budget.concurrency)
-        .try_collect()
-        .await?;
-    changes.extend(holders.into_iter().flatten());
     let oracle = sdk::oracle::SOL_USD_PRICE_ACCOUNT;
     if let Some(account) = rpc
         .get_account_with_commitment(&oracle, rpc.commitment())
@@ -128,9 +124,27 @@ pub async fn snapshot(
     }
     Ok(Snapshot {
         slot,
+        version,
         changes,
+        mints,
         failures,
     })
+}
+
+/// The holders of `mints` (each mint's token accounts and its reconciliation, in `mints`' order): one
+/// `getProgramAccounts` per mint, `budget.concurrency` at a time within its rate, as the gap recovery's.
+pub async fn holders(
+    rpc: &RpcClient,
+    budget: &crate::recover::Budget,
+    mints: &[Pubkey],
+    version: Version,
+) -> anyhow::Result<Vec<Change>> {
+    let each: Vec<Vec<Change>> = futures::stream::iter(mints.iter().copied())
+        .map(|mint| holders_of(rpc, budget, mint, version))
+        .buffered(budget.concurrency)
+        .try_collect()
+        .await?;
+    Ok(each.into_iter().flatten().collect())
 }
 
 async fn holders_of(

@@ -725,22 +725,49 @@ impl Indexer {
     /// Takes the current account state over RPC (counted and logged), for the caller to queue with the
     /// cursor it will stream from.
     async fn backfill(&self) -> anyhow::Result<backfill::Snapshot> {
-        let budget =
-            crate::recover::Budget::new(self.config.recovery_concurrency, self.config.recovery_rps);
-        let mut snap = backfill::snapshot(&self.rpc, &budget).await?;
-        metrics::counter!("indexer_recovery_rpc_calls_total")
-            .increment(budget.calls.load(std::sync::atomic::Ordering::Relaxed));
+        let mut snap = backfill::snapshot(&self.rpc).await?;
         for e in std::mem::take(&mut snap.failures) {
             Metrics::bump(&self.metrics.decode_failures, 1);
             tracing::warn!("backfill decode: {e}");
         }
         Metrics::bump(&self.metrics.backfilled_accounts, snap.changes.len() as u64);
         tracing::info!(
-            "backfilled {} accounts and launches at slot {}",
+            "backfilled {} accounts and launches at slot {}; reading the holders of {} launches",
             snap.changes.len(),
-            snap.slot
+            snap.slot,
+            snap.mints.len()
         );
         Ok(snap)
+    }
+
+    /// Reads and writes the holders of the snapshot's launches, [`backfill::HOLDER_CHUNK`] launches at a
+    /// time (each chunk flushed before the next is read: memory holds one chunk). `false` on shutdown.
+    async fn backfill_holders(
+        &self,
+        processor: &mut Processor,
+        shutdown: &mut watch::Receiver<bool>,
+        snap: &backfill::Snapshot,
+        slot: u64,
+    ) -> anyhow::Result<bool> {
+        let budget =
+            crate::recover::Budget::new(self.config.recovery_concurrency, self.config.recovery_rps);
+        let mut written = 0u64;
+        for chunk in snap.mints.chunks(backfill::HOLDER_CHUNK) {
+            let changes = backfill::holders(&self.rpc, &budget, chunk, snap.version).await?;
+            written += changes.len() as u64;
+            processor.push_changes(changes, slot);
+            if !self.flush(processor, shutdown).await {
+                return Ok(false);
+            }
+        }
+        Metrics::bump(&self.metrics.backfilled_accounts, written);
+        metrics::counter!("indexer_recovery_rpc_calls_total")
+            .increment(budget.calls.load(std::sync::atomic::Ordering::Relaxed));
+        tracing::info!(
+            "backfilled {written} holder accounts of {} launches",
+            snap.mints.len()
+        );
+        Ok(true)
     }
 
     /// Recovers the events of slots `after < slot < before` from the RPC node's transaction history and
@@ -831,7 +858,7 @@ impl Indexer {
                          backfilling account state and recovering the events in between over RPC"
                     );
                 }
-                let snap = self.backfill().await?;
+                let mut snap = self.backfill().await?;
                 // The server's window moved on while the backfill ran: ask again, and start a few slots
                 // inside it so that the subscription does not race the slots the server is dropping. That
                 // slot is also the cursor stored once the gap is filled, so a reconnect before the first
@@ -842,12 +869,18 @@ impl Indexer {
                     .ok()
                     .and_then(|r| r.first_available);
                 let from = replay_start(oldest_now, snap.slot);
-                processor.push_changes(snap.changes, from);
+                processor.push_changes(std::mem::take(&mut snap.changes), from);
                 // The accounts first (the events' market rows need the pools), then the events of the gap,
                 // or, on a cold start, of the programs' whole history; the cursor stays where it was until
                 // both are in, so a failure anywhere repeats the whole recovery (every write is idempotent)
                 // rather than skip it.
                 if !self.flush(&mut processor, shutdown).await {
+                    return Ok(End::Shutdown);
+                }
+                if !self
+                    .backfill_holders(&mut processor, shutdown, &snap, from)
+                    .await?
+                {
                     return Ok(End::Shutdown);
                 }
                 if !self
