@@ -250,7 +250,7 @@ pub fn request_cost(method: &Method, path: &str) -> u32 {
     }
     match path {
         // Image checks and decoding, metadata, a simulated transaction.
-        "/launchpad/prepare" => 5,
+        "/launchpad/prepare" => 3,
         // A transaction built and simulated against the RPC node, or sent to it.
         "/swap/build"
         | "/swap/submit-solana"
@@ -258,9 +258,7 @@ pub fn request_cost(method: &Method, path: &str) -> u32 {
         | "/launchpad/claim"
         | "/launchpad/fee-shares"
         | "/launchpad/creator/propose"
-        | "/launchpad/creator/accept" => 3,
-        // The chain's clock and the aggregators asked.
-        "/swap/quote" | "/swap/cross-chain/quote" => 2,
+        | "/launchpad/creator/accept" => 2,
         _ => 1,
     }
 }
