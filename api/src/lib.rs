@@ -80,6 +80,8 @@ pub struct Shared {
     /// Curves read from the index, by mint and the in-process indexer's batch count (so a new batch
     /// invalidates them at once), each kept at most [`CURVE_CACHE_TTL`].
     pub curves: moka::future::Cache<(Pubkey, u64), Option<Arc<CurveState>>>,
+    /// The stored cursor, when the indexer runs elsewhere, kept [`CURSOR_CACHE_TTL`].
+    pub cursor: moka::future::Cache<(), Option<u64>>,
     /// Unix seconds of the last sweep of expired prepared launches.
     pub last_sweep: Arc<std::sync::atomic::AtomicI64>,
     /// The listing's `total` per filter set, kept [`LISTING_TOTAL_TTL`] (a count over every launch).
@@ -101,6 +103,9 @@ pub struct Shared {
 
 /// How long a listing total is reused: the listing's own `max-age`.
 pub const LISTING_TOTAL_TTL: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The longest the stored cursor is served from memory.
+pub const CURSOR_CACHE_TTL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The longest a curve read is served from memory (well under a slot).
 pub const CURVE_CACHE_TTL: std::time::Duration = std::time::Duration::from_millis(100);
@@ -149,6 +154,10 @@ impl AppState {
                 .max_capacity(100_000)
                 .time_to_live(CURVE_CACHE_TTL)
                 .build(),
+            cursor: moka::future::Cache::builder()
+                .max_capacity(1)
+                .time_to_live(CURSOR_CACHE_TTL)
+                .build(),
             last_sweep: Arc::new(std::sync::atomic::AtomicI64::new(0)),
             listing_totals: moka::future::Cache::builder()
                 .max_capacity(10_000)
@@ -175,12 +184,21 @@ impl AppState {
     pub async fn indexed_slot(&self) -> Option<u64> {
         match &self.indexer {
             Some(m) => Some(m.cursor_slot.load(std::sync::atomic::Ordering::Relaxed)),
-            None => self
-                .store
-                .cursor(index::store::MAIN_STREAM)
-                .await
-                .ok()
-                .flatten(),
+            // One read of the stored cursor per [`CURSOR_CACHE_TTL`], whoever waits on it (every relay
+            // awaiting its `indexed` answer polls this).
+            None => {
+                let store = self.store.clone();
+                self.cursor
+                    .try_get_with((), async move {
+                        store
+                            .cursor(index::store::MAIN_STREAM)
+                            .await
+                            .map_err(|e| e.to_string())
+                    })
+                    .await
+                    .ok()
+                    .flatten()
+            }
         }
     }
 
