@@ -1,7 +1,8 @@
 //! Catching up after an outage (`cargo bench -p indexer --bench recover`; results in docs/benchmarks.md).
 //!
 //! A localnet in this process plays the RPC provider behind a byte-counting TCP proxy. Wallets trade one
-//! launch as fast as the chain takes it while no indexer listens (the outage); then the gap's transactions
+//! launch (0.0001 SOL each, so that 60,000 of them stay on the curve) as fast as the chain takes them while no
+//! indexer listens (the outage); then the gap's transactions
 //! are recovered from the node's history exactly as the indexer recovers them (`indexer::recover`: the
 //! signatures, a block per slot, a transaction per trade, in chain order), once per concurrency, and each
 //! run reports its JSON-RPC calls, bytes, time, and how many minutes of an outage at 100 trades a second it
@@ -117,7 +118,7 @@ async fn main() {
                 let rpc = RpcClient::new_with_commitment(url, CommitmentConfig::confirmed());
                 let wallet = testkit::funded(&rpc, 100 * SOL).await.expect("trader");
                 while sent.fetch_add(1, Relaxed) < trades {
-                    testkit::buy(&rpc, &keys, &wallet, SOL / 1_000)
+                    testkit::buy(&rpc, &keys, &wallet, SOL / 10_000)
                         .await
                         .expect("a buy");
                 }
