@@ -578,11 +578,54 @@ async fn a_client_that_stops_reading_is_dropped_while_others_keep_receiving() {
     let _ = s.stop.send(true);
 }
 
+type Ws = WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A WebSocket feed connection to `base` as `client` (behind the trusted proxy, its forwarding header).
+async fn ws_as(base: &str, client: &str) -> Result<Ws, tokio_tungstenite::tungstenite::Error> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = ws_url(base, "").into_client_request().unwrap();
+    req.headers_mut()
+        .insert("x-forwarded-for", client.parse().unwrap());
+    tokio_tungstenite::connect_async(req).await.map(|c| c.0)
+}
+
+/// `client`'s WebSocket and SSE connections are both refused with `status` and `code`.
+async fn both_refused(base: &str, client: &str, status: u16, code: &str) {
+    match ws_as(base, client).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+            assert_eq!(r.status(), status);
+            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap()).unwrap();
+            assert_error(&body, code);
+        }
+        other => panic!("expected {status}, got {other:?}"),
+    }
+    let r = reqwest::Client::new()
+        .get(format!("{base}/launchpad/stream"))
+        .header("x-forwarded-for", client)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), status);
+    assert_error(&r.json().await.unwrap(), code);
+}
+
+/// Closes `open` and waits until `client` connects again (the closed connection freed its place).
+async fn freed(base: &str, mut open: Ws, client: &str) {
+    open.close(None).await.unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        match ws_as(base, client).await {
+            Ok(_) => return,
+            Err(e) => assert!(start.elapsed() < WAIT, "never freed: {e:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Open feed connections are capped per client address, the address the rate limits use (behind a trusted
 /// proxy, the client its forwarding header names); a closed connection frees its place.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn feed_connections_are_capped_per_client_address() {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let s = stack(false, 1_000_000).await;
     let base = replica(
         &s,
@@ -594,47 +637,12 @@ async fn feed_connections_are_capped_per_client_address() {
         None,
     )
     .await;
-    let connect = |client: &'static str| {
-        let base = base.clone();
-        async move {
-            let mut req = ws_url(&base, "").into_client_request().unwrap();
-            req.headers_mut()
-                .insert("x-forwarded-for", client.parse().unwrap());
-            tokio_tungstenite::connect_async(req).await
-        }
-    };
-    let mut first = connect("203.0.113.1").await.unwrap().0;
-    let _second = connect("203.0.113.1").await.unwrap().0;
-    match connect("203.0.113.1").await {
-        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
-            assert_eq!(r.status(), 429);
-            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap()).unwrap();
-            assert_error(&body, "TOO_MANY_CONNECTIONS");
-        }
-        other => panic!("expected 429, got {other:?}"),
-    }
-    // SSE counts too; another client is not affected.
-    let http = reqwest::Client::new();
-    let (status, body) = http
-        .get(format!("{base}/launchpad/stream"))
-        .header("x-forwarded-for", "203.0.113.1")
-        .send()
-        .await
-        .map(|r| (r.status().as_u16(), r))
-        .unwrap();
-    assert_eq!(status, 429);
-    assert_error(&body.json().await.unwrap(), "TOO_MANY_CONNECTIONS");
-    let _other = connect("203.0.113.2").await.unwrap().0;
-    // Closing one frees its place.
-    first.close(None).await.unwrap();
-    let start = std::time::Instant::now();
-    loop {
-        match connect("203.0.113.1").await {
-            Ok(_) => break,
-            Err(e) => assert!(start.elapsed() < WAIT, "never freed: {e:?}"),
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let first = ws_as(&base, "203.0.113.1").await.unwrap();
+    let _second = ws_as(&base, "203.0.113.1").await.unwrap();
+    // WebSocket and SSE count together; another client is not affected.
+    both_refused(&base, "203.0.113.1", 429, "TOO_MANY_CONNECTIONS").await;
+    let _other = ws_as(&base, "203.0.113.2").await.unwrap();
+    freed(&base, first, "203.0.113.1").await;
     let _ = s.stop.send(true);
 }
 
@@ -643,7 +651,6 @@ async fn feed_connections_are_capped_per_client_address() {
 /// place.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn feed_connections_are_capped_per_process() {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let s = stack(false, 1_000_000).await;
     let base = replica(
         &s,
@@ -656,44 +663,11 @@ async fn feed_connections_are_capped_per_process() {
         None,
     )
     .await;
-    let connect = |client: String| {
-        let base = base.clone();
-        async move {
-            let mut req = ws_url(&base, "").into_client_request().unwrap();
-            req.headers_mut()
-                .insert("x-forwarded-for", client.parse().unwrap());
-            tokio_tungstenite::connect_async(req).await
-        }
-    };
     let mut open = Vec::new();
     for i in 1..=3 {
-        open.push(connect(format!("198.51.100.{i}")).await.unwrap().0);
+        open.push(ws_as(&base, &format!("198.51.100.{i}")).await.unwrap());
     }
-    match connect("198.51.100.9".into()).await {
-        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
-            assert_eq!(r.status(), 503);
-            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap()).unwrap();
-            assert_error(&body, "FEED_FULL");
-        }
-        other => panic!("expected 503, got {other:?}"),
-    }
-    let (status, body) = reqwest::Client::new()
-        .get(format!("{base}/launchpad/stream"))
-        .header("x-forwarded-for", "198.51.100.10")
-        .send()
-        .await
-        .map(|r| (r.status().as_u16(), r))
-        .unwrap();
-    assert_eq!(status, 503);
-    assert_error(&body.json().await.unwrap(), "FEED_FULL");
-    open.pop().unwrap().close(None).await.unwrap();
-    let start = std::time::Instant::now();
-    loop {
-        match connect("198.51.100.9".into()).await {
-            Ok(_) => break,
-            Err(e) => assert!(start.elapsed() < WAIT, "never freed: {e:?}"),
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    both_refused(&base, "198.51.100.9", 503, "FEED_FULL").await;
+    freed(&base, open.pop().unwrap(), "198.51.100.9").await;
     let _ = s.stop.send(true);
 }
