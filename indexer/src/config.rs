@@ -122,6 +122,17 @@ pub struct IndexerConfig {
         default_value = "1s=2d,15s=7d"
     )]
     pub candle_retention: index::store::retention::Retention,
+    /// How long trades (`trades`, `market_trades`, `amm_swaps`) are kept, by block time: a duration of at
+    /// least a day (`90d`, `1year`) or `forever`. On PostgreSQL whole partitions (a day of slots each) are
+    /// dropped once their newest trade is older; SQLite deletes the oldest rows. Trade lists, wallet
+    /// histories and fee sums then start at the retention.
+    #[arg(
+        long,
+        env = "INDEXER_TRADE_RETENTION",
+        value_parser = index::store::retention::trades_keep,
+        default_value = "forever"
+    )]
+    pub trade_retention: Option<i64>,
 }
 
 impl IndexerConfig {
@@ -145,6 +156,7 @@ impl IndexerConfig {
             db_statement_timeout_ms: 0,
             no_migrate: false,
             candle_retention: Default::default(),
+            trade_retention: None,
             recovery_concurrency: 16,
             recovery_rps: 0,
         }

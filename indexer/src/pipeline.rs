@@ -531,7 +531,10 @@ impl Indexer {
             std::sync::atomic::Ordering::Relaxed,
         );
         // The writer prunes what the retention no longer keeps.
-        let store = store.with_retention(config.candle_retention.clone());
+        let store = store.with_retention(index::store::retention::Retention {
+            trades_secs: config.trade_retention,
+            ..config.candle_retention.clone()
+        });
         Indexer {
             config,
             store,

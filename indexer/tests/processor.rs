@@ -92,6 +92,10 @@ fn swap_event(pool: Pubkey, mint: Pubkey) -> Vec<u8> {
 }
 
 fn swap_event_at(pool: Pubkey, mint: Pubkey, sqrt_price: u128) -> Vec<u8> {
+    swap_event_with(pool, mint, sqrt_price, 1_700_000_000)
+}
+
+fn swap_event_with(pool: Pubkey, mint: Pubkey, sqrt_price: u128, timestamp: i64) -> Vec<u8> {
     let e = sdk::events::EvtSwap {
         pool,
         mint,
@@ -113,7 +117,7 @@ fn swap_event_at(pool: Pubkey, mint: Pubkey, sqrt_price: u128) -> Vec<u8> {
         creator_fee_unclaimed: 5_000_000,
         partner_fee_unclaimed: 5_000_000,
         complete: false,
-        timestamp: 1_700_000_000,
+        timestamp,
         exact_out: false,
         referrer: Default::default(),
         referral_fee: 0,
@@ -247,6 +251,105 @@ async fn a_generated_stream_is_written_exactly(kind: Db) {
     p.flush().await.unwrap();
     assert_eq!(pool_data(&store, &keys.pool).await, Some(after));
     assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 2);
+}
+
+/// The partitions of `table` (PostgreSQL), lowest first, as (lowest key, highest key + 1).
+async fn partitions(store: &Store, table: &str) -> Vec<(i64, i64)> {
+    sqlx::query_as("SELECT lo, hi FROM launchpad_partitions($1)")
+        .bind(table)
+        .fetch_all(store.pool())
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trades_land_in_partitions_made_ahead_and_retention_drops_them_on_postgres() {
+    use index::store::partitions::{FEED_SECS_PER_PARTITION as HOUR, SLOTS_PER_PARTITION as W};
+    const DAY: i64 = 86_400;
+    const T0: i64 = 1_700_000_000;
+    let (net, rpc) = start_chain(1_000).await;
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 10, "PART")
+        .await
+        .unwrap();
+    let pool = rpc.get_account(&keys.pool).await.unwrap().data;
+    let config = rpc.get_account(&keys.config).await.unwrap().data;
+    net.shutdown().await;
+
+    let db = fresh_db(Db::Postgres).await;
+    let store = Store::open(&db.url).await.unwrap();
+    let metrics = Arc::new(Metrics::default());
+    let mut p = Processor::new(store.clone(), metrics.clone(), Commitment::Confirmed, 1_000)
+        .await
+        .unwrap();
+    let lp = launchpad::ID;
+    let w = W as u64;
+    // Three trades a partition apart, each a day of block time after the last.
+    let mut stream = vec![
+        account(&keys.config, &lp, 99, 1, config.clone()),
+        account(&keys.pool, &lp, 100, 2, pool.clone()),
+    ];
+    for (i, s) in [100, w + 100, 2 * w + 100].into_iter().enumerate() {
+        let at = T0 + i as i64 * DAY;
+        let swap = swap_event_with(keys.pool, keys.mint, 1 << 64, at);
+        stream.push(transaction(s, 20 + i as u8, &lp, swap));
+        stream.push(slot(s, SlotStatus::SlotConfirmed));
+    }
+    feed(&mut p, stream.clone()).await;
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 3);
+    // Each trade's partition exists, and the one after the newest, made ahead of time (empty).
+    let made = vec![(0, W), (W, 2 * W), (2 * W, 3 * W), (3 * W, 4 * W)];
+    for table in ["trades", "market_trades"] {
+        assert_eq!(partitions(&store, table).await, made, "{table}");
+    }
+    assert!(
+        partitions(&store, "amm_swaps").await.is_empty(),
+        "no AMM swap, no partition"
+    );
+    let feed_rows = count(&store, "SELECT COUNT(*) FROM feed_events").await;
+    assert!(feed_rows >= 3);
+    let hours = partitions(&store, "feed_events").await;
+    assert!(
+        hours.len() >= 2 && hours.iter().all(|(lo, hi)| hi - lo == HOUR),
+        "{hours:?}"
+    );
+
+    // The same transactions again (a replay after a reconnect): the partitioned keys still find them.
+    feed(&mut p, stream[2..].to_vec()).await;
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 3);
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM market_trades").await, 3);
+    assert_eq!(
+        count(&store, "SELECT COUNT(*) FROM feed_events").await,
+        feed_rows
+    );
+    let candle_trades =
+        "SELECT CAST(SUM(trades) AS BIGINT) FROM candles WHERE interval_secs = 86400";
+    assert_eq!(count(&store, candle_trades).await, 3);
+
+    // Trades kept 1.25 days, a clock half a day after the last trade: the first two partitions' newest
+    // trades are older than that and go whole; the last trade's and the one made ahead stay.
+    let later = Store::connect(&db.url)
+        .await
+        .unwrap()
+        .with_clock(index::store::Clock::new(move || T0 + 2 * DAY + DAY / 2))
+        .with_retention(index::store::retention::Retention {
+            trades_secs: Some(DAY + DAY / 4),
+            ..Default::default()
+        });
+    later.apply(&[], None).await.unwrap();
+    for table in ["trades", "market_trades"] {
+        assert_eq!(
+            partitions(&store, table).await,
+            made[2..].to_vec(),
+            "{table}"
+        );
+    }
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 1);
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM market_trades").await, 1);
+    // A trade recovered into a dropped range makes its partition again.
+    feed(&mut p, stream[2..4].to_vec()).await;
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 2);
+    assert_eq!(partitions(&store, "trades").await[0], (0, W));
 }
 
 async fn candle_rows(store: &Store) -> Vec<index::market::Candle> {

@@ -1,5 +1,6 @@
 //! Bounded storage: the writer's periodic prune deletes the finest candles past their retention (by the
-//! store's clock) and keeps everything else, on PostgreSQL and SQLite alike.
+//! store's clock), and trades past theirs when one is set, and keeps everything else, on PostgreSQL and
+//! SQLite alike.
 
 use index::store::retention::Retention;
 use index::store::{Clock, Store};
@@ -7,15 +8,16 @@ use index::store::{Clock, Store};
 const NOW: i64 = 1_800_000_000;
 const DAY: i64 = 86_400;
 
-async fn stores() -> Vec<(String, Store)> {
+/// A new PostgreSQL database and a new SQLite file, named for the test (`tag`).
+async fn stores(tag: &str) -> Vec<(String, Store)> {
     let admin = std::env::var("DATABASE_URL").expect(
         "DATABASE_URL is not set: run the tests through scripts/test, which starts PostgreSQL",
     );
-    let name = format!("retention_{}", std::process::id());
+    let name = format!("retention_{tag}_{}", std::process::id());
     let pg = index::store::create_postgres_database(&admin, &name)
         .await
         .unwrap();
-    let dir = std::env::temp_dir().join(format!("retention-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("retention-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let sqlite = format!("sqlite://{}/index.db", dir.display());
     let _ = std::fs::remove_file(dir.join("index.db"));
@@ -50,7 +52,7 @@ async fn kept(store: &Store) -> Vec<(i64, i64)> {
 
 #[tokio::test]
 async fn the_writer_prunes_the_finest_candles_past_their_retention() {
-    for (url, store) in stores().await {
+    for (url, store) in stores("candles").await {
         let written = [
             (1, NOW - 3 * DAY),  // past 2 days: goes
             (1, NOW - DAY),      // kept
@@ -99,6 +101,63 @@ async fn the_writer_prunes_the_finest_candles_past_their_retention() {
             ],
             "{url}"
         );
+        store.close().await;
+    }
+}
+
+#[tokio::test]
+async fn trades_past_their_retention_go_on_both_databases() {
+    let w = index::store::partitions::SLOTS_PER_PARTITION;
+    for (url, store) in stores("trades").await {
+        // One trade three days old, one from this morning, a partition apart (made as the writer would).
+        for (sig, slot, time) in [("old", 5, NOW - 3 * DAY), ("new", w + 5, NOW - DAY / 2)] {
+            if store.backend() == index::store::Backend::Postgres {
+                sqlx::query("SELECT launchpad_partition('trades', $1, $2)")
+                    .bind(slot)
+                    .bind(w)
+                    .execute(store.pool())
+                    .await
+                    .unwrap();
+            }
+            sqlx::query(
+                "INSERT INTO trades (signature, ix_index, inner_index, slot, pool, mint, trader, side, \
+                 amount_offered, amount_in, amount_out, min_amount_out, fee, creator_fee, partner_fee, \
+                 refund, fee_bps, price, sqrt_price, base_reserve, quote_reserve, progress_bps, complete, \
+                 time) VALUES ($1, 0, 0, $2, 'P', 'M', 'T', 'buy', '1', '1', '1', '1', '1', '1', '0', '0', \
+                 100, NULL, '1', '1', '1', 10, 0, $3)",
+            )
+            .bind(sig)
+            .bind(slot)
+            .bind(time)
+            .execute(store.pool())
+            .await
+            .unwrap();
+        }
+        let kept = || async {
+            sqlx::query_scalar::<_, String>("SELECT signature FROM trades ORDER BY slot")
+                .fetch_all(store.pool())
+                .await
+                .unwrap()
+        };
+        // Kept for ever by default.
+        let forever = Store::connect(&url)
+            .await
+            .unwrap()
+            .with_clock(Clock::new(|| NOW))
+            .with_retention(Retention::default());
+        forever.apply(&[], None).await.unwrap();
+        assert_eq!(kept().await, ["old", "new"], "{url}");
+        // Two days: the old one goes (on PostgreSQL with its partition).
+        let two_days = Store::connect(&url)
+            .await
+            .unwrap()
+            .with_clock(Clock::new(|| NOW))
+            .with_retention(Retention {
+                trades_secs: Some(2 * DAY),
+                ..Retention::default()
+            });
+        two_days.apply(&[], None).await.unwrap();
+        assert_eq!(kept().await, ["new"], "{url}");
         store.close().await;
     }
 }

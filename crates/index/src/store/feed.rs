@@ -4,14 +4,16 @@
 //! Order: every writer takes one transaction-scoped advisory lock (PostgreSQL; SQLite has one writer at a
 //! time anyway) and numbers its rows after the highest `seq` stored, so `seq` order is commit order and a reader
 //! of `seq > n` never misses a row that commits later with a lower number. Idempotence: each row names its
-//! source event (`event_key`); a replayed, recovered or re-sent event inserts nothing.
+//! source event (`event_key`); a replayed, recovered or re-sent event inserts nothing. On PostgreSQL the
+//! table is partitioned by the hour a row was written ([`super::partitions`]) and retention drops whole
+//! partitions; SQLite deletes rows.
 
 use super::rows::{Row, Val};
 use super::{sql, Backend};
 use crate::feed::{FeedData, FeedTrade};
 use crate::market::MarketTrade;
 use crate::model::{claim_kind_name, EventKey, Launch};
-use sea_query::OnConflict;
+use sea_query::{Expr, ExprTrait, Query};
 use sqlx::{AnyConnection, Row as _};
 use std::collections::BTreeSet;
 
@@ -200,16 +202,41 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
             .execute(&mut *conn)
             .await?;
     }
-    let mut next: i64 = sqlx::query("SELECT COALESCE(MAX(seq), 0) FROM feed_events")
-        .fetch_one(&mut *conn)
-        .await?
-        .get(0);
-    let written_at = now();
+    // Rows whose source event is stored already are skipped: looked up under the lock above (the one
+    // writer at a time), which keeps `event_key` unique where the partitioned table cannot.
+    let mut stored = BTreeSet::new();
+    for keys in rows.chunks(sql::rows_per_statement(1)) {
+        let stmt = Query::select()
+            .column("event_key")
+            .from("feed_events")
+            .and_where(Expr::col("event_key").is_in(keys.iter().map(|r| r.key.clone())))
+            .to_owned();
+        for r in sql::query(backend, &stmt).fetch_all(&mut *conn).await? {
+            stored.insert(r.get::<String, _>(0));
+        }
+    }
+    let rows: Vec<FeedRow> = rows
+        .into_iter()
+        .filter(|r| !stored.contains(&r.key))
+        .collect();
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    // Numbered after the newest row, and stamped no earlier than it: `written_at` never goes back as `seq`
+    // goes up (whatever the clock does), so retention, which goes by `written_at`, removes a prefix of
+    // the sequence and a resume point's gap check stays exact.
+    let (mut next, newest): (i64, i64) =
+        sqlx::query("SELECT seq, written_at FROM feed_events ORDER BY seq DESC LIMIT 1")
+            .fetch_optional(&mut *conn)
+            .await?
+            .map_or((0, 0), |r| (r.get(0), r.get(1)));
+    let written_at = std::cmp::max(now(), newest);
     let mut last = None;
     let rows: Vec<Row> = rows
         .into_iter()
         .map(|r| {
             next += 1;
+            last = Some(next);
             // Plain data (numbers, strings): serializing cannot fail.
             let payload = serde_json::to_string(&r.data).unwrap_or_default();
             vec![
@@ -228,14 +255,9 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
         .collect();
     let n = sql::rows_per_statement(rows[0].len());
     for chunk in sql::chunks(rows, n) {
-        let stmt = sql::insert("feed_events", chunk)
-            .on_conflict(OnConflict::column("event_key").do_nothing().to_owned())
-            .returning_col("seq")
-            .to_owned();
-        for r in sql::query(backend, &stmt).fetch_all(&mut *conn).await? {
-            let seq: i64 = r.get(0);
-            last = Some(last.map_or(seq, |l: i64| l.max(seq)));
-        }
+        sql::query(backend, &sql::insert("feed_events", chunk))
+            .execute(&mut *conn)
+            .await?;
     }
     if let (true, Some(seq)) = (postgres, last) {
         sqlx::query("SELECT pg_notify($1, $2)")
@@ -248,7 +270,7 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
 }
 
 /// Deletes the rows written before `before` (unix seconds), always keeping the newest row (so the
-/// highest `seq` never goes back). Returns how many went.
+/// highest `seq` never goes back): SQLite's retention. Returns how many went.
 pub async fn prune(conn: &mut AnyConnection, before: i64) -> Result<u64> {
     let done = sqlx::query(
         "DELETE FROM feed_events WHERE written_at < $1 AND seq < (SELECT MAX(seq) FROM feed_events)",

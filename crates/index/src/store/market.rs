@@ -61,9 +61,13 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<Recor
     for chunk in trades.chunks(n) {
         let stmt = sql::insert("market_trades", chunk.iter().map(row).collect())
             .on_conflict(
-                OnConflict::columns(["signature", "ix_index", "inner_index"])
-                    .do_nothing()
-                    .to_owned(),
+                OnConflict::columns(
+                    super::partitions::event_key_columns("market_trades")
+                        .iter()
+                        .copied(),
+                )
+                .do_nothing()
+                .to_owned(),
             )
             .returning(Query::returning().columns(["signature", "ix_index", "inner_index"]))
             .to_owned();

@@ -7,6 +7,7 @@ mod holders;
 pub mod lease;
 mod listing;
 mod market;
+pub mod partitions;
 mod prepared;
 pub mod retention;
 mod rows;
@@ -101,6 +102,8 @@ pub struct Store {
     pruned: std::sync::Arc<std::sync::atomic::AtomicI64>,
     /// What the writer's periodic prune keeps.
     retention: std::sync::Arc<retention::Retention>,
+    /// The partitions this process made or saw (PostgreSQL).
+    partitions: partitions::Partitions,
     clock: Clock,
 }
 
@@ -258,6 +261,7 @@ impl Store {
             commits: std::sync::Arc::new(tokio::sync::watch::channel(Commits::default()).0),
             pruned: Default::default(),
             retention: std::sync::Arc::new(retention::Retention::candles_forever()),
+            partitions: partitions::Partitions::default(),
             clock: Clock::wall(),
         })
     }
@@ -393,16 +397,38 @@ impl Store {
         changes: &[Change],
         cursor: Option<u64>,
     ) -> Result<(), sqlx::Error> {
+        let mut result = self.write_batch(conn, changes, cursor).await;
+        if result.is_err() {
+            // A partition it believed made may be gone (dropped by another writer's retention): ask again.
+            self.partitions.forget();
+        }
+        if result.as_ref().is_err_and(partitions::is_missing) {
+            result = self.write_batch(conn, changes, cursor).await;
+        }
+        result
+    }
+
+    async fn write_batch(
+        &self,
+        conn: &mut AnyConnection,
+        changes: &[Change],
+        cursor: Option<u64>,
+    ) -> Result<(), sqlx::Error> {
+        // The cadence and the feed's rows go by the wall clock (the feed stamps its rows with it); candles
+        // and trades by the store's clock, the one their windows are read by.
+        let wall = feed::now();
+        let postgres = self.backend == Backend::Postgres;
+        if postgres {
+            self.partitions.ensure(conn, changes, wall).await?;
+        }
         let mut tx = conn.begin().await?;
         let fed = write::changes(&mut tx, changes, self.now()).await?;
         if let Some(slot) = cursor {
             write::cursor(&mut tx, MAIN_STREAM, slot).await?;
         }
-        // The cadence and the feed's rows go by the wall clock (the feed stamps its rows with it); candles
-        // by the store's clock, the one their windows are read by.
-        let wall = feed::now();
         let last = self.pruned.load(std::sync::atomic::Ordering::Relaxed);
-        if wall - last >= retention::PRUNE_EVERY_SECS {
+        let prune = wall - last >= retention::PRUNE_EVERY_SECS;
+        if prune {
             self.pruned
                 .store(wall, std::sync::atomic::Ordering::Relaxed);
             let pruned = retention::prune(&mut tx, &self.retention, wall, self.now()).await?;
@@ -411,6 +437,27 @@ impl Store {
             }
         }
         tx.commit().await?;
+        if prune && postgres {
+            // After the commit: dropping a partition locks its table for a moment, which must not wait
+            // for (or hold up) the batch. A failure is retried at the next prune; the batch stands.
+            let trades_before = self.retention.trades_secs.map(|keep| self.now() - keep);
+            match partitions::expire(
+                conn,
+                &self.partitions,
+                wall - self.retention.feed_secs,
+                trades_before,
+            )
+            .await
+            {
+                Ok(expired) if expired != partitions::Expired::default() => {
+                    tracing::debug!(?expired, "retention")
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "retention: dropping expired partitions failed")
+                }
+            }
+        }
         self.commits.send_modify(|c| {
             c.batches += 1;
             c.feed_seq = c.feed_seq.max(fed.unwrap_or(0));
@@ -449,10 +496,18 @@ impl Store {
         self.commits.subscribe()
     }
 
-    /// Deletes the feed's rows written before `before` (unix seconds) but the newest.
+    /// Removes the feed's rows written before `before` (unix seconds) but the newest (on PostgreSQL, whole
+    /// partitions, and the older rows of the newest row's). Returns how many rows went.
     pub async fn prune_feed(&self, before: i64) -> Result<u64, sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
-        feed::prune(&mut conn, before).await
+        if self.backend == Backend::Sqlite {
+            return feed::prune(&mut conn, before).await;
+        }
+        const COUNT: &str = "SELECT COUNT(*) FROM feed_events";
+        let was: i64 = sqlx::query(COUNT).fetch_one(&mut *conn).await?.get(0);
+        partitions::expire(&mut conn, &self.partitions, before, None).await?;
+        let now: i64 = sqlx::query(COUNT).fetch_one(&mut *conn).await?.get(0);
+        Ok(was.saturating_sub(now).max(0) as u64)
     }
 
     /// The database URL this store connected with (the feed's `LISTEN` connection uses it).

@@ -1,10 +1,12 @@
-//! Bounded storage: how long the index keeps the rows that only grow (the live feed's, and candles of the
-//! finest intervals), and the writer's periodic prune that enforces it. Trades, pools and the coarser candles
-//! are kept: they are the product's history.
+//! Bounded storage: how long the index keeps the rows that only grow (the live feed's, candles of the
+//! finest intervals, and, when the operator says so, the trades), and the writer's periodic prune that
+//! enforces it. By default trades, pools and the coarser candles are kept: they are the product's history.
 //!
-//! The prune runs inside a batch's transaction at most once per [`PRUNE_EVERY_SECS`], so each run deletes
-//! about one interval's worth of expired rows, found by index (`feed_events (written_at)`,
-//! `candles (interval_secs, start_time)`).
+//! The prune runs at most once per [`PRUNE_EVERY_SECS`]. Inside a batch's transaction it deletes about one
+//! interval's worth of expired rows, found by index: candles (`candles (interval_secs, start_time)`) on
+//! both databases, and on SQLite the feed's rows (`feed_events (written_at)`) and expired trades (oldest
+//! first by slot). On PostgreSQL the feed and the trades are partitioned: whole partitions are dropped after
+//! the batch commits ([`super::partitions::expire`]).
 
 use crate::market::INTERVALS;
 use sqlx::AnyConnection;
@@ -26,6 +28,8 @@ pub struct Retention {
     pub feed_secs: i64,
     /// Candles per interval length (seconds): intervals not named are kept for ever.
     pub candles: BTreeMap<i64, i64>,
+    /// Trades (`trades`, `market_trades`, `amm_swaps`), by block time (`None`: for ever).
+    pub trades_secs: Option<i64>,
 }
 
 impl Default for Retention {
@@ -34,6 +38,7 @@ impl Default for Retention {
         Retention {
             feed_secs: 86_400,
             candles: BTreeMap::from([(1, 2 * 86_400), (15, 7 * 86_400)]),
+            trades_secs: None,
         }
     }
 }
@@ -92,37 +97,84 @@ impl Retention {
     }
 }
 
+/// The shortest trade retention: a day (the feed and the listing's rolling figures read the last day).
+pub const MIN_TRADES_SECS: i64 = 86_400;
+
+/// Reads a trade retention: a duration as `humantime` reads it (`90d`, `1year`) of at least a day, or
+/// `forever` (`None`).
+pub fn trades_keep(spec: &str) -> std::result::Result<Option<i64>, String> {
+    let spec = spec.trim();
+    if spec.eq_ignore_ascii_case("forever") {
+        return Ok(None);
+    }
+    let keep = humantime::parse_duration(spec)
+        .map_err(|e| format!("`{spec}`: {e}; e.g. 90d, 1year or forever"))?
+        .as_secs();
+    let keep = i64::try_from(keep).map_err(|_| format!("`{spec}`: too long"))?;
+    if keep < MIN_TRADES_SECS {
+        return Err(format!(
+            "`{spec}` keeps less than a day of trades; give at least 1d or forever"
+        ));
+    }
+    Ok(Some(keep))
+}
+
 /// What one prune deleted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Pruned {
     pub feed_events: u64,
     pub candles: u64,
+    /// Rows of the three trade tables (SQLite).
+    pub trades: u64,
 }
 
-/// Deletes what `retention` no longer keeps: feed rows written before `wall - feed_secs` (`wall`: unix
-/// seconds by the clock feed rows are stamped with; the newest row always stays, so the highest `seq` never
-/// goes back) and each pruned interval's candles that started before `now` (the chain-time clock candles
-/// are read by) less its retention.
+/// SQLite's expired trades, oldest first by slot and at most [`TRADES_PER_PRUNE`] rows a table a run.
+const PRUNE_TRADES: [&str; 3] = [
+    "DELETE FROM trades WHERE slot IN (SELECT slot FROM trades ORDER BY slot LIMIT $2) AND time < $1",
+    "DELETE FROM market_trades WHERE slot IN (SELECT slot FROM market_trades ORDER BY slot LIMIT $2) \
+     AND time < $1",
+    "DELETE FROM amm_swaps WHERE slot IN (SELECT slot FROM amm_swaps ORDER BY slot LIMIT $2) AND time < $1",
+];
+
+/// The most trade rows of a table SQLite's prune looks at in one run.
+pub const TRADES_PER_PRUNE: i64 = 10_000;
+
+/// Deletes, inside a batch's transaction, what `retention` no longer keeps: each pruned interval's candles
+/// that started before `now` (the chain-time clock candles are read by) less its retention, and on SQLite
+/// feed rows written before `wall - feed_secs` (`wall`: unix seconds by the clock feed rows are stamped
+/// with; the newest row always stays, so the highest `seq` never goes back) and trades older than their
+/// retention. PostgreSQL's feed and trades expire by partition after the commit
+/// ([`super::partitions::expire`]).
 pub async fn prune(
     conn: &mut AnyConnection,
     retention: &Retention,
     wall: i64,
     now: i64,
 ) -> Result<Pruned> {
-    let feed_events = super::feed::prune(conn, wall - retention.feed_secs).await?;
-    let mut candles = 0;
+    let mut pruned = Pruned::default();
     for (interval, keep) in &retention.candles {
-        candles += sqlx::query("DELETE FROM candles WHERE interval_secs = $1 AND start_time < $2")
-            .bind(*interval)
-            .bind(now - keep)
-            .execute(&mut *conn)
-            .await?
-            .rows_affected();
+        pruned.candles +=
+            sqlx::query("DELETE FROM candles WHERE interval_secs = $1 AND start_time < $2")
+                .bind(*interval)
+                .bind(now - keep)
+                .execute(&mut *conn)
+                .await?
+                .rows_affected();
     }
-    Ok(Pruned {
-        feed_events,
-        candles,
-    })
+    if super::Backend::of(conn) == super::Backend::Sqlite {
+        pruned.feed_events = super::feed::prune(conn, wall - retention.feed_secs).await?;
+        if let Some(keep) = retention.trades_secs {
+            for statement in PRUNE_TRADES {
+                pruned.trades += sqlx::query(statement)
+                    .bind(now - keep)
+                    .bind(TRADES_PER_PRUNE)
+                    .execute(&mut *conn)
+                    .await?
+                    .rows_affected();
+            }
+        }
+    }
+    Ok(pruned)
 }
 
 #[cfg(test)]
@@ -153,6 +205,10 @@ mod tests {
             let e = Retention::with_candles(spec).unwrap_err();
             assert!(e.contains(says), "{spec}: {e}");
         }
+        assert_eq!(trades_keep("forever"), Ok(None));
+        assert_eq!(trades_keep("90d"), Ok(Some(90 * 86_400)));
+        assert!(trades_keep("12h").unwrap_err().contains("at least 1d"));
+        assert!(trades_keep("later").unwrap_err().contains("forever"));
         // Keeping the kept intervals for ever is what they do anyway.
         assert!(Retention::with_candles("1h=forever,1d=forever").is_ok());
     }

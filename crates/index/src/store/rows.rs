@@ -77,7 +77,7 @@ pub fn upsert_accounts(table: &'static str, rows: Vec<Row>) -> InsertStatement {
 pub fn insert_events(table: &'static str, rows: Vec<Row>) -> InsertStatement {
     let mut stmt = sql::insert(table, rows);
     stmt.on_conflict(
-        OnConflict::columns(["signature", "ix_index", "inner_index"])
+        OnConflict::columns(super::partitions::event_key_columns(table).iter().copied())
             .do_nothing()
             .to_owned(),
     );
