@@ -132,7 +132,7 @@ pub struct IndexerConfig {
         value_parser = index::store::retention::trades_keep,
         default_value = "forever"
     )]
-    pub trade_retention: Option<i64>,
+    pub trade_retention: index::store::retention::Keep,
 }
 
 impl IndexerConfig {
@@ -156,7 +156,7 @@ impl IndexerConfig {
             db_statement_timeout_ms: 0,
             no_migrate: false,
             candle_retention: Default::default(),
-            trade_retention: None,
+            trade_retention: Default::default(),
             recovery_concurrency: 16,
             recovery_rps: 0,
         }

@@ -532,7 +532,7 @@ impl Indexer {
         );
         // The writer prunes what the retention no longer keeps.
         let store = store.with_retention(index::store::retention::Retention {
-            trades_secs: config.trade_retention,
+            trades_secs: config.trade_retention.0,
             ..config.candle_retention.clone()
         });
         Indexer {

@@ -100,12 +100,17 @@ impl Retention {
 /// The shortest trade retention: a day (the feed and the listing's rolling figures read the last day).
 pub const MIN_TRADES_SECS: i64 = 86_400;
 
+/// How long something is kept: seconds, or for ever (`None`). A flag's value (a bare `Option` would read as
+/// an optional flag).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Keep(pub Option<i64>);
+
 /// Reads a trade retention: a duration as `humantime` reads it (`90d`, `1year`) of at least a day, or
-/// `forever` (`None`).
-pub fn trades_keep(spec: &str) -> std::result::Result<Option<i64>, String> {
+/// `forever`.
+pub fn trades_keep(spec: &str) -> std::result::Result<Keep, String> {
     let spec = spec.trim();
     if spec.eq_ignore_ascii_case("forever") {
-        return Ok(None);
+        return Ok(Keep(None));
     }
     let keep = humantime::parse_duration(spec)
         .map_err(|e| format!("`{spec}`: {e}; e.g. 90d, 1year or forever"))?
@@ -116,7 +121,7 @@ pub fn trades_keep(spec: &str) -> std::result::Result<Option<i64>, String> {
             "`{spec}` keeps less than a day of trades; give at least 1d or forever"
         ));
     }
-    Ok(Some(keep))
+    Ok(Keep(Some(keep)))
 }
 
 /// What one prune deleted.
@@ -205,8 +210,8 @@ mod tests {
             let e = Retention::with_candles(spec).unwrap_err();
             assert!(e.contains(says), "{spec}: {e}");
         }
-        assert_eq!(trades_keep("forever"), Ok(None));
-        assert_eq!(trades_keep("90d"), Ok(Some(90 * 86_400)));
+        assert_eq!(trades_keep("forever"), Ok(Keep(None)));
+        assert_eq!(trades_keep("90d"), Ok(Keep(Some(90 * 86_400))));
         assert!(trades_keep("12h").unwrap_err().contains("at least 1d"));
         assert!(trades_keep("later").unwrap_err().contains("forever"));
         // Keeping the kept intervals for ever is what they do anyway.
