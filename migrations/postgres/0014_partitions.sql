@@ -54,136 +54,53 @@ $$;
 -- The view reads `trades`: it is made again over the partitioned table below.
 DROP VIEW fee_ledger;
 
--- Each table: the old one renamed away with its indexes, the partitioned one made under the old name, the
--- partitions its rows need made, the rows copied, the indexes made, the old table dropped.
+-- Each table: the old one renamed away (with its key, whose name the new key takes), the partitioned one made under the old name with
+-- the same columns (`LIKE`: names, types, NOT NULL, defaults) and the new key, the partitions its rows need
+-- made, the rows copied, the old table dropped (with its indexes), the indexes made again.
 ALTER TABLE trades RENAME TO trades_unpartitioned;
 ALTER TABLE trades_unpartitioned RENAME CONSTRAINT trades_pkey TO trades_unpartitioned_pkey;
-ALTER INDEX trades_mint RENAME TO trades_unpartitioned_mint;
-ALTER INDEX trades_trader RENAME TO trades_unpartitioned_trader;
-ALTER INDEX trades_slot RENAME TO trades_unpartitioned_slot;
-ALTER INDEX trades_referrer RENAME TO trades_unpartitioned_referrer;
-CREATE TABLE trades (
-    signature TEXT NOT NULL,
-    ix_index BIGINT NOT NULL,
-    inner_index BIGINT NOT NULL,
-    slot BIGINT NOT NULL,
-    pool TEXT NOT NULL,
-    mint TEXT NOT NULL,
-    trader TEXT NOT NULL,
-    side TEXT NOT NULL,
-    amount_offered TEXT NOT NULL,
-    amount_in TEXT NOT NULL,
-    amount_out TEXT NOT NULL,
-    min_amount_out TEXT NOT NULL,
-    fee TEXT NOT NULL,
-    creator_fee TEXT NOT NULL,
-    partner_fee TEXT NOT NULL,
-    refund TEXT NOT NULL,
-    fee_bps BIGINT NOT NULL,
-    price TEXT,
-    sqrt_price TEXT NOT NULL,
-    base_reserve TEXT NOT NULL,
-    quote_reserve TEXT NOT NULL,
-    progress_bps BIGINT NOT NULL,
-    complete BIGINT NOT NULL,
-    time BIGINT NOT NULL,
-    referrer TEXT,
-    referral_fee TEXT NOT NULL DEFAULT '0',
-    PRIMARY KEY (signature, ix_index, inner_index, slot)
-) PARTITION BY RANGE (slot);
+CREATE TABLE trades (LIKE trades_unpartitioned INCLUDING DEFAULTS, PRIMARY KEY (signature, ix_index, inner_index, slot))
+    PARTITION BY RANGE (slot);
 SELECT launchpad_partition('trades', s, 216000) FROM (SELECT DISTINCT slot - slot % 216000 AS s FROM trades_unpartitioned) r;
 INSERT INTO trades SELECT * FROM trades_unpartitioned;
+DROP TABLE trades_unpartitioned;
 CREATE INDEX trades_mint ON trades (mint, slot DESC);
 CREATE INDEX trades_trader ON trades (trader);
 CREATE INDEX trades_slot ON trades (slot);
 CREATE INDEX trades_referrer ON trades (referrer);
-DROP TABLE trades_unpartitioned;
 
 ALTER TABLE market_trades RENAME TO market_trades_unpartitioned;
 ALTER TABLE market_trades_unpartitioned RENAME CONSTRAINT market_trades_pkey TO market_trades_unpartitioned_pkey;
-ALTER INDEX market_trades_mint_seq RENAME TO market_trades_unpartitioned_mint_seq;
-ALTER INDEX market_trades_mint_wallet RENAME TO market_trades_unpartitioned_mint_wallet;
-ALTER INDEX market_trades_wallet RENAME TO market_trades_unpartitioned_wallet;
-ALTER INDEX market_trades_mint_time RENAME TO market_trades_unpartitioned_mint_time;
-ALTER INDEX market_trades_slot RENAME TO market_trades_unpartitioned_slot;
-CREATE TABLE market_trades (
-    signature TEXT NOT NULL,
-    ix_index BIGINT NOT NULL,
-    inner_index BIGINT NOT NULL,
-    slot BIGINT NOT NULL,
-    seq TEXT NOT NULL,
-    time BIGINT NOT NULL,
-    mint TEXT NOT NULL,
-    venue TEXT NOT NULL,
-    pool TEXT NOT NULL,
-    wallet TEXT NOT NULL,
-    side TEXT NOT NULL,
-    amount_in TEXT NOT NULL,
-    amount_out TEXT NOT NULL,
-    base_amount TEXT NOT NULL,
-    quote_amount TEXT NOT NULL,
-    fee TEXT NOT NULL,
-    fee_token TEXT NOT NULL,
-    price TEXT NOT NULL,
-    PRIMARY KEY (signature, ix_index, inner_index, slot)
-) PARTITION BY RANGE (slot);
+CREATE TABLE market_trades (LIKE market_trades_unpartitioned INCLUDING DEFAULTS, PRIMARY KEY (signature, ix_index, inner_index, slot))
+    PARTITION BY RANGE (slot);
 SELECT launchpad_partition('market_trades', s, 216000) FROM (SELECT DISTINCT slot - slot % 216000 AS s FROM market_trades_unpartitioned) r;
 INSERT INTO market_trades SELECT * FROM market_trades_unpartitioned;
+DROP TABLE market_trades_unpartitioned;
 CREATE UNIQUE INDEX market_trades_mint_seq ON market_trades (mint, seq, slot);
 CREATE INDEX market_trades_mint_wallet ON market_trades (mint, wallet, seq);
 CREATE INDEX market_trades_wallet ON market_trades (wallet, seq);
 CREATE INDEX market_trades_mint_time ON market_trades (mint, time);
 CREATE INDEX market_trades_slot ON market_trades (slot);
-DROP TABLE market_trades_unpartitioned;
 
 ALTER TABLE amm_swaps RENAME TO amm_swaps_unpartitioned;
 ALTER TABLE amm_swaps_unpartitioned RENAME CONSTRAINT amm_swaps_pkey TO amm_swaps_unpartitioned_pkey;
-ALTER INDEX amm_swaps_pool RENAME TO amm_swaps_unpartitioned_pool;
-ALTER INDEX amm_swaps_slot RENAME TO amm_swaps_unpartitioned_slot;
-CREATE TABLE amm_swaps (
-    signature TEXT NOT NULL,
-    ix_index BIGINT NOT NULL,
-    inner_index BIGINT NOT NULL,
-    slot BIGINT NOT NULL,
-    pool TEXT NOT NULL,
-    trader TEXT NOT NULL,
-    a_to_b BIGINT NOT NULL,
-    amount_in TEXT NOT NULL,
-    amount_out TEXT NOT NULL,
-    fee TEXT NOT NULL,
-    reserve_a TEXT NOT NULL,
-    reserve_b TEXT NOT NULL,
-    time BIGINT NOT NULL,
-    PRIMARY KEY (signature, ix_index, inner_index, slot)
-) PARTITION BY RANGE (slot);
+CREATE TABLE amm_swaps (LIKE amm_swaps_unpartitioned INCLUDING DEFAULTS, PRIMARY KEY (signature, ix_index, inner_index, slot))
+    PARTITION BY RANGE (slot);
 SELECT launchpad_partition('amm_swaps', s, 216000) FROM (SELECT DISTINCT slot - slot % 216000 AS s FROM amm_swaps_unpartitioned) r;
 INSERT INTO amm_swaps SELECT * FROM amm_swaps_unpartitioned;
+DROP TABLE amm_swaps_unpartitioned;
 CREATE INDEX amm_swaps_pool ON amm_swaps (pool, slot DESC);
 CREATE INDEX amm_swaps_slot ON amm_swaps (slot);
-DROP TABLE amm_swaps_unpartitioned;
 
 ALTER TABLE feed_events RENAME TO feed_events_unpartitioned;
 ALTER TABLE feed_events_unpartitioned RENAME CONSTRAINT feed_events_pkey TO feed_events_unpartitioned_pkey;
-ALTER TABLE feed_events_unpartitioned RENAME CONSTRAINT feed_events_event_key_key TO feed_events_unpartitioned_event_key_key;
-ALTER INDEX feed_events_written_at RENAME TO feed_events_unpartitioned_written_at;
-CREATE TABLE feed_events (
-    seq BIGINT NOT NULL,
-    event_key TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    mint TEXT NOT NULL,
-    wallet TEXT,
-    slot BIGINT NOT NULL,
-    signature TEXT NOT NULL,
-    time BIGINT NOT NULL,
-    payload TEXT NOT NULL,
-    written_at BIGINT NOT NULL,
-    PRIMARY KEY (seq, written_at)
-) PARTITION BY RANGE (written_at);
+CREATE TABLE feed_events (LIKE feed_events_unpartitioned INCLUDING DEFAULTS, PRIMARY KEY (seq, written_at))
+    PARTITION BY RANGE (written_at);
 SELECT launchpad_partition('feed_events', s, 3600) FROM (SELECT DISTINCT written_at - written_at % 3600 AS s FROM feed_events_unpartitioned) r;
 INSERT INTO feed_events SELECT * FROM feed_events_unpartitioned;
+DROP TABLE feed_events_unpartitioned;
 CREATE INDEX feed_events_event_key ON feed_events (event_key);
 CREATE INDEX feed_events_written_at ON feed_events (written_at);
-DROP TABLE feed_events_unpartitioned;
 
 CREATE VIEW fee_ledger AS
 SELECT t.signature, t.ix_index, t.inner_index, t.slot, t.pool, t.mint, l.creator AS wallet,
