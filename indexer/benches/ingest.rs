@@ -354,7 +354,7 @@ async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
         // The partitions the rows go into exist before the clock starts (the pipeline makes them once too).
         let mut conn = store.pool().acquire().await.unwrap();
         index::store::partitions::Partitions::default()
-            .ensure(&mut conn, &events, store.now())
+            .ensure(&mut conn, &index::store::slot_writes(&events), store.now())
             .await
             .unwrap();
     }

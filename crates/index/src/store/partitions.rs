@@ -9,7 +9,6 @@
 //! drops what expired after the batch commits ([`expire`]). SQLite keeps one table each and prunes with
 //! `DELETE` ([`super::retention`]).
 
-use crate::model::Change;
 use sqlx::{AnyConnection, Row as _};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -58,29 +57,24 @@ impl Partitions {
         self.known().clear();
     }
 
-    /// Makes, if missing, every partition `changes` write into and the one after each, and the feed's
-    /// partitions of the hour `wall` and the next. Runs outside a transaction.
+    /// Makes, if missing, the partition of each `(table, slot)` written (see [`super::slot_writes`]; tables
+    /// not partitioned are passed over) and the one after each, and the feed's partitions of the hour `wall`
+    /// and the next. Runs outside a transaction.
     pub async fn ensure(
         &self,
         conn: &mut AnyConnection,
-        changes: &[Change],
+        writes: &[(&'static str, u64)],
         wall: i64,
     ) -> Result<()> {
         let mut wanted: BTreeSet<(&'static str, i64)> = BTreeSet::new();
-        for e in changes.iter().filter_map(|c| match c {
-            Change::Event(e) => Some(e),
-            _ => None,
-        }) {
-            let tables = super::write::event_row(e)
-                .map(|(table, _)| table)
-                .into_iter()
-                .chain(e.market_trade().map(|_| "market_trades"));
-            for table in tables {
-                if let Some(table) = BY_SLOT.iter().find(|t| **t == table) {
-                    let lo = lower(event_slot(e), SLOTS_PER_PARTITION);
-                    wanted.insert((table, lo));
-                    wanted.insert((table, lo + SLOTS_PER_PARTITION));
-                }
+        for (table, slot) in writes {
+            if let Some(table) = BY_SLOT.iter().find(|t| *t == table) {
+                let lo = lower(
+                    i64::try_from(*slot).unwrap_or(i64::MAX),
+                    SLOTS_PER_PARTITION,
+                );
+                wanted.insert((table, lo));
+                wanted.insert((table, lo + SLOTS_PER_PARTITION));
             }
         }
         let hour = lower(wall, FEED_SECS_PER_PARTITION);
@@ -118,19 +112,6 @@ fn width(table: &str) -> i64 {
     } else {
         SLOTS_PER_PARTITION
     }
-}
-
-fn event_slot(e: &crate::model::Event) -> i64 {
-    use crate::model::Event;
-    let slot = match e {
-        Event::Launch(l) => l.created_slot,
-        Event::Trade(t) => t.key.slot,
-        Event::CurveComplete(k, _)
-        | Event::Claim(k, _)
-        | Event::Migrate(k, _)
-        | Event::Amm(k, _, _) => k.slot,
-    };
-    i64::try_from(slot).unwrap_or(i64::MAX)
 }
 
 /// A partition of a table and its range `[lo, hi)`.
