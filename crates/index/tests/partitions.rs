@@ -1,6 +1,7 @@
 //! PostgreSQL's partitioned tables: an index written before them is converted in place (every row kept,
 //! each in its partition), and the live feed's retention drops whole hours while never letting the highest
-//! `seq` go back. Run through scripts/test, which starts PostgreSQL.
+//! `seq` go back; SQLite's tables, made again with the same keys, keep every row too. Run through
+//! scripts/test, which starts PostgreSQL.
 
 use index::store::partitions::FEED_SECS_PER_PARTITION as HOUR;
 use index::Store;
@@ -31,10 +32,11 @@ async fn count(store: &Store, sql: &'static str) -> i64 {
         .get(0)
 }
 
-/// The migrations before partitioning, from the tree in the repository.
-fn migrations_before_partitions() -> std::path::PathBuf {
-    let tree = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations/postgres");
-    let dir = std::env::temp_dir().join(format!("unpartitioned-{}", std::process::id()));
+/// The migrations of `tree` (`postgres`, `sqlite`) before partitioning, from the repository.
+fn migrations_before_partitions(tree: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("unpartitioned-{tree}-{}", std::process::id()));
+    let tree =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../migrations/{tree}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for entry in std::fs::read_dir(tree).unwrap() {
@@ -54,7 +56,7 @@ async fn an_index_written_before_partitioning_is_converted_with_every_row() {
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
         .await
         .unwrap();
-    sqlx::migrate::Migrator::new(migrations_before_partitions())
+    sqlx::migrate::Migrator::new(migrations_before_partitions("postgres"))
         .await
         .unwrap()
         .run(&mut conn)
@@ -189,4 +191,55 @@ async fn the_feed_drops_whole_hours_and_keeps_its_newest_row() {
         .unwrap_err();
     assert!(refused.to_string().contains("not a partition"), "{refused}");
     store.close().await;
+}
+
+#[tokio::test]
+async fn a_sqlite_index_written_before_the_new_keys_keeps_every_row() {
+    let dir = std::env::temp_dir().join(format!("rekeyed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}/index.db?mode=rwc", dir.display());
+    let mut conn = <sqlx::SqliteConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::migrate::Migrator::new(migrations_before_partitions("sqlite"))
+        .await
+        .unwrap()
+        .run(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO trades (signature, ix_index, inner_index, slot, pool, mint, trader, side, \
+         amount_offered, amount_in, amount_out, min_amount_out, fee, creator_fee, partner_fee, refund, \
+         fee_bps, price, sqrt_price, base_reserve, quote_reserve, progress_bps, complete, time, referrer, \
+         referral_fee) VALUES ('a', 0, 0, 5, 'P', 'M', 'T', 'buy', '1', '1', '1', '1', '1', '1', '0', '0', \
+         100, NULL, '1', '1', '1', 10, 0, 1700000000, 'R', '2')",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO feed_events (seq, event_key, kind, mint, wallet, slot, signature, time, payload, \
+         written_at) VALUES (7, 'trade:a:0:0', 'trade', 'M', NULL, 5, 'a', 1700000000, '{}', 1800000000)",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    drop(conn);
+    let store = Store::open(&format!("sqlite://{}/index.db", dir.display()))
+        .await
+        .unwrap();
+    let trade: (String, String) = sqlx::query_as("SELECT referrer, referral_fee FROM trades")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(trade, ("R".to_string(), "2".to_string()));
+    assert_eq!(store.feed_bounds().await.unwrap(), Some((7, 7)));
+    assert_eq!(
+        count(&store, "SELECT COUNT(*) FROM fee_ledger").await,
+        0,
+        "the view was made again (no launch row to join)"
+    );
+    store.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
 }
