@@ -336,7 +336,7 @@ async fn raw(url: &str, stream: &[SubscribeUpdate]) -> (u64, f64) {
             _ => continue,
         };
         for c in changes {
-            if let (index::model::Change::Event(_), Some(_)) = (&c, row_of(&c)) {
+            if matches!(c, index::model::Change::Event(_)) {
                 events.push(c.clone());
             }
             if let Some((table, row)) = row_of(&c) {

@@ -44,23 +44,14 @@ pub fn row_of(change: &Change) -> Option<(&'static str, Row)> {
 /// The tables the events among `changes` write into, each with the event's slot (what decides the
 /// partition on PostgreSQL).
 pub fn slot_writes(changes: &[Change]) -> Vec<(&'static str, u64)> {
-    use crate::model::Event;
     let mut out = Vec::new();
     for c in changes {
         let Change::Event(e) = c else { continue };
-        let slot = match e {
-            Event::Launch(l) => l.created_slot,
-            Event::Trade(t) => t.key.slot,
-            Event::CurveComplete(k, _)
-            | Event::Claim(k, _)
-            | Event::Migrate(k, _)
-            | Event::Amm(k, _, _) => k.slot,
-        };
-        if let Some((table, _)) = write::event_row(e) {
+        if let Some((table, slot)) = write::event_target(e) {
             out.push((table, slot));
-        }
-        if e.market_trade().is_some() {
-            out.push(("market_trades", slot));
+            if e.market_trade().is_some() {
+                out.push(("market_trades", slot));
+            }
         }
     }
     out

@@ -67,15 +67,10 @@ impl Partitions {
         wall: i64,
     ) -> Result<()> {
         let mut wanted: BTreeSet<(&'static str, i64)> = BTreeSet::new();
-        for (table, slot) in writes {
-            if let Some(table) = BY_SLOT.iter().find(|t| *t == table) {
-                let lo = lower(
-                    i64::try_from(*slot).unwrap_or(i64::MAX),
-                    SLOTS_PER_PARTITION,
-                );
-                wanted.insert((table, lo));
-                wanted.insert((table, lo + SLOTS_PER_PARTITION));
-            }
+        for &(table, slot) in writes.iter().filter(|(t, _)| BY_SLOT.contains(t)) {
+            let lo = lower(i64::try_from(slot).unwrap_or(i64::MAX), SLOTS_PER_PARTITION);
+            wanted.insert((table, lo));
+            wanted.insert((table, lo + SLOTS_PER_PARTITION));
         }
         let hour = lower(wall, FEED_SECS_PER_PARTITION);
         wanted.insert(("feed_events", hour));
