@@ -9,8 +9,10 @@ import {
   getBase64EncodedWireTransaction,
   getBase64Encoder,
   getTransactionDecoder,
-  type KeyPairSigner,
-  signTransaction,
+  isTransactionModifyingSigner,
+  isTransactionPartialSigner,
+  type Transaction,
+  type TransactionSigner,
 } from '@solana/kit';
 import type { components, paths } from './generated/api.js';
 
@@ -43,11 +45,26 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   return data;
 }
 
-/** Signs a base64 unsigned transaction the API built (its fee payer is `signer`) and submits it through the
- * API; returns the submit response (`signature`, `confirmed`, `indexed`: reads made after it see the transaction). */
-export async function signAndSubmit(api: LaunchpadApi, signer: KeyPairSigner, base64Transaction: string) {
+/** `tx` signed by `signer`: a partial signer (a key pair, most Wallet Standard signers) adds its signature, a
+ * modifying signer may return a changed transaction. A sending signer (it submits by itself) cannot sign a
+ * transaction for the API's relay. */
+export async function signWith(signer: TransactionSigner, tx: Transaction): Promise<Transaction> {
+  // The API's transaction has its blockhash lifetime and fits the size limit: what the signers' types ask for.
+  const withLifetime = tx as never;
+  if (isTransactionModifyingSigner(signer)) return (await signer.modifyAndSignTransactions([withLifetime]))[0];
+  if (isTransactionPartialSigner(signer)) {
+    const [signatures] = await signer.signTransactions([withLifetime]);
+    return { ...tx, signatures: { ...tx.signatures, ...signatures } };
+  }
+  throw new Error('signAndSubmit: this signer only signs and sends by itself; submit the transaction through it instead');
+}
+
+/** Signs a base64 unsigned transaction the API built (its fee payer is `signer`, any kit `TransactionSigner`)
+ * and submits it through the API; returns the submit response (`signature`, `confirmed`, `indexed`: reads
+ * made after it see the transaction). */
+export async function signAndSubmit(api: LaunchpadApi, signer: TransactionSigner, base64Transaction: string) {
   const tx = getTransactionDecoder().decode(getBase64Encoder().encode(base64Transaction));
-  const signed = await signTransaction([signer.keyPair], tx);
+  const signed = await signWith(signer, tx);
   return unwrap(
     api.POST('/swap/submit-solana', { body: { signedTransaction: getBase64EncodedWireTransaction(signed) } as never }),
   );

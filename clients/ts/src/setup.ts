@@ -8,7 +8,7 @@ import * as lp from './generated/launchpad/index.js';
 import { configAddress, globalAddress, LAUNCHPAD_PROGRAM_ADDRESS, NATIVE_MINT, PRESETS, TOKEN_PROGRAM } from './keys.js';
 import { PINNED_PRESETS } from './presets.js';
 import type { LaunchpadRpc } from './read.js';
-import { send } from './transactions.js';
+import { send } from './send.js';
 
 const UPGRADEABLE_LOADER = address('BPFLoaderUpgradeab1e11111111111111111111111');
 const QUOTES = { sol: 0, usdc: 1 } as const;

@@ -1,22 +1,8 @@
 // Transaction builders for the launchpad's journeys (launch, buy, sell, migrate, claims) and a sender, on
 // @solana/kit alone: each builder returns the instructions of one transaction, the way the API's own builds
 // are made (SOL wrapped into and unwrapped out of the wallet's wrapped-SOL account in the same transaction,
-// token accounts created idempotently, a compute-unit limit). `send` signs with the given signer, sends and
-// waits for confirmation.
-import {
-  type Address,
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  type Instruction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  type Signature,
-  signTransactionMessageWithSigners,
-  type TransactionSigner,
-} from '@solana/kit';
+// token accounts created idempotently, a compute-unit limit). `send` (src/send.ts) sends them.
+import { type Address, type Instruction, type TransactionSigner } from '@solana/kit';
 import {
   getCloseAccountInstruction,
   getCreateAssociatedTokenIdempotentInstructionAsync,
@@ -32,7 +18,6 @@ import {
   TOKEN_2022_PROGRAM,
   TOKEN_PROGRAM,
 } from './keys.js';
-import type { LaunchpadRpc } from './read.js';
 
 /** `SetComputeUnitLimit(units)` of the Compute Budget program. */
 export const computeUnitLimit = (units: number): Instruction => getSetComputeUnitLimitInstruction({ units });
@@ -269,38 +254,4 @@ export async function claimInstructions(
   }
   if (k.quoteMint === NATIVE_MINT) ixs.push(await unwrapSol(claimer));
   return ixs;
-}
-
-/** A transaction that failed on chain (its error as the RPC reports it). */
-export class TransactionFailed extends Error {
-  constructor(
-    readonly signature: Signature,
-    readonly err: unknown,
-  ) {
-    super(`transaction ${signature} failed: ${JSON.stringify(err, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
-    this.name = 'TransactionFailed';
-  }
-}
-
-/** Signs `instructions` with `payer` (and any signer they name), sends them and waits until `confirmed`. */
-export async function send(rpc: LaunchpadRpc, payer: TransactionSigner, instructions: Instruction[], timeoutMs = 60_000): Promise<Signature> {
-  const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (tx) => setTransactionMessageFeePayerSigner(payer, tx),
-    (tx) => setTransactionMessageLifetimeUsingBlockhash(blockhash, tx),
-    (tx) => appendTransactionMessageInstructions(instructions, tx),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
-  const signature = getSignatureFromTransaction(signed);
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { value } = await rpc.getSignatureStatuses([signature]).send();
-    const status = value[0];
-    if (status?.err) throw new TransactionFailed(signature, status.err);
-    if (status && (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized')) return signature;
-    if (Date.now() > deadline) throw new Error(`transaction ${signature} not confirmed within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }

@@ -41,12 +41,12 @@ test("the package's version follows the IDLs' (major.minor)", () => {
   }
 });
 
-test('npm pack holds the built package and its README only', () => {
+test('npm pack holds the built package, its README and LICENSE only', () => {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkg, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
   const [{ files: packed }] = JSON.parse(out) as [{ files: { path: string }[] }];
   const paths = packed.map((f) => f.path);
-  assert.ok(paths.includes('package.json') && paths.includes('README.md'), paths.join(', '));
-  const stray = paths.filter((p) => !(p.startsWith('dist/') || p === 'package.json' || p === 'README.md'));
-  assert.deepEqual(stray, [], 'nothing but dist/, package.json and README.md');
+  assert.ok(paths.includes('package.json') && paths.includes('README.md') && paths.includes('LICENSE'), paths.join(', '));
+  const stray = paths.filter((p) => !(p.startsWith('dist/') || p === 'package.json' || p === 'README.md' || p === 'LICENSE'));
+  assert.deepEqual(stray, [], 'nothing but dist/, package.json, README.md and LICENSE');
   assert.ok(!paths.some((p) => /(^|\/)test\/|\.test\.|node_modules/.test(p)), 'no tests');
 });

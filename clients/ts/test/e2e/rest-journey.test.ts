@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
-import { createLaunchpadApi, type FeedEvent, NATIVE_MINT, signAndSubmit, subscribe, unwrap } from '../../src/index.js';
+import { createLaunchpadApi, type FeedError, type FeedEvent, NATIVE_MINT, signAndSubmit, subscribe, unwrap } from '../../src/index.js';
 import { WebSocket } from 'ws';
 import { binary, freePort, waitFor } from './cluster.js';
 
@@ -39,14 +39,30 @@ test('the journey through the REST client, followed by the feed client', { skip:
   // The feed, over both transports, from now.
   const sse: FeedEvent[] = [];
   const ws: FeedEvent[] = [];
-  const options = { kinds: ['trade'], wallets: [trader.address] };
-  const overSse = subscribe(base, options, (e) => sse.push(e));
-  // Node 20 has no global WebSocket: the `ws` package's (a browser passes none).
-  const overWs = subscribe(base, { ...options, transport: 'ws', WebSocket: WebSocket as never }, (e) => ws.push(e));
+  const options = { kinds: ['trade' as const], wallets: [trader.address] };
+  const errors: FeedError[] = [];
+  const onError = (e: FeedError) => errors.push(e);
+  const overSse = subscribe(base, { ...options, onError }, (e) => sse.push(e));
+  // Node 20 has no global WebSocket: the `ws` package's (a browser passes none); its type fits the option's.
+  const overWs = subscribe(base, { ...options, onError, transport: 'ws', WebSocket }, (e) => ws.push(e));
+  // No `kinds`: every kind, on both transports.
+  const everySse: FeedEvent[] = [];
+  const everyWs: FeedEvent[] = [];
+  const allSse = subscribe(base, { onError }, (e) => everySse.push(e));
+  const allWs = subscribe(base, { onError, transport: 'ws', WebSocket }, (e) => everyWs.push(e));
   after(() => {
-    overSse.close();
-    overWs.close();
+    for (const s of [overSse, overWs, allSse, allWs]) s.close();
   });
+
+  // A filter the server refuses: reported (not swallowed) and the subscription ends, on both transports.
+  for (const transport of ['sse', 'ws'] as const) {
+    const refused: FeedError[] = [];
+    const bad = subscribe(base, { kinds: ['nope' as never], transport, WebSocket, onError: (e) => refused.push(e) }, () => assert.fail('no event'));
+    const ended = await bad.closed;
+    assert.equal(ended?.code, 'INVALID_PARAMS', `${transport}: ${ended?.message}`);
+    assert.equal(ended?.fatal, true);
+    assert.deepEqual(refused, [ended], `${transport}: reported once`);
+  }
 
   // Launch: prepare, sign, submit, record.
   const launch = {
@@ -91,6 +107,21 @@ test('the journey through the REST client, followed by the feed client', { skip:
   }
   const after2 = await unwrap(api.GET('/launchpad/curve/{mint}', { params: { path: { mint } } }));
   assert.equal(after2.status, 'migrated');
+  // drop() is not an error: nothing was reported.
+  assert.deepEqual(errors, []);
+  // Every kind arrived on the subscriptions without `kinds`, typed, amounts as bigint.
+  const kindsOf = (events: FeedEvent[]) => [...new Set(events.filter((e) => e.mint === mint).map((e) => e.kind))].sort();
+  await waitFor('every kind without `kinds`', async () => ['sse', 'ws'].every((_, i) => kindsOf([everySse, everyWs][i]).join() === 'complete,curve,launch,migrate,trade'), 60);
+  for (const events of [everySse, everyWs]) {
+    const trade = events.find((e) => e.kind === 'trade' && e.signature === signatures[0]);
+    assert.ok(trade && trade.kind === 'trade');
+    assert.equal(trade.amountIn, 500_000_000n);
+    assert.equal(typeof trade.amountOut, 'bigint');
+    const launched = events.find((e) => e.kind === 'launch' && e.mint === mint);
+    assert.ok(launched && launched.kind === 'launch' && launched.creator === creator.address);
+    const migrated = events.find((e) => e.kind === 'migrate' && e.mint === mint);
+    assert.ok(migrated && migrated.kind === 'migrate' && typeof migrated.quoteAmount === 'bigint' && migrated.quoteAmount > 0n);
+  }
 
   // The creator claims its trading fees through the API.
   const fees = await unwrap(api.GET('/launchpad/fees', { params: { query: { creator: creator.address } } }));
