@@ -9,7 +9,9 @@ import { chained, axisRange } from './candles.js';
  * the page's one price format. */
 export const PER_TOKENS = 1_000_000;
 
-const perToken = (v) => price(v / PER_TOKENS);
+/** An axis label per token; the scale's margin under the lowest candle (where the volume bars are) would
+ * read below zero, and prices never are: no label there. */
+const perToken = (v) => (v < 0 ? '' : price(v / PER_TOKENS));
 
 export function candleChart(container) {
   const chart = createChart(container, {

@@ -82,12 +82,12 @@ export function parseAmount(input, decimals) {
   return { units, text: `${whole.replace(/^0+(?=\d)/, '') || '0'}${frac ? `.${frac}` : ''}` };
 }
 
-const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
-
 /**
  * A price (a decimal string as the API sends it, or a number; whole quote per whole token) for people: 4
- * significant digits; below 0.0001 the run of zeros after the point is counted in a subscript
- * (`0.000000004122` is `0.0₈4122`), so tiny prices stay short and cannot be misread by a zero.
+ * significant digits; below 0.0001 in scientific notation with the exponent written out (`0.000000004122`
+ * is `4.122e-9`), so tiny prices stay short, and two of them side by side compare by their exponents (no
+ * count of zeros to misread by a factor of ten). The digits are cut from the decimal text, never rounded
+ * through a float.
  */
 export function price(p) {
   if (p === null || p === undefined || p === '') return '–';
@@ -103,8 +103,7 @@ export function price(p) {
   const zeros = frac.match(/^0*/)[0].length;
   const digits = frac.slice(zeros, zeros + 4).replace(/0+$/, '');
   if (zeros < 4) return `${sign}0.${'0'.repeat(zeros)}${digits}`;
-  const sub = String(zeros).split('').map((d) => SUBSCRIPT[Number(d)]).join('');
-  return `${sign}0.0${sub}${digits}`;
+  return `${sign}${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e-${zeros + 1}`;
 }
 
 /** A large decimal (market cap, whole quote) compactly: 1.23K, 4.5M. */
@@ -118,7 +117,7 @@ export function compact(v) {
 
 /**
  * Dollars for people (a decimal string from the API's `...Usd` fields): `$4.26K`, `$1.2M`, `$12.5`; below a
- * dollar as a price (`$0.0₆4213`). `null` without a value, so callers can fall back to the quote figure.
+ * dollar as a price (`$4.213e-7`). `null` without a value, so callers can fall back to the quote figure.
  */
 export function usd(v) {
   if (v === null || v === undefined || v === '') return null;
