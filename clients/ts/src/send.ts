@@ -14,6 +14,7 @@ import {
   getSignatureFromTransaction,
   type Instruction,
   isTransactionSendingSigner,
+  isWritableRole,
   pipe,
   setTransactionMessageFeePayer,
   setTransactionMessageFeePayerSigner,
@@ -29,8 +30,10 @@ import { decodeKitError, decodeTransactionError, TransactionFailed } from './err
 import type { LaunchpadRpc } from './read.js';
 
 export interface SendOptions {
-  /** Priority fee: micro-lamports per compute unit (`SetComputeUnitPrice`); none by default. */
-  computeUnitPrice?: bigint | number;
+  /** Priority fee: micro-lamports per compute unit (`SetComputeUnitPrice`), or `{ recentPercentile }`: that
+   * percentile of what landed recently on the accounts the transaction writes (`recentComputeUnitPrice`);
+   * none by default. */
+  computeUnitPrice?: bigint | number | { recentPercentile: number };
   /** The compute-unit limit, replacing the one the builders set. */
   computeUnitLimit?: number;
   /** Send without the RPC's simulation (a failure is then reported from chain, with its signature). */
@@ -55,8 +58,19 @@ const isBudget = (ix: Instruction, discriminator: number) => ix.programAddress =
 const SET_LIMIT = 2;
 const SET_PRICE = 3;
 
+/** A compute-unit price (micro-lamports) from the cluster's recent prioritization fees on the accounts
+ * `instructions` write: the `percentile` (0 to 100) of the last slots' prices (`getRecentPrioritizationFees`),
+ * rounded up. */
+export async function recentComputeUnitPrice(rpc: LaunchpadRpc, instructions: readonly Instruction[], percentile = 50, abortSignal?: AbortSignal): Promise<bigint> {
+  if (!(percentile >= 0 && percentile <= 100)) throw new RangeError(`percentile ${percentile}: 0 to 100`);
+  const writable = [...new Set(instructions.flatMap((ix) => (ix.accounts ?? []).filter((a) => isWritableRole(a.role)).map((a) => a.address)))].slice(0, 128);
+  const fees = (await rpc.getRecentPrioritizationFees(writable).send({ abortSignal })).map((f) => BigInt(f.prioritizationFee)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (fees.length === 0) return 0n;
+  return fees[Math.min(fees.length - 1, Math.ceil((percentile / 100) * fees.length) - (percentile === 0 ? 0 : 1))];
+}
+
 /** `instructions` with the compute-budget options applied: a given limit or price replaces the one present. */
-export function withComputeBudget(instructions: readonly Instruction[], o: Pick<SendOptions, 'computeUnitLimit' | 'computeUnitPrice'>): Instruction[] {
+export function withComputeBudget(instructions: readonly Instruction[], o: { computeUnitLimit?: number; computeUnitPrice?: bigint | number }): Instruction[] {
   let out = [...instructions];
   const head: Instruction[] = [];
   if (o.computeUnitLimit !== undefined) {
@@ -128,9 +142,13 @@ export async function confirm(
  * sends them and waits for `confirmed` (or `options.commitment`). A failure throws a `ProgramError` (the
  * failed instruction decoded) or a `TransactionFailed`. */
 export async function send(rpc: LaunchpadRpc, payer: TransactionSigner, instructions: readonly Instruction[], options: SendOptions = {}): Promise<Signature> {
-  const ixs = withComputeBudget(instructions, options);
-  const programs = ixs.map((ix) => ix.programAddress);
   const signal = options.abortSignal;
+  const price = options.computeUnitPrice;
+  const ixs = withComputeBudget(instructions, {
+    computeUnitLimit: options.computeUnitLimit,
+    computeUnitPrice: typeof price === 'object' ? await recentComputeUnitPrice(rpc, instructions, price.recentPercentile, signal) : price,
+  });
+  const programs = ixs.map((ix) => ix.programAddress);
   const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal: signal });
   const message = pipe(
     createTransactionMessage({ version: 0 }),
@@ -171,7 +189,7 @@ export async function simulate(
   rpc: LaunchpadRpc,
   feePayer: Address | TransactionSigner,
   instructions: readonly Instruction[],
-  options: Pick<SendOptions, 'computeUnitLimit' | 'computeUnitPrice' | 'abortSignal'> & { commitment?: Commitment } = {},
+  options: { computeUnitLimit?: number; computeUnitPrice?: bigint | number; abortSignal?: AbortSignal; commitment?: Commitment } = {},
 ): Promise<Simulation> {
   const ixs = withComputeBudget(instructions, options);
   const payer = typeof feePayer === 'string' ? feePayer : feePayer.address;

@@ -34,6 +34,7 @@ import {
   ProgramError,
   quoteTrade,
   readEvents,
+  recentComputeUnitPrice,
   send,
   simulate,
   swapInstructions,
@@ -242,6 +243,13 @@ test('the sender: priority fee and limit, a signer that is not a key pair, a sen
   assert.equal((await lamportsOf(trader.address)) - sol, r.plan.amountOut - TX_FEE - 1_500n);
   const landed = await c.rpc.getTransaction(r.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, encoding: 'json' }).send();
   assert.equal(landed?.meta?.fee, TX_FEE + 1_500n);
+
+  // From recent fees: the highest price that landed on the accounts this sell writes is the one just paid.
+  const sell = await buildTrade(c.rpc, trader, { mint: keys.mint, side: 'sell', amount: 1_000_000n, slippageBps: 50 });
+  assert.equal(await recentComputeUnitPrice(c.rpc, sell.instructions, 100), 10_000n);
+  const recent = await send(c.rpc, trader, sell.instructions, { computeUnitPrice: { recentPercentile: 100 }, computeUnitLimit: 100_000 });
+  const paid = await c.rpc.getTransaction(recent, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, encoding: 'json' }).send();
+  assert.equal(paid?.meta?.fee, TX_FEE + 1_000n);
 
   // A Wallet Standard-style signer: an object with `signTransactions`, no key pair.
   const kp = await generateKeyPairSigner();
