@@ -81,6 +81,8 @@ async fn market(postgres: bool) {
     // The curve reports the AMM's price and venue after migration.
     let (_, c) = get(&http, &format!("{}/launchpad/curve/{}", s.base, keys.mint)).await;
     assert_eq!(c["venue"], "amm");
+    // The fee a swap there pays is the pool's, not the curve's.
+    assert_eq!(c["ammFeeBps"], amm.fee_bps, "{c}");
     assert_eq!(
         c["price"],
         curve::display::execution_price(q, 9, b, 6, 12).unwrap()

@@ -43,6 +43,9 @@ pub struct CurveResponse {
     pub fee_changes_at: Option<i64>,
     /// The fee once any decay is over, basis points.
     pub final_fee_bps: u16,
+    /// The AMM pool's swap fee, basis points: what a swap pays once `venue` is `amm` (null before
+    /// migration). `currentFeeBps` and `finalFeeBps` stay the curve's.
+    pub amm_fee_bps: Option<u16>,
     pub migrated: bool,
     /// Where the token trades now: `curve` (the bonding curve, also while migration is pending) or `amm`
     /// (the pool the curve migrated into).
@@ -126,6 +129,7 @@ pub async fn curve(
         current_fee_bps: c.current_fee_bps(now),
         fee_changes_at: c.fee_changes_at(now).filter(|_| !graduated),
         final_fee_bps: c.final_fee_bps(),
+        amm_fee_bps: amm.as_ref().map(|a| a.pool.fee_bps),
         migrated: c.migrated(),
         venue: venue.into(),
         price,
