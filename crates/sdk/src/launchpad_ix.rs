@@ -521,26 +521,64 @@ impl LaunchKeys {
 }
 
 /// The creator role (`creator`) shares the creator fees among `recipients` (and locks them for good with
-/// `lock`). Sent after `create_launch` in the same transaction, the shares hold from the first trade.
+/// `lock`). Sent after `create_launch` in the same transaction, the shares hold from the first trade. Before
+/// migration only; after it use [`set_fee_shares_settling`].
 pub fn set_fee_shares(
     keys: &LaunchKeys,
     creator: &Pubkey,
     recipients: Vec<FeeRecipient>,
     lock: bool,
 ) -> Instruction {
-    build(
+    set_fee_shares_settling(keys, creator, recipients, lock, false, &[])
+}
+
+/// [`set_fee_shares`] naming the launch's vaults, and with `migrated` its AMM accounts: the creator position's
+/// uncollected AMM fees are credited by the old shares before the new ones apply (required after migration).
+/// `payout_accounts` are token accounts of dropped recipients (their quote account, and their Token-2022
+/// account of the launch's token when they hold tokens): each is paid its balance in the same instruction and
+/// frees its slot.
+pub fn set_fee_shares_settling(
+    keys: &LaunchKeys,
+    creator: &Pubkey,
+    recipients: Vec<FeeRecipient>,
+    lock: bool,
+    migrated: bool,
+    payout_accounts: &[Pubkey],
+) -> Instruction {
+    let vaults = migrated || !payout_accounts.is_empty();
+    let amm = keys.amm_keys();
+    let some = |on: bool, key: Pubkey| on.then_some(key);
+    let mut ix = build(
         acc::SetFeeShares {
             creator: *creator,
             pool: keys.pool,
             fee_shares: keys.fee_shares(),
             system_program: anchor_lang::system_program::ID,
+            base_mint: some(vaults, keys.mint),
+            quote_mint: some(vaults, keys.quote_mint),
+            base_vault: some(vaults, keys.base_vault),
+            quote_vault: some(vaults, keys.quote_vault),
+            base_token_program: some(vaults, ids::TOKEN_2022_PROGRAM),
+            quote_token_program: some(vaults, keys.quote_token_program),
+            amm_pool: some(migrated, amm.pool),
+            position: some(migrated, keys.creator_position()),
+            amm_vault_a: some(migrated, amm.vault_a),
+            amm_vault_b: some(migrated, amm.vault_b),
+            amm_event_authority: some(migrated, crate::amm_ix::event_authority()),
+            amm_program: some(migrated, amm::ID),
             event_authority: pda::event_authority(),
             program: launchpad::ID,
         },
         ix::SetFeeShares {
             args: SetFeeSharesArgs { recipients, lock },
         },
-    )
+    );
+    ix.accounts.extend(
+        payout_accounts
+            .iter()
+            .map(|a| anchor_lang::solana_program::instruction::AccountMeta::new(*a, false)),
+    );
+    ix
 }
 
 /// A fee-share recipient claims its quote into `quote_account`, and its tokens into `base_account` if given.

@@ -34,6 +34,8 @@ pub enum AmmError {
     Unauthorized, // 6012
     #[msg("Only the pool's creator makes the first deposit (it sets the price)")]
     FirstDepositNotCreator, // 6013
+    #[msg("Only the position's owner (or the pool's creator) may add liquidity to it")]
+    NotPositionOwner, // 6014
 }
 
 impl From<CurveError> for AmmError {

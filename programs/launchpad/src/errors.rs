@@ -86,10 +86,16 @@ pub enum LaunchpadError {
     FeeSharesLocked, // 6038
     #[msg("Fee shares must name 1 to 10 distinct wallets with shares above zero summing to 10,000 bps")]
     InvalidFeeShares, // 6039
-    #[msg("Too many former recipients still have fees to claim; they must claim before the shares change")]
+    #[msg("Too many former recipients still have fees to claim: pay them out with the change (name their token accounts) or let them claim first")]
     FeeSharesFull, // 6040
     #[msg("A trader cannot be its own referral")]
     SelfReferral, // 6041
+    #[msg("A creator handover is pending: the creator role's shares and claims are frozen until it is accepted or withdrawn")]
+    HandoverPending, // 6042
+    #[msg("After migration the fee shares change only with the pool's vaults and AMM accounts: the creator position's fees are credited by the old shares first")]
+    SettlementAccountsMissing, // 6043
+    #[msg("The referral account must be its owner's associated token account of the quote mint (vaults are refused)")]
+    ReferralNotAssociated, // 6044
 }
 
 impl From<CurveError> for LaunchpadError {

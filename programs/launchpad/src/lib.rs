@@ -143,8 +143,12 @@ pub mod launchpad {
     }
 
     /// The creator role shares the creator fees among 1 to 10 wallets (bps summing to 10,000), optionally
-    /// locking the shares for good.
-    pub fn set_fee_shares(ctx: Context<SetFeeShares>, args: SetFeeSharesArgs) -> Result<()> {
+    /// locking the shares for good. Fees earned under the old shares (the pool's, and after migration the
+    /// creator position's, collected here) are credited by them first; dropped recipients may be paid out.
+    pub fn set_fee_shares<'info>(
+        ctx: Context<'info, SetFeeShares<'info>>,
+        args: SetFeeSharesArgs,
+    ) -> Result<()> {
         instructions::fee_shares::set_fee_shares::handler(ctx, args)
     }
 

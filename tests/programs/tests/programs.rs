@@ -20,6 +20,8 @@ mod configs;
 mod creator;
 #[path = "launchpad/exact_out.rs"]
 mod exact_out;
+#[path = "launchpad/fee_share_changes.rs"]
+mod fee_share_changes;
 #[path = "launchpad/fee_shares.rs"]
 mod fee_shares;
 #[path = "launchpad/launch.rs"]

@@ -1,5 +1,7 @@
 //! `add_liquidity`: the depositor pays, the position's owner receives the liquidity, optionally locked for good
-//! in the same step.
+//! in the same step. The depositor is the position's owner or the pool's creator (for a launch's pool, the
+//! launchpad's pool PDA, which owns both locked positions): nobody can add to a position that is not theirs, so
+//! a launch's two locked positions stay exactly equal.
 //!
 //! The first deposit into an empty pool sets its price: pass `liquidity = 0`; exactly `max_a` and `max_b` are
 //! deposited and `floor(sqrt(max_a * max_b))` liquidity is minted. Only the pool's creator makes it (the
@@ -77,6 +79,10 @@ pub fn handler(ctx: Context<AddLiquidity>, args: AddLiquidityArgs) -> Result<()>
         (args.liquidity, a, b)
     };
     let a = &ctx.accounts;
+    require!(
+        a.depositor.key() == a.position.owner || a.depositor.key() == pool.creator,
+        AmmError::NotPositionOwner
+    );
     let depositor = a.depositor.to_account_info();
     transfer_from_user(
         a.token_program_a.to_account_info(),

@@ -4,7 +4,9 @@
 //! time (the pool's creator, after any handover; the config's partner, after any partner handover), into any
 //! token accounts the claimer names. Nobody else is paid, and nobody can claim on the AMM directly. Once the
 //! creator fees are shared, the creator position's fees go to the recipients instead
-//! ([`super::fee_shares::share_locked_lp_fee`]) and the creator role is refused here with `FeesShared`.
+//! ([`super::fee_shares::share_locked_lp_fee`]) and the creator role is refused here with `FeesShared`. While
+//! a creator handover is pending the creator position's fees wait for the wallet offered the role
+//! (`HandoverPending`).
 
 use crate::constants::POOL_SEED;
 use crate::errors::LaunchpadError;
@@ -70,6 +72,10 @@ pub fn handler(ctx: Context<ClaimLockedLpFee>) -> Result<()> {
     require!(
         !(is_creator_position && a.pool.fee_shared),
         LaunchpadError::FeesShared
+    );
+    require!(
+        !(is_creator_position && a.pool.pending_creator != Pubkey::default()),
+        LaunchpadError::HandoverPending
     );
     require!(
         is_creator_position || is_partner_position,

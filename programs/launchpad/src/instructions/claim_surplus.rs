@@ -34,9 +34,19 @@ pub struct ClaimSurplus<'info> {
 
 pub fn handler(ctx: Context<ClaimSurplus>) -> Result<()> {
     let claimer = ctx.accounts.claimer.key();
-    let is_creator = claimer == ctx.accounts.pool.creator;
+    let holds_creator_role = claimer == ctx.accounts.pool.creator;
     let is_partner = claimer == ctx.accounts.config.partner;
-    require!(is_creator || is_partner, LaunchpadError::NotEntitled);
+    require!(
+        holds_creator_role || is_partner,
+        LaunchpadError::NotEntitled
+    );
+    // While a creator handover is pending the creator's surplus waits for the wallet offered the role.
+    let handover_pending = ctx.accounts.pool.pending_creator != Pubkey::default();
+    require!(
+        is_partner || !handover_pending,
+        LaunchpadError::HandoverPending
+    );
+    let is_creator = holds_creator_role && !handover_pending;
     require!(
         ctx.accounts.pool.status == PoolStatus::Migrated,
         LaunchpadError::NotMigrated

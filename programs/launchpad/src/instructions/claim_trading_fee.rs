@@ -3,7 +3,9 @@
 //! The pool's creator is paid the creator share, the config's partner the partner share (a wallet that is
 //! both is paid both). Each claim pays what accrued since the last one; anyone else is refused. Once the
 //! creator fees are shared (`set_fee_shares`), the creator share goes to the recipients
-//! ([`super::fee_shares::claim_fee_share`]) and the creator role alone is refused with `FeesShared`.
+//! ([`super::fee_shares::claim_fee_share`]) and the creator role alone is refused with `FeesShared`. While a
+//! creator handover is pending the creator's part stays in the pool for the wallet offered the role (the
+//! creator alone is refused with `HandoverPending`; a creator that is also the partner is paid the partner's).
 
 use crate::constants::POOL_SEED;
 use crate::errors::{CurveResultExt, LaunchpadError};
@@ -47,6 +49,13 @@ pub fn handler(ctx: Context<ClaimTradingFee>) -> Result<()> {
     );
     let is_creator = holds_creator_role && !ctx.accounts.pool.fee_shared;
     require!(is_creator || is_partner, LaunchpadError::FeesShared);
+    // While a handover is pending the creator's part waits for the wallet offered the role.
+    let handover_pending = ctx.accounts.pool.pending_creator != Pubkey::default();
+    require!(
+        is_partner || !handover_pending,
+        LaunchpadError::HandoverPending
+    );
+    let is_creator = is_creator && !handover_pending;
 
     let pool = &mut ctx.accounts.pool;
     let mut amount: u64 = 0;

@@ -2,9 +2,10 @@
 //! [`super::swap_exact_out`], shares the accounts and [`settle`].)
 //!
 //! Fees are taken in the quote token at the config's schedule for the time since launch, and split between
-//! the creator and the partner. A swap may name a referral account (any quote account not the trader's own):
-//! it is paid the config's referral share of the partner's part at trade time, out of the quote vault; the
-//! creator's part never changes. A buy that reaches the threshold is filled exactly up to it: the trader pays
+//! the creator and the partner. A swap may name a referral account (the associated quote account of any wallet
+//! but the trader): it is paid the config's referral share of the partner's part at trade time, out of the
+//! quote vault; the creator's part never changes. Referrals are an open rebate: a trader can name a second
+//! wallet of its own (see `docs/protocol.md` for the partner's exposure); vaults are refused. A buy that reaches the threshold is filled exactly up to it: the trader pays
 //! only the missing quote plus its fee (the rest of the offer never leaves the wallet, and the event says how
 //! much), receives every unsold token, and the pool is marked complete. Later curve swaps are refused.
 
@@ -14,6 +15,7 @@ use crate::events::{EvtCurveComplete, EvtSwap};
 use crate::state::{Config, Pool, PoolStatus};
 use crate::utils::token::{transfer_from_pool, transfer_from_user};
 use anchor_lang::prelude::*;
+use anchor_spl::associated_token::get_associated_token_address_with_program_id;
 use anchor_spl::token_interface::{Mint, Token2022, TokenAccount, TokenInterface};
 use curve::{split_fee, split_referral, SafeMath, Side, SwapResult};
 
@@ -147,6 +149,17 @@ pub fn settle(
     let partner = match &accounts.referral_quote_account {
         Some(r) => {
             require_keys_neq!(r.owner, accounts.trader.key(), LaunchpadError::SelfReferral);
+            // The referral is a wallet's own associated account: never a vault (every vault of either program
+            // is a seeded PDA, not an associated account), so no share lands where nobody tracks it.
+            require_keys_eq!(
+                r.key(),
+                get_associated_token_address_with_program_id(
+                    &r.owner,
+                    &accounts.quote_mint.key(),
+                    &accounts.quote_token_program.key()
+                ),
+                LaunchpadError::ReferralNotAssociated
+            );
             split_referral(split.partner, config.referral_share_bps).or_launchpad()?
         }
         None => curve::ReferralSplit {

@@ -89,7 +89,8 @@ impl FeeShares {
 
     /// Replaces the shares with `recipients` (checked: 1 to 10, distinct wallets, none the default key,
     /// shares above zero summing to 10,000). Balances carry over; a former recipient with a balance keeps its
-    /// slot at share 0 until it claims, and one with nothing left is dropped.
+    /// slot at share 0 until it claims, and one with nothing left (claimed, or paid out by `set_fee_shares`
+    /// just before) is dropped. `FeeSharesFull` when the slots cannot hold them all.
     pub fn replace(&mut self, recipients: &[FeeRecipient]) -> Result<()> {
         let mut bps = [0u16; MAX_FEE_RECIPIENTS];
         require!(

@@ -41,11 +41,14 @@ async fn classic_pool(env: &mut Env, lp: &Keypair) -> AmmKeys {
     };
     // The pool's address is derived from the mints in order: reversed, its seeds do not match.
     assert_code(
+        &amm::ID,
+        0,
         env.send(&[amm_ix::create_pool(&reversed, &lp.pubkey(), 25)], &[lp])
             .await,
         CONSTRAINT_SEEDS,
     );
-    assert_code(
+    assert_amm_error(
+        0,
         env.send(&[amm_ix::create_pool(&keys, &lp.pubkey(), 1_001)], &[lp])
             .await,
         AmmError::InvalidFee,
@@ -80,7 +83,8 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         max_b: 4_000_000_000_000,
         lock: false,
     };
-    assert_code(
+    assert_amm_error(
+        0,
         env.send(
             &[amm_ix::add_liquidity(&keys, &lp.pubkey(), &pos1, first)],
             &[&lp],
@@ -91,7 +95,8 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
     // Nobody but the pool's creator makes the first deposit: it sets the price.
     let stranger = env.wallet().await;
     env.ensure_amm_accounts(&keys, &stranger).await;
-    assert_code(
+    assert_amm_error(
+        0,
         env.send(
             &[amm_ix::add_liquidity(
                 &keys,
@@ -132,7 +137,8 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         max_b: u64::MAX,
         lock: true,
     };
-    assert_code(
+    assert_amm_error(
+        0,
         env.send(
             &[amm_ix::add_liquidity(&keys, &lp.pubkey(), &pos2, tight)],
             &[&lp],
@@ -186,7 +192,8 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
             amount_in: amount,
             min_amount_out: q.amount_out + 1,
         };
-        assert_code(
+        assert_amm_error(
+            0,
             env.send(
                 &[amm_ix::swap(&keys, &trader.pubkey(), too_much)],
                 &[&trader],
@@ -237,7 +244,8 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         (f2a, f2b),
         "locked liquidity's fees are claimable"
     );
-    assert_code(
+    assert_amm_error(
+        0,
         env.send(
             &[amm_ix::claim_position_fee(&keys, &lp.pubkey(), &pos2)],
             &[&lp],
@@ -249,6 +257,8 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
     let thief = env.wallet().await;
     env.ensure_amm_accounts(&keys, &thief).await;
     assert_code(
+        &amm::ID,
+        0,
         env.send(
             &[amm_ix::claim_position_fee(&keys, &thief.pubkey(), &pos1)],
             &[&thief],
@@ -262,6 +272,8 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         min_b: 0,
     };
     assert_code(
+        &amm::ID,
+        0,
         env.send(
             &[amm_ix::remove_liquidity(
                 &keys,
@@ -309,7 +321,8 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         min_a: 0,
         min_b: 0,
     };
-    assert_code(
+    assert_amm_error(
+        0,
         env.send(
             &[amm_ix::remove_liquidity(
                 &keys,
@@ -330,7 +343,8 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
     )
     .await
     .unwrap();
-    assert_code(
+    assert_amm_error(
+        0,
         env.send(
             &[amm_ix::remove_liquidity(
                 &keys,

@@ -30,7 +30,8 @@ async fn mints_with_transfer_altering_extensions_are_refused() {
             (mint, ids::TOKEN_2022_PROGRAM),
             (classic, ids::TOKEN_PROGRAM),
         );
-        assert_code(
+        assert_amm_error(
+            0,
             env.send(&[amm_ix::create_pool(&keys, &lp.pubkey(), 25)], &[&lp])
                 .await,
             AmmError::UnsupportedMintExtension,
@@ -71,7 +72,11 @@ async fn positions_need_the_owner_or_the_pool_creator() {
         &victim.pubkey(),
         0,
     );
-    assert_code(env.send(&[ix], &[&stranger]).await, AmmError::Unauthorized);
+    assert_amm_error(
+        0,
+        env.send(&[ix], &[&stranger]).await,
+        AmmError::Unauthorized,
+    );
     // The owner can; so can the pool's creator for someone else.
     let ix = amm_ix::create_position(&keys, &victim.pubkey(), &victim.pubkey(), 0);
     env.send(&[ix], &[&victim]).await.unwrap();
@@ -130,7 +135,12 @@ async fn positions_need_the_owner_or_the_pool_creator() {
     };
     let ix = amm_ix::remove_liquidity(&keys, &creator.pubkey(), &victim_position, remove);
     // A gift is the victim's: the pool's creator cannot take it back.
-    assert_code(env.send(&[ix], &[&creator]).await, CONSTRAINT_HAS_ONE);
+    assert_code(
+        &amm::ID,
+        0,
+        env.send(&[ix], &[&creator]).await,
+        CONSTRAINT_HAS_ONE,
+    );
     env.ensure_amm_accounts(&keys, &victim).await;
     let ix = amm_ix::remove_liquidity(&keys, &victim.pubkey(), &victim_position, remove);
     env.send(&[ix], &[&victim]).await.unwrap();
@@ -166,7 +176,8 @@ async fn positions_need_the_owner_or_the_pool_creator() {
     assert!(own_fees.0 > 0 && own_fees.1 > 0);
     env.ensure_amm_accounts(&keys, &stranger).await;
     let ix = amm_ix::claim_position_fee(&keys, &stranger.pubkey(), &late);
-    assert_code(
+    assert_amm_error(
+        0,
         env.send(&[ix], &[&stranger]).await,
         AmmError::NothingToClaim,
     );

@@ -44,12 +44,14 @@ async fn initialize_requires_the_upgrade_authority() {
     // Someone else, even with the right program data.
     let ix = init_ix(&env, &intruder.pubkey(), program_data);
     assert_error(
+        0,
         env.send(&[ix], &[&intruder]).await,
         LaunchpadError::NotUpgradeAuthority,
     );
     // The upgrade authority without the program data, or with another program-data account that names it.
     let ix = init_ix(&env, &admin.pubkey(), None);
     assert_error(
+        0,
         env.send(&[ix], &[&admin]).await,
         LaunchpadError::InvalidProgramData,
     );
@@ -64,6 +66,7 @@ async fn initialize_requires_the_upgrade_authority() {
     env.set_loader_account(&fake, data, false);
     let ix = init_ix(&env, &admin.pubkey(), Some(fake));
     assert_error(
+        0,
         env.send(&[ix], &[&admin]).await,
         LaunchpadError::InvalidProgramData,
     );
@@ -73,12 +76,15 @@ async fn initialize_requires_the_upgrade_authority() {
         .await;
     let ix = lix::initialize(&admin.pubkey(), &env.partner.pubkey(), &t22, program_data);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[ix], &[&admin]).await,
         AnchorError::AccountOwnedByWrongProgram,
     );
     let nine = env.create_mint(&admin.pubkey(), 9).await;
     let ix = lix::initialize(&admin.pubkey(), &env.partner.pubkey(), &nine, program_data);
     assert_error(
+        0,
         env.send(&[ix], &[&admin]).await,
         LaunchpadError::InvalidQuoteMint,
     );
@@ -102,6 +108,7 @@ async fn initialize_refuses_a_program_without_upgrade_authority_or_upgradeable_l
     let admin = env.admin.insecure_clone();
     let ix = init_ix(&env, &admin.pubkey(), Some(lix::program_data_address()));
     assert_error(
+        0,
         env.send(&[ix], &[&admin]).await,
         LaunchpadError::NotUpgradeAuthority,
     );
@@ -117,10 +124,11 @@ async fn initialize_refuses_a_program_without_upgrade_authority_or_upgradeable_l
         (Some(lix::program_data_address()), ACCOUNT_NOT_INITIALIZED),
     ] {
         let ix = init_ix(&env, &admin.pubkey(), program_data);
-        assert_code(env.send(&[ix], &[&admin]).await, code);
+        assert_code(&launchpad::ID, 0, env.send(&[ix], &[&admin]).await, code);
     }
     let ix = init_ix(&env, &admin.pubkey(), None);
     assert_error(
+        0,
         env.send(&[ix], &[&admin]).await,
         LaunchpadError::NotUpgradeAuthority,
     );
@@ -140,6 +148,7 @@ async fn token_2022_and_unpinned_quote_mints_are_refused() {
             .await;
         let ix = lix::create_config(&admin.pubkey(), &mint, args.clone());
         assert_error(
+            0,
             env.send(&[ix], &[&admin]).await,
             LaunchpadError::QuoteMintNotClassic,
         );
@@ -148,6 +157,7 @@ async fn token_2022_and_unpinned_quote_mints_are_refused() {
     let other = env.create_mint(&admin.pubkey(), 6).await;
     let ix = lix::create_config(&admin.pubkey(), &other, args.clone());
     assert_error(
+        0,
         env.send(&[ix], &[&admin]).await,
         LaunchpadError::InvalidQuoteMint,
     );
@@ -166,22 +176,29 @@ async fn admin_handover_takes_two_steps() {
     // Only the admin proposes; only the proposed key accepts.
     let ix = lix::propose_admin(&intruder.pubkey(), &intruder.pubkey());
     assert_error(
+        0,
         env.send(&[ix], &[&intruder]).await,
         LaunchpadError::Unauthorized,
     );
     let ix = lix::accept_admin(&next.pubkey());
-    assert_error(env.send(&[ix], &[&next]).await, LaunchpadError::NotProposed);
+    assert_error(
+        0,
+        env.send(&[ix], &[&next]).await,
+        LaunchpadError::NotProposed,
+    );
     let ix = lix::propose_admin(&admin.pubkey(), &next.pubkey());
     env.send(&[ix], &[&admin]).await.unwrap();
     assert_eq!(global(&mut env).await.pending_admin, Some(next.pubkey()));
     let ix = lix::accept_admin(&intruder.pubkey());
     assert_error(
+        0,
         env.send(&[ix], &[&intruder]).await,
         LaunchpadError::NotProposed,
     );
     // Until accepted, the old admin still rules.
     let ix = lix::set_config_disabled(&next.pubkey(), &config, true);
     assert_error(
+        0,
         env.send(&[ix], &[&next]).await,
         LaunchpadError::Unauthorized,
     );
@@ -191,6 +208,7 @@ async fn admin_handover_takes_two_steps() {
     assert_eq!((g.admin, g.pending_admin), (next.pubkey(), None));
     let ix = lix::set_config_disabled(&admin.pubkey(), &config, true);
     assert_error(
+        0,
         env.send(&[ix], &[&admin]).await,
         LaunchpadError::Unauthorized,
     );
@@ -228,6 +246,7 @@ async fn partner_handover_moves_fees_and_locked_position_fees() {
 
     let ix = lix::propose_partner(&new_partner.pubkey(), &new_partner.pubkey());
     assert_error(
+        0,
         env.send(&[ix], &[&new_partner]).await,
         LaunchpadError::Unauthorized,
     );
@@ -235,6 +254,7 @@ async fn partner_handover_moves_fees_and_locked_position_fees() {
     env.send(&[ix], &[&admin]).await.unwrap();
     let ix = lix::accept_partner(&old_partner.pubkey());
     assert_error(
+        0,
         env.send(&[ix], &[&old_partner]).await,
         LaunchpadError::NotProposed,
     );
@@ -251,6 +271,7 @@ async fn partner_handover_moves_fees_and_locked_position_fees() {
     let old_dest = env.fund_quote(&old_partner, quote, 1).await;
     let ix = lix::claim_trading_fee(&live, &old_partner.pubkey(), &old_dest);
     assert_error(
+        0,
         env.send(&[ix], &[&old_partner]).await,
         LaunchpadError::NotEntitled,
     );
@@ -272,6 +293,7 @@ async fn partner_handover_moves_fees_and_locked_position_fees() {
     env.ensure_amm_accounts(&amm, &old_partner).await;
     let ix = lix::claim_locked_lp_fee(&migrated, &old_partner.pubkey(), &position);
     assert_error(
+        0,
         env.send(&[ix], &[&old_partner]).await,
         LaunchpadError::NotEntitled,
     );
@@ -314,12 +336,14 @@ async fn a_disabled_config_stops_launches_only() {
     let intruder = env.wallet().await;
     let ix = lix::set_config_disabled(&intruder.pubkey(), &config, true);
     assert_error(
+        0,
         env.send(&[ix], &[&intruder]).await,
         LaunchpadError::Unauthorized,
     );
     let ix = lix::set_config_disabled(&admin.pubkey(), &config, true);
     env.send(&[ix], &[&admin]).await.unwrap();
     assert_error(
+        0,
         env.launch(&creator, Preset::Distribute, quote, None).await,
         LaunchpadError::ConfigDisabled,
     );

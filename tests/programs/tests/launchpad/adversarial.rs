@@ -154,6 +154,7 @@ async fn one_wallet_as_creator_and_partner() {
         assert_eq!(env.balance(&dest).await - before, surplus);
     }
     assert_error(
+        0,
         env.send(&[ix], &[&both]).await,
         LaunchpadError::SurplusAlreadyClaimed,
     );
@@ -195,6 +196,7 @@ async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused(
     // Claims that only exist after migration.
     let dest = env.fund_quote(&creator, quote, 1).await;
     assert_error(
+        0,
         env.send(
             &[lix::claim_surplus(&keys, &creator.pubkey(), &dest)],
             &[&creator],
@@ -206,6 +208,7 @@ async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused(
     env.ensure_amm_accounts(&amm, &creator).await;
     let ix = lix::claim_locked_lp_fee(&keys, &creator.pubkey(), &keys.creator_position());
     assert_error(
+        0,
         env.send(&[ix], &[&creator]).await,
         LaunchpadError::InvalidAmmAccount,
     );
@@ -252,7 +255,7 @@ async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused(
         let i = idx(&ix, &from);
         ix.accounts[i].pubkey = to;
         let err = env.send(&[ix], &[&migrator]).await.unwrap_err();
-        assert_eq!(err, expected, "migrate with {from} replaced by {to}");
+        assert_eq!(err.error, expected, "migrate with {from} replaced by {to}");
     }
     assert_eq!(env.pool(&keys.pool).await, snapshot);
     env.send(&[good], &[&migrator]).await.unwrap();
@@ -263,11 +266,13 @@ async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused(
     let i = idx(&ix, &amm.pool);
     ix.accounts[i].pubkey = other_amm.pool;
     assert_error(
+        0,
         env.send(&[ix], &[&creator]).await,
         LaunchpadError::InvalidAmmAccount,
     );
     let ix = lix::claim_locked_lp_fee(&keys, &creator.pubkey(), &keys.partner_position());
     assert_error(
+        0,
         env.send(&[ix], &[&creator]).await,
         LaunchpadError::InvalidPosition,
     );
@@ -275,6 +280,7 @@ async fn claims_before_migration_and_migrations_with_wrong_accounts_are_refused(
     env.ensure_amm_accounts(&amm, &stranger).await;
     let ix = lix::claim_locked_lp_fee(&keys, &stranger.pubkey(), &keys.creator_position());
     assert_error(
+        0,
         env.send(&[ix], &[&stranger]).await,
         LaunchpadError::NotEntitled,
     );

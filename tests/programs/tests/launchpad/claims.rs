@@ -46,10 +46,12 @@ async fn claims_for(quote: QuoteAsset) {
     // Anyone else: refused, nothing moves.
     let stranger = env.wallet().await;
     assert_error(
+        1,
         claim(&mut env, &keys, &stranger).await,
         LaunchpadError::NotEntitled,
     );
     assert_error(
+        1,
         claim(&mut env, &keys, &trader).await,
         LaunchpadError::NotEntitled,
     );
@@ -69,6 +71,7 @@ async fn claims_for(quote: QuoteAsset) {
     env.assert_reconciled(&keys).await;
     // Nothing more until more trading happens.
     assert_error(
+        1,
         claim(&mut env, &keys, &creator).await,
         LaunchpadError::NothingToClaim,
     );
@@ -79,6 +82,7 @@ async fn claims_for(quote: QuoteAsset) {
     claim(&mut env, &keys, &partner).await.unwrap();
     assert_eq!(env.balance(&pdest).await - pbefore, partner_due);
     assert_error(
+        1,
         claim(&mut env, &keys, &partner).await,
         LaunchpadError::NothingToClaim,
     );

@@ -30,6 +30,7 @@ async fn the_creator_role_moves_in_two_steps_and_every_creator_claim_follows_it(
     let stranger = env.wallet().await;
     // Only the creator proposes; only the proposed wallet accepts.
     assert_error(
+        0,
         env.send(
             &[lix::propose_creator(
                 &keys,
@@ -56,6 +57,7 @@ async fn the_creator_role_moves_in_two_steps_and_every_creator_claim_follows_it(
         LaunchpadEvent::CreatorProposed(p) if p.pending_creator == team.pubkey() && p.creator == creator.pubkey())));
     assert_eq!(env.pool(&keys.pool).await.pending_creator, team.pubkey());
     assert_error(
+        0,
         env.send(
             &[lix::accept_creator(&keys, &stranger.pubkey())],
             &[&stranger],
@@ -78,6 +80,7 @@ async fn the_creator_role_moves_in_two_steps_and_every_creator_claim_follows_it(
     );
     // A second accept is refused (the proposal is spent).
     assert_error(
+        0,
         env.send(&[lix::accept_creator(&keys, &team.pubkey())], &[&team])
             .await,
         LaunchpadError::NotProposedCreator,
@@ -87,6 +90,7 @@ async fn the_creator_role_moves_in_two_steps_and_every_creator_claim_follows_it(
     // account of its choosing (here a third wallet's).
     let old_dest = env.fund_quote(&creator, quote, 1).await;
     assert_error(
+        0,
         env.send(
             &[lix::claim_trading_fee(&keys, &creator.pubkey(), &old_dest)],
             &[&creator],
@@ -124,6 +128,7 @@ async fn the_creator_role_moves_in_two_steps_and_every_creator_claim_follows_it(
         env.ensure_amm_accounts(&amm, who).await;
     }
     assert_error(
+        0,
         env.send(
             &[lix::claim_locked_lp_fee(
                 &keys,
@@ -137,6 +142,8 @@ async fn the_creator_role_moves_in_two_steps_and_every_creator_claim_follows_it(
     );
     // Nor can anyone claim the locked position on the AMM directly: only the pool signs for it.
     assert_code(
+        &amm::ID,
+        0,
         env.send(
             &[amm_ix::claim_position_fee(
                 &amm,

@@ -59,7 +59,9 @@ async fn checked_exact_out(
         env.balance_or_zero(&base_ata).await,
         env.balance(&quote_ata).await,
     );
+    // A buy opens the trader's token account first: the swap is then the second instruction.
     assert_error(
+        if side == Side::Buy { 1 } else { 0 },
         send_exact_out(env, keys, trader, side, amount_out, q.amount_in - 1).await,
         LaunchpadError::SlippageExceeded,
     );
@@ -115,17 +117,20 @@ async fn exact_out_flow(preset: Preset, quote: QuoteAsset) {
     let pool = env.pool(&keys.pool).await;
     let unsold = pool.base_reserve - curve::constants::MIGRATION_SUPPLY_BASE_UNITS;
     assert_error(
+        1,
         env.buy_exact_out(&keys, &trader, unsold + 1, u64::MAX)
             .await,
         LaunchpadError::InsufficientLiquidity,
     );
     // Selling for more than the pool holds, likewise.
     assert_error(
+        0,
         env.sell_exact_out(&keys, &trader, pool.quote_reserve, u64::MAX)
             .await,
         LaunchpadError::InsufficientLiquidity,
     );
     assert_error(
+        1,
         env.buy_exact_out(&keys, &trader, 0, u64::MAX).await,
         LaunchpadError::ZeroAmount,
     );
@@ -154,6 +159,7 @@ async fn exact_out_flow(preset: Preset, quote: QuoteAsset) {
     );
     env.assert_reconciled(&keys).await;
     assert_error(
+        1,
         env.buy_exact_out(&keys, &trader, 1, u64::MAX).await,
         LaunchpadError::CurveComplete,
     );
@@ -193,13 +199,18 @@ async fn an_exact_out_buy_at_the_boundary_completes_the_curve() {
         .await
         .unwrap();
     let e = swaps(&events).pop().unwrap();
-    assert_eq!(e.complete, q.completes);
-    if e.complete {
-        assert_eq!(e.amount_out, unsold);
-        assert_eq!(e.amount_in - e.fee, QuoteAsset::Usdc.threshold());
-    } else {
-        assert_eq!(e.amount_out, unsold - 1);
-    }
+    // The quote and the program agree that the buy completes the curve, and it did: every unsold token for
+    // exactly the missing quote plus its fee, and the pool waits for migration.
+    assert!(q.completes, "the quote says the boundary buy completes");
+    assert!(e.complete, "the boundary buy completed the curve");
+    assert_eq!(e.amount_out, unsold);
+    assert_eq!(e.amount_in - e.fee, QuoteAsset::Usdc.threshold());
+    let pool = env.pool(&keys.pool).await;
+    assert_eq!(pool.status, launchpad::PoolStatus::Complete);
+    assert_eq!(
+        pool.base_reserve,
+        curve::constants::MIGRATION_SUPPLY_BASE_UNITS
+    );
     env.assert_reconciled(&keys).await;
 }
 
@@ -228,7 +239,8 @@ async fn exact_out_on_the_amm() {
             amount_out,
             max_amount_in,
         };
-        assert_code(
+        assert_amm_error(
+            0,
             env.send(
                 &[sdk::amm_ix::swap_exact_out(
                     &amm,

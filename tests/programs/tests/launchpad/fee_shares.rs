@@ -121,6 +121,7 @@ async fn three_recipients_each_claim_their_share_of_bonding_and_locked_lp_fees()
     // The creator role no longer claims creator fees (it is no recipient here); the partner still claims its own.
     let creator_dest = env.fund_quote(&creator, quote, 0).await;
     assert_error(
+        0,
         env.send(
             &[lix::claim_trading_fee(
                 &keys,
@@ -153,6 +154,7 @@ async fn three_recipients_each_claim_their_share_of_bonding_and_locked_lp_fees()
     let stranger = env.wallet().await;
     let dest = env.fund_quote(&stranger, quote, 0).await;
     assert_error(
+        0,
         env.send(
             &[lix::claim_fee_share(&keys, &stranger.pubkey(), &dest, None)],
             &[&stranger],
@@ -162,6 +164,7 @@ async fn three_recipients_each_claim_their_share_of_bonding_and_locked_lp_fees()
     );
     let r2_dest = env.fund_quote(&r2, quote, 0).await;
     assert_error(
+        0,
         env.send(
             &[lix::claim_fee_share(&keys, &r2.pubkey(), &r2_dest, None)],
             &[&r2],
@@ -187,6 +190,7 @@ async fn three_recipients_each_claim_their_share_of_bonding_and_locked_lp_fees()
     ];
     for list in bad_lists {
         assert_error(
+            0,
             env.send(
                 &[lix::set_fee_shares(&keys, &creator.pubkey(), list, false)],
                 &[&creator],
@@ -205,6 +209,7 @@ async fn three_recipients_each_claim_their_share_of_bonding_and_locked_lp_fees()
         })
         .collect();
     assert_error(
+        0,
         env.send(
             &[lix::set_fee_shares(
                 &keys,
@@ -218,6 +223,7 @@ async fn three_recipients_each_claim_their_share_of_bonding_and_locked_lp_fees()
         LaunchpadError::InvalidFeeShares,
     );
     assert_error(
+        0,
         env.send(
             &[lix::set_fee_shares(
                 &keys,
@@ -259,6 +265,7 @@ async fn three_recipients_each_claim_their_share_of_bonding_and_locked_lp_fees()
         (r1.pubkey(), 0, expected[0] + old[0])
     );
     assert_error(
+        0,
         env.send(
             &[lix::set_fee_shares(
                 &keys,
@@ -310,6 +317,7 @@ async fn three_recipients_each_claim_their_share_of_bonding_and_locked_lp_fees()
     .unwrap();
     env.ensure_amm_accounts(&amm, &creator).await;
     assert_error(
+        0,
         env.send(
             &[lix::claim_locked_lp_fee(
                 &keys,
@@ -344,14 +352,15 @@ async fn three_recipients_each_claim_their_share_of_bonding_and_locked_lp_fees()
         LaunchpadEvent::Claim(c) if c.kind == launchpad::CLAIM_KIND_LOCKED_LP_SHARED
             && c.amount == owed_quote && c.base_amount == owed_base)));
     env.assert_reconciled(&keys).await;
-    // Nothing new to collect: the AMM refuses an empty claim.
-    assert_code(
+    // Nothing new to collect: the launchpad refuses it before any CPI.
+    assert_error(
+        0,
         env.send(
             &[lix::share_locked_lp_fee(&keys, &cranker.pubkey())],
             &[&cranker],
         )
         .await,
-        amm::AmmError::NothingToClaim,
+        LaunchpadError::NothingToClaim,
     );
     let (q, b) = (
         parts(owed_quote, &[2_500, 7_500]),
@@ -399,6 +408,8 @@ async fn unshared_pools_refuse_the_share_instructions_and_the_first_shares_take_
     // No shares account yet: a claim against it finds none.
     let dest = env.fund_quote(&trader, quote, 0).await;
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(
             &[lix::claim_fee_share(&keys, &trader.pubkey(), &dest, None)],
             &[&trader],
@@ -430,6 +441,29 @@ async fn unshared_pools_refuse_the_share_instructions_and_the_first_shares_take_
     );
     assert_eq!(claim(&mut env, &keys, &team, false).await, (expected[1], 0));
     env.assert_reconciled(&keys).await;
-    // The surplus stays the creator role's: nothing about it changed.
-    assert!(!pool.creator_surplus_claimed);
+    // The surplus stays the creator role's: after migration the creator role claims it, the recipients
+    // have no part in it.
+    env.graduate(&keys, quote).await;
+    let migrator = env.wallet().await;
+    env.migrate(&keys, &migrator).await.unwrap();
+    let surplus = env.pool(&keys.pool).await.creator_surplus_unclaimed;
+    assert!(surplus > 0);
+    let creator_dest = env.fund_quote(&creator, quote, 0).await;
+    let before = env.balance(&creator_dest).await;
+    let team_credit = env.fee_shares(&keys).await.slots[1].quote_unclaimed;
+    env.send(
+        &[lix::claim_surplus(&keys, &creator.pubkey(), &creator_dest)],
+        &[&creator],
+    )
+    .await
+    .unwrap();
+    assert_eq!(env.balance(&creator_dest).await - before, surplus);
+    assert_eq!(
+        env.fee_shares(&keys).await.slots[1].quote_unclaimed,
+        team_credit
+    );
+    let pool = env.pool(&keys.pool).await;
+    assert!(pool.creator_surplus_claimed);
+    assert_eq!(pool.creator_surplus_unclaimed, 0);
+    env.assert_reconciled(&keys).await;
 }

@@ -19,7 +19,29 @@ use solana_signer::Signer;
 use solana_transaction::Transaction;
 pub use solana_transaction_error::TransactionError;
 
-pub type TxResult<T> = Result<T, TransactionError>;
+/// A failed transaction: the error, and the program that raised it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxFailure {
+    pub error: TransactionError,
+    /// The innermost program whose log line says it failed (`Program <id> failed: ...`), i.e. the program
+    /// that raised the error, a CPI's callee included; `None` when no program failed (the runtime refused
+    /// the transaction).
+    pub program: Option<Pubkey>,
+}
+
+pub type TxResult<T> = Result<T, TxFailure>;
+
+/// The program that raised a failed transaction's error, from its log: the first `Program <id> failed`
+/// line (a failing callee logs before each caller it fails).
+fn failing_program(logs: &[String]) -> Option<Pubkey> {
+    logs.iter().find_map(|line| {
+        let rest = line.strip_prefix("Program ")?;
+        let (id, tail) = rest.split_once(' ')?;
+        tail.starts_with("failed")
+            .then(|| id.parse().ok())
+            .flatten()
+    })
+}
 
 pub struct Env {
     pub ctx: ProgramTestContext,
@@ -183,9 +205,16 @@ impl Env {
                 }
             }
         }
+        let program = sim
+            .simulation_details
+            .as_ref()
+            .and_then(|d| failing_program(&d.logs));
         match self.ctx.banks_client.process_transaction(tx).await {
             Ok(()) => Ok(events),
-            Err(e) => Err(e.unwrap()),
+            Err(e) => Err(TxFailure {
+                error: e.unwrap(),
+                program,
+            }),
         }
     }
 
@@ -733,26 +762,37 @@ impl Env {
     }
 }
 
-/// The program error a failed transaction carries.
-pub fn custom_code(err: &TransactionError) -> Option<u32> {
-    match err {
-        TransactionError::InstructionError(_, InstructionError::Custom(code)) => Some(*code),
-        _ => None,
-    }
-}
-
-/// The transaction failed with the custom error `expected` (any program's error enum, or Anchor's).
+/// The transaction failed at instruction `ix` (its index in the transaction) with the custom error
+/// `expected`, raised by `program` (a CPI's callee is the program that raised it). Launchpad and AMM codes
+/// overlap (both count from 6000), and so do Anchor's across programs: the program is part of the error.
 #[track_caller]
 pub fn assert_code<T: std::fmt::Debug, E: Into<u32> + std::fmt::Debug + Copy>(
+    program: &Pubkey,
+    ix: u8,
     res: TxResult<T>,
     expected: E,
 ) {
-    let err = res.expect_err("expected the transaction to fail");
+    let failure = res.expect_err("expected the transaction to fail");
     assert_eq!(
-        custom_code(&err),
-        Some(expected.into()),
-        "got {err:?}, expected {expected:?}"
+        (&failure.error, failure.program),
+        (
+            &TransactionError::InstructionError(ix, InstructionError::Custom(expected.into())),
+            Some(*program)
+        ),
+        "expected {expected:?} from {program} at instruction {ix}"
     );
+}
+
+/// The launchpad refused instruction `ix` with `expected`.
+#[track_caller]
+pub fn assert_error<T: std::fmt::Debug>(ix: u8, res: TxResult<T>, expected: LaunchpadError) {
+    assert_code(&launchpad::ID, ix, res, expected)
+}
+
+/// The AMM refused instruction `ix` (or the CPI into it from instruction `ix`) with `expected`.
+#[track_caller]
+pub fn assert_amm_error<T: std::fmt::Debug>(ix: u8, res: TxResult<T>, expected: amm::AmmError) {
+    assert_code(&amm::ID, ix, res, expected)
 }
 
 /// Anchor's and the token programs' error codes the tests expect by number.
@@ -770,14 +810,10 @@ pub const CONSTRAINT_TOKEN_MINT: u32 = anchor_lang::error::ErrorCode::Constraint
 /// reports it as invalid instruction data).
 pub fn assert_already_created<T: std::fmt::Debug>(res: TxResult<T>) {
     assert_eq!(
-        res.expect_err("creating an existing account must fail"),
+        res.expect_err("creating an existing account must fail")
+            .error,
         TransactionError::InstructionError(0, InstructionError::InvalidInstructionData)
     );
-}
-
-#[track_caller]
-pub fn assert_error<T: std::fmt::Debug>(res: TxResult<T>, expected: LaunchpadError) {
-    assert_code(res, expected)
 }
 
 pub fn swaps(events: &[LaunchpadEvent]) -> Vec<sdk::events::EvtSwap> {

@@ -154,7 +154,7 @@ async fn bad_metadata_is_refused_and_changes_nothing() {
                 salt,
             },
         );
-        assert_error(env.send(&[ix], &[&creator]).await, expected);
+        assert_error(0, env.send(&[ix], &[&creator]).await, expected);
         assert!(env
             .ctx
             .banks_client

@@ -12,6 +12,9 @@ use sdk::launchpad_ix::{self as lix, LaunchKeys};
 use solana_keypair::Keypair;
 use solana_signer::Signer;
 
+const COMPUTE_BUDGET_PROGRAM: anchor_lang::prelude::Pubkey =
+    anchor_lang::prelude::pubkey!("ComputeBudget111111111111111111111111111111");
+
 async fn claim_lp(
     env: &mut Env,
     keys: &LaunchKeys,
@@ -60,6 +63,7 @@ async fn migration_flow(preset: Preset, quote: QuoteAsset) {
     // Not before completion.
     let migrator = env.wallet().await;
     assert_error(
+        0,
         env.migrate(&keys, &migrator).await,
         LaunchpadError::CurveNotComplete,
     );
@@ -126,10 +130,12 @@ async fn migration_flow(preset: Preset, quote: QuoteAsset) {
     // Once only; the curve trades no more, and says where trading went.
     let again = env.wallet().await;
     assert_error(
+        0,
         env.migrate(&keys, &again).await,
         LaunchpadError::AlreadyMigrated,
     );
     assert_error(
+        1,
         env.buy(&keys, &trader, 1_000_000, 0).await,
         LaunchpadError::PoolMigrated,
     );
@@ -148,7 +154,7 @@ async fn migration_flow(preset: Preset, quote: QuoteAsset) {
             min_b: 0,
         },
     );
-    assert_code(env.send(&[rm], &[&creator]).await, 2001u32); // ConstraintHasOne: not the owner
+    assert_code(&amm::ID, 0, env.send(&[rm], &[&creator]).await, 2001u32); // ConstraintHasOne: not the owner
 
     // Trading on the AMM accrues fees to both locked positions.
     env.ensure_amm_accounts(&amm, &trader).await;
@@ -175,10 +181,12 @@ async fn migration_flow(preset: Preset, quote: QuoteAsset) {
     // Each party claims its position's fees through the launchpad; nobody else can.
     let stranger = env.wallet().await;
     assert_error(
+        0,
         claim_lp(&mut env, &keys, &stranger, &keys.creator_position()).await,
         LaunchpadError::NotEntitled,
     );
     assert_error(
+        0,
         claim_lp(&mut env, &keys, &creator, &keys.partner_position()).await,
         LaunchpadError::InvalidPosition,
     );
@@ -204,7 +212,8 @@ async fn migration_flow(preset: Preset, quote: QuoteAsset) {
         (c.amount, c.base_amount),
         "equal positions earn equal fees"
     );
-    assert_code(
+    assert_amm_error(
+        0,
         claim_lp(&mut env, &keys, &creator, &keys.creator_position()).await,
         AmmError::NothingToClaim,
     );
@@ -214,6 +223,7 @@ async fn migration_flow(preset: Preset, quote: QuoteAsset) {
     for (who, share) in [(&creator, m.creator_surplus), (&partner, m.partner_surplus)] {
         if share == 0 {
             assert_error(
+                1,
                 claim_surplus(&mut env, &keys, who).await,
                 LaunchpadError::NothingToClaim,
             );
@@ -224,11 +234,13 @@ async fn migration_flow(preset: Preset, quote: QuoteAsset) {
         claim_surplus(&mut env, &keys, who).await.unwrap();
         assert_eq!(env.balance(&dest).await - before, share);
         assert_error(
+            1,
             claim_surplus(&mut env, &keys, who).await,
             LaunchpadError::SurplusAlreadyClaimed,
         );
     }
     assert_error(
+        1,
         claim_surplus(&mut env, &keys, &stranger).await,
         LaunchpadError::NotEntitled,
     );
@@ -275,7 +287,7 @@ async fn migration_shield_usdc() {
 }
 
 #[tokio::test]
-async fn the_completing_buy_and_migrate_fit_in_one_transaction() {
+async fn the_completing_buy_and_migrate_fit_in_one_transaction_by_size() {
     let mut env = Env::start().await;
     let creator = env.wallet().await;
     let (keys, _) = env
@@ -284,7 +296,19 @@ async fn the_completing_buy_and_migrate_fit_in_one_transaction() {
         .unwrap();
     let whale = env.wallet().await;
     env.fund_quote(&whale, QuoteAsset::Usdc, 1_000 * USDC).await;
+    // The compute-budget pair the API puts first (limit, price), then the buy and the migration: what the API
+    // sends. The programs run natively here, unmetered, so this checks the transaction's size and accounts
+    // (one packet, at most 64 accounts), not its compute: that is measured on SBF (docs/deploying.md).
+    let budget = |tag: u8, value: &[u8]| {
+        anchor_lang::solana_program::instruction::Instruction::new_with_bytes(
+            COMPUTE_BUDGET_PROGRAM,
+            &[&[tag][..], value].concat(),
+            vec![],
+        )
+    };
     let ixs = [
+        budget(2, &1_400_000u32.to_le_bytes()),
+        budget(3, &1u64.to_le_bytes()),
         lix::create_ata_idempotent(
             &whale.pubkey(),
             &whale.pubkey(),
@@ -302,6 +326,13 @@ async fn the_completing_buy_and_migrate_fit_in_one_transaction() {
         ),
         lix::migrate(&keys, &whale.pubkey()),
     ];
+    let tx = solana_transaction::Transaction::new_with_payer(&ixs, Some(&whale.pubkey()));
+    let mut signed = tx.clone();
+    signed.signatures =
+        vec![Default::default(); tx.message.header.num_required_signatures as usize];
+    let size = bincode::serialize(&signed).unwrap().len();
+    assert!(size <= 1_232, "{size} bytes: above one packet");
+    assert!(tx.message.account_keys.len() <= 64);
     let events = env.send(&ixs, &[&whale]).await.unwrap();
     assert!(events
         .iter()
@@ -341,10 +372,73 @@ async fn a_forged_amm_pool_is_refused() {
         meta.pubkey = theirs.pool;
     }
     assert_error(
+        0,
         env.send(&[ix], &[&creator]).await,
         LaunchpadError::InvalidAmmAccount,
     );
     // The squatter's pool does not block the real migration.
     env.migrate(&keys, &creator).await.unwrap();
     env.assert_reconciled(&keys).await;
+}
+
+/// Nobody but a position's owner (or the pool's creator, here the launch's pool itself) adds liquidity to a
+/// launch's locked positions: they stay exactly equal, as indexers rely on.
+#[tokio::test]
+async fn nobody_adds_liquidity_to_a_launchs_locked_positions() {
+    let mut env = Env::start().await;
+    let creator = env.wallet().await;
+    let (keys, _) = env
+        .launch(&creator, Preset::Fair, QuoteAsset::Usdc, None)
+        .await
+        .unwrap();
+    env.graduate(&keys, QuoteAsset::Usdc).await;
+    let migrator = env.wallet().await;
+    env.migrate(&keys, &migrator).await.unwrap();
+    let amm = keys.amm_keys();
+    // A wallet holding both tokens (bought on the AMM) tries to add to either position, locked or not.
+    let stranger = env.wallet().await;
+    env.fund_quote(&stranger, QuoteAsset::Usdc, 50 * USDC).await;
+    env.ensure_amm_accounts(&amm, &stranger).await;
+    env.amm_swap(&amm, &stranger, amm.mint_a == keys.quote_mint, 20 * USDC)
+        .await
+        .unwrap();
+    let before = (
+        env.position(&keys.creator_position()).await,
+        env.position(&keys.partner_position()).await,
+        env.amm_pool(&amm.pool).await,
+    );
+    for position in [keys.creator_position(), keys.partner_position()] {
+        for lock in [false, true] {
+            let args = amm_ix::AddLiquidityArgs {
+                liquidity: 1_000,
+                max_a: u64::MAX,
+                max_b: u64::MAX,
+                lock,
+            };
+            assert_amm_error(
+                0,
+                env.send(
+                    &[amm_ix::add_liquidity(
+                        &amm,
+                        &stranger.pubkey(),
+                        &position,
+                        args,
+                    )],
+                    &[&stranger],
+                )
+                .await,
+                AmmError::NotPositionOwner,
+            );
+        }
+    }
+    let after = (
+        env.position(&keys.creator_position()).await,
+        env.position(&keys.partner_position()).await,
+        env.amm_pool(&amm.pool).await,
+    );
+    assert_eq!(before, after);
+    assert_eq!(
+        after.0.locked_liquidity, after.1.locked_liquidity,
+        "the two locked positions stay equal"
+    );
 }

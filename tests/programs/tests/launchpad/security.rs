@@ -38,6 +38,8 @@ async fn forged_accounts_are_refused() {
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintHasOne,
     );
@@ -48,6 +50,8 @@ async fn forged_accounts_are_refused() {
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[ix], &[&trader]).await,
         AnchorError::AccountDiscriminatorMismatch,
     );
@@ -58,6 +62,8 @@ async fn forged_accounts_are_refused() {
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintSeeds,
     );
@@ -68,6 +74,8 @@ async fn forged_accounts_are_refused() {
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintHasOne,
     );
@@ -77,6 +85,8 @@ async fn forged_accounts_are_refused() {
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), buy);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintHasOne,
     );
@@ -92,6 +102,8 @@ async fn forged_accounts_are_refused() {
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), sell);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintDuplicateMutableAccount,
     );
@@ -104,6 +116,8 @@ async fn forged_accounts_are_refused() {
     };
     let ix = lix::swap_with_ata(&forged, &trader.pubkey(), sell);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[ix], &[&trader]).await,
         AnchorError::ConstraintHasOne,
     );
@@ -115,6 +129,8 @@ async fn forged_accounts_are_refused() {
     let dest = env.fund_quote(&creator, QuoteAsset::Usdc, 1).await;
     let ix = lix::claim_trading_fee(&forged, &creator.pubkey(), &dest);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[ix], &[&creator]).await,
         AnchorError::ConstraintHasOne,
     );
@@ -129,7 +145,12 @@ async fn forged_accounts_are_refused() {
         ..sell
     };
     let ix = lix::swap(&keys, &thief.pubkey(), &victim, &thief_quote, stolen);
-    assert_code(env.send(&[ix], &[&thief]).await, TOKEN_OWNER_MISMATCH);
+    assert_code(
+        &sdk::ids::TOKEN_2022_PROGRAM,
+        0,
+        env.send(&[ix], &[&thief]).await,
+        TOKEN_OWNER_MISMATCH,
+    );
 
     // create_launch: a mint that is not the creator's PDA, and a quote mint that is not the config's.
     let salt = env.next_salt();
@@ -143,6 +164,8 @@ async fn forged_accounts_are_refused() {
     let forged_mint = pda::mint(&trader.pubkey(), salt);
     let forged = LaunchKeys::new(creator.pubkey(), good.config, good.quote_mint, forged_mint);
     assert_code(
+        &launchpad::ID,
+        0,
         env.send(&[lix::create_launch(&forged, args.clone())], &[&creator])
             .await,
         AnchorError::ConstraintSeeds,
@@ -152,6 +175,7 @@ async fn forged_accounts_are_refused() {
         ..good
     };
     assert_error(
+        0,
         env.send(&[lix::create_launch(&forged, args)], &[&creator])
             .await,
         LaunchpadError::InvalidQuoteMint,

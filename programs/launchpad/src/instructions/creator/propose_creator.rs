@@ -1,6 +1,11 @@
 //! `propose_creator`: the pool's creator names the wallet to hand the creator role to (a team wallet, a
 //! multisig). Nothing changes until that wallet accepts, so a mistyped key never strands the role; a new
 //! proposal replaces the pending one, and proposing the default key withdraws it.
+//!
+//! While a proposal is pending the role's income is frozen for the wallet offered it: the creator cannot
+//! change or lock the fee shares (`set_fee_shares`), nor claim the creator's trading fees, surplus or locked
+//! position fees (`HandoverPending`). Recipients of shares set before keep claiming their own credit, and
+//! locked shares stay final: a buyer of the role reads them before accepting.
 
 use crate::constants::POOL_SEED;
 use crate::errors::LaunchpadError;

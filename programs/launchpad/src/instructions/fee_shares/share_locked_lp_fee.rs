@@ -1,14 +1,15 @@
 //! `share_locked_lp_fee`: after migration, collects the AMM fees of a shared pool's locked creator position
 //! into the pool's own vaults and credits them to the recipients by their shares (each then claims with
 //! `claim_fee_share`). Anyone may send it: it pays nobody, it only moves the fees where the shares can reach
-//! them. Fees are credited by the shares in force when they are collected.
+//! them. Fees are credited by the shares in force when they are collected; `set_fee_shares` collects them
+//! before any change of shares, so every fee is shared by the shares in force when it was earned. With
+//! nothing earned it fails with the launchpad's `NothingToClaim` (no CPI is made).
 
 use crate::constants::{FEE_SHARES_SEED, POOL_SEED};
 use crate::errors::LaunchpadError;
 use crate::events::{EvtClaim, CLAIM_KIND_LOCKED_LP_SHARED};
-use crate::instructions::migrate::{amm_position_address, CREATOR_POSITION_ID};
 use crate::state::{FeeShares, Pool, PoolStatus};
-use crate::utils::locked_position::{collect_position_fees, Collect};
+use crate::utils::locked_position::{collect_creator_fees_into_shares, Collect};
 use amm::program::Amm;
 use anchor_lang::prelude::*;
 use anchor_spl::token_interface::{Mint, TokenAccount, TokenInterface};
@@ -60,12 +61,6 @@ pub fn handler(ctx: Context<ShareLockedLpFee>) -> Result<()> {
         LaunchpadError::NotMigrated
     );
     require!(a.pool.fee_shared, LaunchpadError::NotEntitled);
-    let owner = a.pool.key();
-    require_keys_eq!(
-        a.position.key(),
-        amm_position_address(&a.amm_pool.key(), &owner, CREATOR_POSITION_ID),
-        LaunchpadError::InvalidPosition
-    );
     let base_is_a = a.mint_a.key() == a.pool.base_mint;
     let (to_a, to_b) = if base_is_a {
         (
@@ -78,32 +73,27 @@ pub fn handler(ctx: Context<ShareLockedLpFee>) -> Result<()> {
             a.base_vault.to_account_info(),
         )
     };
-    let (before_base, before_quote) = (a.base_vault.amount, a.quote_vault.amount);
-    collect_position_fees(
-        &a.pool,
+    let accounts = &mut *ctx.accounts;
+    let (base, quote) = collect_creator_fees_into_shares(
+        &accounts.pool,
+        &mut accounts.fee_shares,
         Collect {
-            amm_program: &a.amm_program.to_account_info(),
-            amm_pool: &a.amm_pool.to_account_info(),
-            position: &a.position.to_account_info(),
-            mint_a: &a.mint_a.to_account_info(),
-            mint_b: &a.mint_b.to_account_info(),
-            vault_a: &a.amm_vault_a.to_account_info(),
-            vault_b: &a.amm_vault_b.to_account_info(),
+            amm_program: &accounts.amm_program.to_account_info(),
+            amm_pool: &accounts.amm_pool.to_account_info(),
+            position: &accounts.position.to_account_info(),
+            mint_a: &accounts.mint_a.to_account_info(),
+            mint_b: &accounts.mint_b.to_account_info(),
+            vault_a: &accounts.amm_vault_a.to_account_info(),
+            vault_b: &accounts.amm_vault_b.to_account_info(),
             to_a: &to_a,
             to_b: &to_b,
-            token_program_a: &a.token_program_a.to_account_info(),
-            token_program_b: &a.token_program_b.to_account_info(),
-            amm_event_authority: &a.amm_event_authority.to_account_info(),
+            token_program_a: &accounts.token_program_a.to_account_info(),
+            token_program_b: &accounts.token_program_b.to_account_info(),
+            amm_event_authority: &accounts.amm_event_authority.to_account_info(),
         },
+        base_is_a,
     )?;
-    let accounts = &mut *ctx.accounts;
-    accounts.base_vault.reload()?;
-    accounts.quote_vault.reload()?;
-    let base = accounts.base_vault.amount.saturating_sub(before_base);
-    let quote = accounts.quote_vault.amount.saturating_sub(before_quote);
     require!(base > 0 || quote > 0, LaunchpadError::NothingToClaim);
-    accounts.fee_shares.credit(base, true)?;
-    accounts.fee_shares.credit(quote, false)?;
     let pool = &accounts.pool;
     let event = EvtClaim {
         pool: pool.key(),

@@ -42,6 +42,8 @@ export const AMM_ERROR__UNSUPPORTED_MINT_EXTENSION = 0x177b; // 6011
 export const AMM_ERROR__UNAUTHORIZED = 0x177c; // 6012
 /** FirstDepositNotCreator: Only the pool's creator makes the first deposit (it sets the price) */
 export const AMM_ERROR__FIRST_DEPOSIT_NOT_CREATOR = 0x177d; // 6013
+/** NotPositionOwner: Only the position's owner (or the pool's creator) may add liquidity to it */
+export const AMM_ERROR__NOT_POSITION_OWNER = 0x177e; // 6014
 
 export type AmmError =
   | typeof AMM_ERROR__AMOUNT_TOO_SMALL
@@ -54,6 +56,7 @@ export type AmmError =
   | typeof AMM_ERROR__MATH_OVERFLOW
   | typeof AMM_ERROR__MINTS_NOT_SORTED
   | typeof AMM_ERROR__NOTHING_TO_CLAIM
+  | typeof AMM_ERROR__NOT_POSITION_OWNER
   | typeof AMM_ERROR__SLIPPAGE_EXCEEDED
   | typeof AMM_ERROR__UNAUTHORIZED
   | typeof AMM_ERROR__UNSUPPORTED_MINT_EXTENSION
@@ -72,6 +75,7 @@ if (process.env["NODE_ENV"] !== "production") {
     [AMM_ERROR__MATH_OVERFLOW]: `Math overflow`,
     [AMM_ERROR__MINTS_NOT_SORTED]: `Mints must be given in ascending address order and differ`,
     [AMM_ERROR__NOTHING_TO_CLAIM]: `Nothing to claim`,
+    [AMM_ERROR__NOT_POSITION_OWNER]: `Only the position's owner (or the pool's creator) may add liquidity to it`,
     [AMM_ERROR__SLIPPAGE_EXCEEDED]: `Slippage exceeded`,
     [AMM_ERROR__UNAUTHORIZED]: `Only the owner (or the pool's creator) may create a position for the owner`,
     [AMM_ERROR__UNSUPPORTED_MINT_EXTENSION]: `Mint has a Token-2022 extension the AMM refuses (transfer fee or hook, permanent delegate, non-transferable, default frozen, confidential transfers, pausable, or one it does not know)`,

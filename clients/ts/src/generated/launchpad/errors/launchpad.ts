@@ -94,10 +94,16 @@ export const LAUNCHPAD_ERROR__FEES_SHARED = 0x1795; // 6037
 export const LAUNCHPAD_ERROR__FEE_SHARES_LOCKED = 0x1796; // 6038
 /** InvalidFeeShares: Fee shares must name 1 to 10 distinct wallets with shares above zero summing to 10,000 bps */
 export const LAUNCHPAD_ERROR__INVALID_FEE_SHARES = 0x1797; // 6039
-/** FeeSharesFull: Too many former recipients still have fees to claim; they must claim before the shares change */
+/** FeeSharesFull: Too many former recipients still have fees to claim: pay them out with the change (name their token accounts) or let them claim first */
 export const LAUNCHPAD_ERROR__FEE_SHARES_FULL = 0x1798; // 6040
 /** SelfReferral: A trader cannot be its own referral */
 export const LAUNCHPAD_ERROR__SELF_REFERRAL = 0x1799; // 6041
+/** HandoverPending: A creator handover is pending: the creator role's shares and claims are frozen until it is accepted or withdrawn */
+export const LAUNCHPAD_ERROR__HANDOVER_PENDING = 0x179a; // 6042
+/** SettlementAccountsMissing: After migration the fee shares change only with the pool's vaults and AMM accounts: the creator position's fees are credited by the old shares first */
+export const LAUNCHPAD_ERROR__SETTLEMENT_ACCOUNTS_MISSING = 0x179b; // 6043
+/** ReferralNotAssociated: The referral account must be its owner's associated token account of the quote mint (vaults are refused) */
+export const LAUNCHPAD_ERROR__REFERRAL_NOT_ASSOCIATED = 0x179c; // 6044
 
 export type LaunchpadError =
   | typeof LAUNCHPAD_ERROR__ALREADY_MIGRATED
@@ -109,6 +115,7 @@ export type LaunchpadError =
   | typeof LAUNCHPAD_ERROR__FEE_SHARES_FULL
   | typeof LAUNCHPAD_ERROR__FEE_SHARES_LOCKED
   | typeof LAUNCHPAD_ERROR__FEES_SHARED
+  | typeof LAUNCHPAD_ERROR__HANDOVER_PENDING
   | typeof LAUNCHPAD_ERROR__INCONSISTENT_STATE
   | typeof LAUNCHPAD_ERROR__INSUFFICIENT_LIQUIDITY
   | typeof LAUNCHPAD_ERROR__INVALID_AMM_ACCOUNT
@@ -136,7 +143,9 @@ export type LaunchpadError =
   | typeof LAUNCHPAD_ERROR__POOL_MIGRATED
   | typeof LAUNCHPAD_ERROR__PRESET_MISMATCH
   | typeof LAUNCHPAD_ERROR__QUOTE_MINT_NOT_CLASSIC
+  | typeof LAUNCHPAD_ERROR__REFERRAL_NOT_ASSOCIATED
   | typeof LAUNCHPAD_ERROR__SELF_REFERRAL
+  | typeof LAUNCHPAD_ERROR__SETTLEMENT_ACCOUNTS_MISSING
   | typeof LAUNCHPAD_ERROR__SLIPPAGE_EXCEEDED
   | typeof LAUNCHPAD_ERROR__SURPLUS_ALREADY_CLAIMED
   | typeof LAUNCHPAD_ERROR__TOO_MANY_SEGMENTS
@@ -152,9 +161,10 @@ if (process.env["NODE_ENV"] !== "production") {
     [LAUNCHPAD_ERROR__CURVE_COMPLETE]: `The curve is complete; it trades no more`,
     [LAUNCHPAD_ERROR__CURVE_MISMATCH]: `Curve does not sell the sale supply for the threshold at the migration price`,
     [LAUNCHPAD_ERROR__CURVE_NOT_COMPLETE]: `The curve is not complete yet; it migrates once it reaches the threshold`,
-    [LAUNCHPAD_ERROR__FEE_SHARES_FULL]: `Too many former recipients still have fees to claim; they must claim before the shares change`,
+    [LAUNCHPAD_ERROR__FEE_SHARES_FULL]: `Too many former recipients still have fees to claim: pay them out with the change (name their token accounts) or let them claim first`,
     [LAUNCHPAD_ERROR__FEE_SHARES_LOCKED]: `The fee shares are locked; they can no longer change`,
     [LAUNCHPAD_ERROR__FEES_SHARED]: `This pool's creator fees are shared: its recipients claim them with claim_fee_share`,
+    [LAUNCHPAD_ERROR__HANDOVER_PENDING]: `A creator handover is pending: the creator role's shares and claims are frozen until it is accepted or withdrawn`,
     [LAUNCHPAD_ERROR__INCONSISTENT_STATE]: `Pool state is inconsistent with its curve`,
     [LAUNCHPAD_ERROR__INSUFFICIENT_LIQUIDITY]: `Not enough liquidity on the curve`,
     [LAUNCHPAD_ERROR__INVALID_AMM_ACCOUNT]: `AMM account does not match the migration`,
@@ -182,7 +192,9 @@ if (process.env["NODE_ENV"] !== "production") {
     [LAUNCHPAD_ERROR__POOL_MIGRATED]: `The pool has migrated; it trades on the AMM now`,
     [LAUNCHPAD_ERROR__PRESET_MISMATCH]: `Config differs from the preset's economics`,
     [LAUNCHPAD_ERROR__QUOTE_MINT_NOT_CLASSIC]: `Quote mints must be classic SPL Token mints`,
+    [LAUNCHPAD_ERROR__REFERRAL_NOT_ASSOCIATED]: `The referral account must be its owner's associated token account of the quote mint (vaults are refused)`,
     [LAUNCHPAD_ERROR__SELF_REFERRAL]: `A trader cannot be its own referral`,
+    [LAUNCHPAD_ERROR__SETTLEMENT_ACCOUNTS_MISSING]: `After migration the fee shares change only with the pool's vaults and AMM accounts: the creator position's fees are credited by the old shares first`,
     [LAUNCHPAD_ERROR__SLIPPAGE_EXCEEDED]: `Slippage exceeded: output below the minimum`,
     [LAUNCHPAD_ERROR__SURPLUS_ALREADY_CLAIMED]: `Surplus already claimed`,
     [LAUNCHPAD_ERROR__TOO_MANY_SEGMENTS]: `Too many curve segments`,

@@ -16,6 +16,7 @@ import {
   getBooleanEncoder,
   getBytesDecoder,
   getBytesEncoder,
+  getProgramDerivedAddress,
   getStructDecoder,
   getStructEncoder,
   SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
@@ -67,6 +68,20 @@ export type SetFeeSharesInstruction<
   TAccountFeeShares extends string | AccountMeta<string> = string,
   TAccountSystemProgram extends string | AccountMeta<string> =
     "11111111111111111111111111111111",
+  TAccountBaseMint extends string | AccountMeta<string> = string,
+  TAccountQuoteMint extends string | AccountMeta<string> = string,
+  TAccountBaseVault extends string | AccountMeta<string> = string,
+  TAccountQuoteVault extends string | AccountMeta<string> = string,
+  TAccountBaseTokenProgram extends string | AccountMeta<string> =
+    "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb",
+  TAccountQuoteTokenProgram extends string | AccountMeta<string> = string,
+  TAccountAmmPool extends string | AccountMeta<string> = string,
+  TAccountPosition extends string | AccountMeta<string> = string,
+  TAccountAmmVaultA extends string | AccountMeta<string> = string,
+  TAccountAmmVaultB extends string | AccountMeta<string> = string,
+  TAccountAmmEventAuthority extends string | AccountMeta<string> = string,
+  TAccountAmmProgram extends string | AccountMeta<string> =
+    "ETZMpfu5Kj1oLudaxkCqEYLVMiHihpZY5n7xNPmC13j",
   TAccountEventAuthority extends string | AccountMeta<string> = string,
   TAccountProgram extends string | AccountMeta<string> =
     "6NpjqXdtL6aWKrifyWxp1e9bYXvqhcYL51T3JTQgNKRu",
@@ -88,6 +103,42 @@ export type SetFeeSharesInstruction<
       TAccountSystemProgram extends string
         ? ReadonlyAccount<TAccountSystemProgram>
         : TAccountSystemProgram,
+      TAccountBaseMint extends string
+        ? ReadonlyAccount<TAccountBaseMint>
+        : TAccountBaseMint,
+      TAccountQuoteMint extends string
+        ? ReadonlyAccount<TAccountQuoteMint>
+        : TAccountQuoteMint,
+      TAccountBaseVault extends string
+        ? WritableAccount<TAccountBaseVault>
+        : TAccountBaseVault,
+      TAccountQuoteVault extends string
+        ? WritableAccount<TAccountQuoteVault>
+        : TAccountQuoteVault,
+      TAccountBaseTokenProgram extends string
+        ? ReadonlyAccount<TAccountBaseTokenProgram>
+        : TAccountBaseTokenProgram,
+      TAccountQuoteTokenProgram extends string
+        ? ReadonlyAccount<TAccountQuoteTokenProgram>
+        : TAccountQuoteTokenProgram,
+      TAccountAmmPool extends string
+        ? WritableAccount<TAccountAmmPool>
+        : TAccountAmmPool,
+      TAccountPosition extends string
+        ? WritableAccount<TAccountPosition>
+        : TAccountPosition,
+      TAccountAmmVaultA extends string
+        ? WritableAccount<TAccountAmmVaultA>
+        : TAccountAmmVaultA,
+      TAccountAmmVaultB extends string
+        ? WritableAccount<TAccountAmmVaultB>
+        : TAccountAmmVaultB,
+      TAccountAmmEventAuthority extends string
+        ? ReadonlyAccount<TAccountAmmEventAuthority>
+        : TAccountAmmEventAuthority,
+      TAccountAmmProgram extends string
+        ? ReadonlyAccount<TAccountAmmProgram>
+        : TAccountAmmProgram,
       TAccountEventAuthority extends string
         ? ReadonlyAccount<TAccountEventAuthority>
         : TAccountEventAuthority,
@@ -147,6 +198,18 @@ export type SetFeeSharesAsyncInput<
   TAccountPool extends string = string,
   TAccountFeeShares extends string = string,
   TAccountSystemProgram extends string = string,
+  TAccountBaseMint extends string = string,
+  TAccountQuoteMint extends string = string,
+  TAccountBaseVault extends string = string,
+  TAccountQuoteVault extends string = string,
+  TAccountBaseTokenProgram extends string = string,
+  TAccountQuoteTokenProgram extends string = string,
+  TAccountAmmPool extends string = string,
+  TAccountPosition extends string = string,
+  TAccountAmmVaultA extends string = string,
+  TAccountAmmVaultB extends string = string,
+  TAccountAmmEventAuthority extends string = string,
+  TAccountAmmProgram extends string = string,
   TAccountEventAuthority extends string = string,
   TAccountProgram extends string = string,
 > = {
@@ -155,6 +218,18 @@ export type SetFeeSharesAsyncInput<
   pool: Address<TAccountPool>;
   feeShares?: Address<TAccountFeeShares>;
   systemProgram?: Address<TAccountSystemProgram>;
+  baseMint?: Address<TAccountBaseMint>;
+  quoteMint?: Address<TAccountQuoteMint>;
+  baseVault?: Address<TAccountBaseVault>;
+  quoteVault?: Address<TAccountQuoteVault>;
+  baseTokenProgram?: Address<TAccountBaseTokenProgram>;
+  quoteTokenProgram?: Address<TAccountQuoteTokenProgram>;
+  ammPool?: Address<TAccountAmmPool>;
+  position?: Address<TAccountPosition>;
+  ammVaultA?: Address<TAccountAmmVaultA>;
+  ammVaultB?: Address<TAccountAmmVaultB>;
+  ammEventAuthority?: Address<TAccountAmmEventAuthority>;
+  ammProgram?: Address<TAccountAmmProgram>;
   eventAuthority?: Address<TAccountEventAuthority>;
   program?: Address<TAccountProgram>;
   recipients: SetFeeSharesInstructionDataArgs["recipients"];
@@ -166,6 +241,18 @@ export async function getSetFeeSharesInstructionAsync<
   TAccountPool extends string,
   TAccountFeeShares extends string,
   TAccountSystemProgram extends string,
+  TAccountBaseMint extends string,
+  TAccountQuoteMint extends string,
+  TAccountBaseVault extends string,
+  TAccountQuoteVault extends string,
+  TAccountBaseTokenProgram extends string,
+  TAccountQuoteTokenProgram extends string,
+  TAccountAmmPool extends string,
+  TAccountPosition extends string,
+  TAccountAmmVaultA extends string,
+  TAccountAmmVaultB extends string,
+  TAccountAmmEventAuthority extends string,
+  TAccountAmmProgram extends string,
   TAccountEventAuthority extends string,
   TAccountProgram extends string,
   TProgramAddress extends Address = typeof LAUNCHPAD_PROGRAM_ADDRESS,
@@ -175,6 +262,18 @@ export async function getSetFeeSharesInstructionAsync<
     TAccountPool,
     TAccountFeeShares,
     TAccountSystemProgram,
+    TAccountBaseMint,
+    TAccountQuoteMint,
+    TAccountBaseVault,
+    TAccountQuoteVault,
+    TAccountBaseTokenProgram,
+    TAccountQuoteTokenProgram,
+    TAccountAmmPool,
+    TAccountPosition,
+    TAccountAmmVaultA,
+    TAccountAmmVaultB,
+    TAccountAmmEventAuthority,
+    TAccountAmmProgram,
     TAccountEventAuthority,
     TAccountProgram
   >,
@@ -186,6 +285,18 @@ export async function getSetFeeSharesInstructionAsync<
     TAccountPool,
     TAccountFeeShares,
     TAccountSystemProgram,
+    TAccountBaseMint,
+    TAccountQuoteMint,
+    TAccountBaseVault,
+    TAccountQuoteVault,
+    TAccountBaseTokenProgram,
+    TAccountQuoteTokenProgram,
+    TAccountAmmPool,
+    TAccountPosition,
+    TAccountAmmVaultA,
+    TAccountAmmVaultB,
+    TAccountAmmEventAuthority,
+    TAccountAmmProgram,
     TAccountEventAuthority,
     TAccountProgram
   >
@@ -199,6 +310,27 @@ export async function getSetFeeSharesInstructionAsync<
     pool: { value: input.pool ?? null, isWritable: true },
     feeShares: { value: input.feeShares ?? null, isWritable: true },
     systemProgram: { value: input.systemProgram ?? null, isWritable: false },
+    baseMint: { value: input.baseMint ?? null, isWritable: false },
+    quoteMint: { value: input.quoteMint ?? null, isWritable: false },
+    baseVault: { value: input.baseVault ?? null, isWritable: true },
+    quoteVault: { value: input.quoteVault ?? null, isWritable: true },
+    baseTokenProgram: {
+      value: input.baseTokenProgram ?? null,
+      isWritable: false,
+    },
+    quoteTokenProgram: {
+      value: input.quoteTokenProgram ?? null,
+      isWritable: false,
+    },
+    ammPool: { value: input.ammPool ?? null, isWritable: true },
+    position: { value: input.position ?? null, isWritable: true },
+    ammVaultA: { value: input.ammVaultA ?? null, isWritable: true },
+    ammVaultB: { value: input.ammVaultB ?? null, isWritable: true },
+    ammEventAuthority: {
+      value: input.ammEventAuthority ?? null,
+      isWritable: false,
+    },
+    ammProgram: { value: input.ammProgram ?? null, isWritable: false },
     eventAuthority: { value: input.eventAuthority ?? null, isWritable: false },
     program: { value: input.program ?? null, isWritable: false },
   };
@@ -223,6 +355,28 @@ export async function getSetFeeSharesInstructionAsync<
     accounts.systemProgram.value =
       "11111111111111111111111111111111" as Address<"11111111111111111111111111111111">;
   }
+  if (!accounts.baseTokenProgram.value) {
+    accounts.baseTokenProgram.value =
+      "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb" as Address<"TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb">;
+  }
+  if (!accounts.ammEventAuthority.value) {
+    accounts.ammEventAuthority.value = await getProgramDerivedAddress({
+      programAddress:
+        "ETZMpfu5Kj1oLudaxkCqEYLVMiHihpZY5n7xNPmC13j" as Address<"ETZMpfu5Kj1oLudaxkCqEYLVMiHihpZY5n7xNPmC13j">,
+      seeds: [
+        getBytesEncoder().encode(
+          new Uint8Array([
+            95, 95, 101, 118, 101, 110, 116, 95, 97, 117, 116, 104, 111, 114,
+            105, 116, 121,
+          ]),
+        ),
+      ],
+    });
+  }
+  if (!accounts.ammProgram.value) {
+    accounts.ammProgram.value =
+      "ETZMpfu5Kj1oLudaxkCqEYLVMiHihpZY5n7xNPmC13j" as Address<"ETZMpfu5Kj1oLudaxkCqEYLVMiHihpZY5n7xNPmC13j">;
+  }
   if (!accounts.eventAuthority.value) {
     accounts.eventAuthority.value = await findEventAuthorityPda();
   }
@@ -238,6 +392,18 @@ export async function getSetFeeSharesInstructionAsync<
       getAccountMeta("pool", accounts.pool),
       getAccountMeta("feeShares", accounts.feeShares),
       getAccountMeta("systemProgram", accounts.systemProgram),
+      getAccountMeta("baseMint", accounts.baseMint),
+      getAccountMeta("quoteMint", accounts.quoteMint),
+      getAccountMeta("baseVault", accounts.baseVault),
+      getAccountMeta("quoteVault", accounts.quoteVault),
+      getAccountMeta("baseTokenProgram", accounts.baseTokenProgram),
+      getAccountMeta("quoteTokenProgram", accounts.quoteTokenProgram),
+      getAccountMeta("ammPool", accounts.ammPool),
+      getAccountMeta("position", accounts.position),
+      getAccountMeta("ammVaultA", accounts.ammVaultA),
+      getAccountMeta("ammVaultB", accounts.ammVaultB),
+      getAccountMeta("ammEventAuthority", accounts.ammEventAuthority),
+      getAccountMeta("ammProgram", accounts.ammProgram),
       getAccountMeta("eventAuthority", accounts.eventAuthority),
       getAccountMeta("program", accounts.program),
     ],
@@ -251,6 +417,18 @@ export async function getSetFeeSharesInstructionAsync<
     TAccountPool,
     TAccountFeeShares,
     TAccountSystemProgram,
+    TAccountBaseMint,
+    TAccountQuoteMint,
+    TAccountBaseVault,
+    TAccountQuoteVault,
+    TAccountBaseTokenProgram,
+    TAccountQuoteTokenProgram,
+    TAccountAmmPool,
+    TAccountPosition,
+    TAccountAmmVaultA,
+    TAccountAmmVaultB,
+    TAccountAmmEventAuthority,
+    TAccountAmmProgram,
     TAccountEventAuthority,
     TAccountProgram
   >);
@@ -261,6 +439,18 @@ export type SetFeeSharesInput<
   TAccountPool extends string = string,
   TAccountFeeShares extends string = string,
   TAccountSystemProgram extends string = string,
+  TAccountBaseMint extends string = string,
+  TAccountQuoteMint extends string = string,
+  TAccountBaseVault extends string = string,
+  TAccountQuoteVault extends string = string,
+  TAccountBaseTokenProgram extends string = string,
+  TAccountQuoteTokenProgram extends string = string,
+  TAccountAmmPool extends string = string,
+  TAccountPosition extends string = string,
+  TAccountAmmVaultA extends string = string,
+  TAccountAmmVaultB extends string = string,
+  TAccountAmmEventAuthority extends string = string,
+  TAccountAmmProgram extends string = string,
   TAccountEventAuthority extends string = string,
   TAccountProgram extends string = string,
 > = {
@@ -269,6 +459,18 @@ export type SetFeeSharesInput<
   pool: Address<TAccountPool>;
   feeShares: Address<TAccountFeeShares>;
   systemProgram?: Address<TAccountSystemProgram>;
+  baseMint?: Address<TAccountBaseMint>;
+  quoteMint?: Address<TAccountQuoteMint>;
+  baseVault?: Address<TAccountBaseVault>;
+  quoteVault?: Address<TAccountQuoteVault>;
+  baseTokenProgram?: Address<TAccountBaseTokenProgram>;
+  quoteTokenProgram?: Address<TAccountQuoteTokenProgram>;
+  ammPool?: Address<TAccountAmmPool>;
+  position?: Address<TAccountPosition>;
+  ammVaultA?: Address<TAccountAmmVaultA>;
+  ammVaultB?: Address<TAccountAmmVaultB>;
+  ammEventAuthority?: Address<TAccountAmmEventAuthority>;
+  ammProgram?: Address<TAccountAmmProgram>;
   eventAuthority: Address<TAccountEventAuthority>;
   program?: Address<TAccountProgram>;
   recipients: SetFeeSharesInstructionDataArgs["recipients"];
@@ -280,6 +482,18 @@ export function getSetFeeSharesInstruction<
   TAccountPool extends string,
   TAccountFeeShares extends string,
   TAccountSystemProgram extends string,
+  TAccountBaseMint extends string,
+  TAccountQuoteMint extends string,
+  TAccountBaseVault extends string,
+  TAccountQuoteVault extends string,
+  TAccountBaseTokenProgram extends string,
+  TAccountQuoteTokenProgram extends string,
+  TAccountAmmPool extends string,
+  TAccountPosition extends string,
+  TAccountAmmVaultA extends string,
+  TAccountAmmVaultB extends string,
+  TAccountAmmEventAuthority extends string,
+  TAccountAmmProgram extends string,
   TAccountEventAuthority extends string,
   TAccountProgram extends string,
   TProgramAddress extends Address = typeof LAUNCHPAD_PROGRAM_ADDRESS,
@@ -289,6 +503,18 @@ export function getSetFeeSharesInstruction<
     TAccountPool,
     TAccountFeeShares,
     TAccountSystemProgram,
+    TAccountBaseMint,
+    TAccountQuoteMint,
+    TAccountBaseVault,
+    TAccountQuoteVault,
+    TAccountBaseTokenProgram,
+    TAccountQuoteTokenProgram,
+    TAccountAmmPool,
+    TAccountPosition,
+    TAccountAmmVaultA,
+    TAccountAmmVaultB,
+    TAccountAmmEventAuthority,
+    TAccountAmmProgram,
     TAccountEventAuthority,
     TAccountProgram
   >,
@@ -299,6 +525,18 @@ export function getSetFeeSharesInstruction<
   TAccountPool,
   TAccountFeeShares,
   TAccountSystemProgram,
+  TAccountBaseMint,
+  TAccountQuoteMint,
+  TAccountBaseVault,
+  TAccountQuoteVault,
+  TAccountBaseTokenProgram,
+  TAccountQuoteTokenProgram,
+  TAccountAmmPool,
+  TAccountPosition,
+  TAccountAmmVaultA,
+  TAccountAmmVaultB,
+  TAccountAmmEventAuthority,
+  TAccountAmmProgram,
   TAccountEventAuthority,
   TAccountProgram
 > {
@@ -311,6 +549,27 @@ export function getSetFeeSharesInstruction<
     pool: { value: input.pool ?? null, isWritable: true },
     feeShares: { value: input.feeShares ?? null, isWritable: true },
     systemProgram: { value: input.systemProgram ?? null, isWritable: false },
+    baseMint: { value: input.baseMint ?? null, isWritable: false },
+    quoteMint: { value: input.quoteMint ?? null, isWritable: false },
+    baseVault: { value: input.baseVault ?? null, isWritable: true },
+    quoteVault: { value: input.quoteVault ?? null, isWritable: true },
+    baseTokenProgram: {
+      value: input.baseTokenProgram ?? null,
+      isWritable: false,
+    },
+    quoteTokenProgram: {
+      value: input.quoteTokenProgram ?? null,
+      isWritable: false,
+    },
+    ammPool: { value: input.ammPool ?? null, isWritable: true },
+    position: { value: input.position ?? null, isWritable: true },
+    ammVaultA: { value: input.ammVaultA ?? null, isWritable: true },
+    ammVaultB: { value: input.ammVaultB ?? null, isWritable: true },
+    ammEventAuthority: {
+      value: input.ammEventAuthority ?? null,
+      isWritable: false,
+    },
+    ammProgram: { value: input.ammProgram ?? null, isWritable: false },
     eventAuthority: { value: input.eventAuthority ?? null, isWritable: false },
     program: { value: input.program ?? null, isWritable: false },
   };
@@ -327,6 +586,14 @@ export function getSetFeeSharesInstruction<
     accounts.systemProgram.value =
       "11111111111111111111111111111111" as Address<"11111111111111111111111111111111">;
   }
+  if (!accounts.baseTokenProgram.value) {
+    accounts.baseTokenProgram.value =
+      "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb" as Address<"TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb">;
+  }
+  if (!accounts.ammProgram.value) {
+    accounts.ammProgram.value =
+      "ETZMpfu5Kj1oLudaxkCqEYLVMiHihpZY5n7xNPmC13j" as Address<"ETZMpfu5Kj1oLudaxkCqEYLVMiHihpZY5n7xNPmC13j">;
+  }
   if (!accounts.program.value) {
     accounts.program.value =
       "6NpjqXdtL6aWKrifyWxp1e9bYXvqhcYL51T3JTQgNKRu" as Address<"6NpjqXdtL6aWKrifyWxp1e9bYXvqhcYL51T3JTQgNKRu">;
@@ -339,6 +606,18 @@ export function getSetFeeSharesInstruction<
       getAccountMeta("pool", accounts.pool),
       getAccountMeta("feeShares", accounts.feeShares),
       getAccountMeta("systemProgram", accounts.systemProgram),
+      getAccountMeta("baseMint", accounts.baseMint),
+      getAccountMeta("quoteMint", accounts.quoteMint),
+      getAccountMeta("baseVault", accounts.baseVault),
+      getAccountMeta("quoteVault", accounts.quoteVault),
+      getAccountMeta("baseTokenProgram", accounts.baseTokenProgram),
+      getAccountMeta("quoteTokenProgram", accounts.quoteTokenProgram),
+      getAccountMeta("ammPool", accounts.ammPool),
+      getAccountMeta("position", accounts.position),
+      getAccountMeta("ammVaultA", accounts.ammVaultA),
+      getAccountMeta("ammVaultB", accounts.ammVaultB),
+      getAccountMeta("ammEventAuthority", accounts.ammEventAuthority),
+      getAccountMeta("ammProgram", accounts.ammProgram),
       getAccountMeta("eventAuthority", accounts.eventAuthority),
       getAccountMeta("program", accounts.program),
     ],
@@ -352,6 +631,18 @@ export function getSetFeeSharesInstruction<
     TAccountPool,
     TAccountFeeShares,
     TAccountSystemProgram,
+    TAccountBaseMint,
+    TAccountQuoteMint,
+    TAccountBaseVault,
+    TAccountQuoteVault,
+    TAccountBaseTokenProgram,
+    TAccountQuoteTokenProgram,
+    TAccountAmmPool,
+    TAccountPosition,
+    TAccountAmmVaultA,
+    TAccountAmmVaultB,
+    TAccountAmmEventAuthority,
+    TAccountAmmProgram,
     TAccountEventAuthority,
     TAccountProgram
   >);
@@ -368,8 +659,20 @@ export type ParsedSetFeeSharesInstruction<
     pool: TAccountMetas[1];
     feeShares: TAccountMetas[2];
     systemProgram: TAccountMetas[3];
-    eventAuthority: TAccountMetas[4];
-    program: TAccountMetas[5];
+    baseMint?: TAccountMetas[4] | undefined;
+    quoteMint?: TAccountMetas[5] | undefined;
+    baseVault?: TAccountMetas[6] | undefined;
+    quoteVault?: TAccountMetas[7] | undefined;
+    baseTokenProgram?: TAccountMetas[8] | undefined;
+    quoteTokenProgram?: TAccountMetas[9] | undefined;
+    ammPool?: TAccountMetas[10] | undefined;
+    position?: TAccountMetas[11] | undefined;
+    ammVaultA?: TAccountMetas[12] | undefined;
+    ammVaultB?: TAccountMetas[13] | undefined;
+    ammEventAuthority?: TAccountMetas[14] | undefined;
+    ammProgram?: TAccountMetas[15] | undefined;
+    eventAuthority: TAccountMetas[16];
+    program: TAccountMetas[17];
   };
   data: SetFeeSharesInstructionData;
 };
@@ -382,12 +685,12 @@ export function parseSetFeeSharesInstruction<
     InstructionWithAccounts<TAccountMetas> &
     InstructionWithData<ReadonlyUint8Array>,
 ): ParsedSetFeeSharesInstruction<TProgram, TAccountMetas> {
-  if (instruction.accounts.length < 6) {
+  if (instruction.accounts.length < 18) {
     throw new SolanaError(
       SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
       {
         actualAccountMetas: instruction.accounts.length,
-        expectedAccountMetas: 6,
+        expectedAccountMetas: 18,
       },
     );
   }
@@ -397,6 +700,12 @@ export function parseSetFeeSharesInstruction<
     accountIndex += 1;
     return accountMeta;
   };
+  const getNextOptionalAccount = () => {
+    const accountMeta = getNextAccount();
+    return accountMeta.address === LAUNCHPAD_PROGRAM_ADDRESS
+      ? undefined
+      : accountMeta;
+  };
   return {
     programAddress: instruction.programAddress,
     accounts: {
@@ -404,6 +713,18 @@ export function parseSetFeeSharesInstruction<
       pool: getNextAccount(),
       feeShares: getNextAccount(),
       systemProgram: getNextAccount(),
+      baseMint: getNextOptionalAccount(),
+      quoteMint: getNextOptionalAccount(),
+      baseVault: getNextOptionalAccount(),
+      quoteVault: getNextOptionalAccount(),
+      baseTokenProgram: getNextOptionalAccount(),
+      quoteTokenProgram: getNextOptionalAccount(),
+      ammPool: getNextOptionalAccount(),
+      position: getNextOptionalAccount(),
+      ammVaultA: getNextOptionalAccount(),
+      ammVaultB: getNextOptionalAccount(),
+      ammEventAuthority: getNextOptionalAccount(),
+      ammProgram: getNextOptionalAccount(),
       eventAuthority: getNextAccount(),
       program: getNextAccount(),
     },
