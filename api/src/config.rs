@@ -122,10 +122,14 @@ pub struct ApiConfig {
     #[arg(long, env = "PREPARED_TTL_SECS", default_value_t = 86_400)]
     pub prepared_ttl_secs: u64,
     /// Reverse proxies and load balancers in front of the API, addresses or CIDRs, comma-separated: a
-    /// request from one of them is rate-limited by the client its `Forwarded` / `X-Forwarded-For` header
-    /// names (the rightmost hop that is not a trusted proxy). From anyone else those headers are ignored.
+    /// request from one of them is rate-limited by the client its `--forwarded-header` names (the rightmost
+    /// hop that is not a trusted proxy). From anyone else the header is ignored. None: the peer address.
     #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// The one header a trusted proxy names the client in: `x-forwarded-for` or `forwarded` (RFC 7239).
+    /// The other is never read: the proxy must overwrite the one chosen (docs/operations.md).
+    #[arg(long, env = "FORWARDED_HEADER", value_enum, default_value_t = crate::layers::ForwardedHeader::XForwardedFor)]
+    pub forwarded_header: crate::layers::ForwardedHeader,
     /// Live feed: events a client may fall behind the newest before it is told so and disconnected (the
     /// size of the process's broadcast ring, shared by all its feed clients).
     #[arg(long, env = "FEED_BUFFER", default_value_t = 4_096)]
@@ -172,6 +176,11 @@ pub struct ApiConfig {
     /// USD values computed with it.
     #[arg(long, env = "USD_MAX_AGE_SECS", default_value_t = 120)]
     pub usd_max_age_secs: u64,
+    /// On SIGTERM, `/readyz` answers 503 for this long, seconds, while the listener keeps serving (longer
+    /// than the load balancer's health-check interval times its failure threshold); then requests in flight
+    /// drain and the process stops. 0: stop accepting at once.
+    #[arg(long, env = "SHUTDOWN_DRAIN_SECS", default_value_t = 5)]
+    pub shutdown_drain_secs: u64,
     /// The RPC node is a localnet (`dev`): the browser UI offers its local development wallet and
     /// `POST /ui/airdrop` funds it from the localnet's faucet. Never set by a flag.
     #[arg(skip)]
@@ -260,6 +269,9 @@ impl ApiConfig {
             request_timeout_secs: 45,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],
+            forwarded_header: crate::layers::ForwardedHeader::XForwardedFor,
+            // Tests and the local stack stop at once.
+            shutdown_drain_secs: 0,
             feed_buffer: 4_096,
             feed_poll_ms: 1_000,
             feed_max_connections: 20,

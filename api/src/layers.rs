@@ -17,20 +17,40 @@ use tower_governor::{GovernorError, GovernorLayer};
 
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
+/// The one header a trusted proxy names the client in (`--forwarded-header`); the other is never read, so a
+/// client cannot pick its identity through the header its proxy does not overwrite.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ForwardedHeader {
+    /// `X-Forwarded-For` (what nginx, HAProxy and cloud load balancers write).
+    #[default]
+    #[value(name = "x-forwarded-for")]
+    XForwardedFor,
+    /// `Forwarded` (RFC 7239), its `for=` parameters.
+    #[value(name = "forwarded")]
+    Forwarded,
+}
+
 /// Who sent a request: the connection's peer address, unless that peer is a trusted proxy; then the
-/// rightmost hop of its `Forwarded` (else `X-Forwarded-For`) header that is not itself a trusted proxy. Hops
-/// left of that one were written by the client and are never read. A hop that cannot be parsed ends the walk
-/// at the trusted hop before it (so garbage keys by the proxy, never by a name the client chose).
+/// rightmost hop of the configured [`ForwardedHeader`] that is not itself a trusted proxy. Hops left of that
+/// one were written by the client and are never read. A hop that cannot be parsed ends the walk at the
+/// trusted hop before it (so garbage keys by the proxy, never by a name the client chose).
 #[derive(Clone, Debug)]
 pub struct ClientAddress {
     trusted: Arc<[IpNet]>,
+    header: ForwardedHeader,
 }
 
 impl ClientAddress {
-    pub fn new(trusted: &[IpNet]) -> Self {
+    pub fn new(trusted: &[IpNet], header: ForwardedHeader) -> Self {
         ClientAddress {
             trusted: trusted.into(),
+            header,
         }
+    }
+
+    /// The rules of `config` (`--trusted-proxies`, `--forwarded-header`).
+    pub fn of_config(config: &crate::config::ApiConfig) -> Self {
+        Self::new(&config.trusted_proxies, config.forwarded_header)
     }
 
     fn trusts(&self, ip: IpAddr) -> bool {
@@ -46,7 +66,7 @@ impl ClientAddress {
             return Some(peer);
         }
         let mut client = peer;
-        for hop in forwarded_hops(headers).into_iter().rev() {
+        for hop in forwarded_hops(headers, self.header).into_iter().rev() {
             match hop {
                 Some(ip) => {
                     client = ip;
@@ -73,16 +93,17 @@ impl ClientAddress {
 }
 
 /// The client's address under the trusted-proxy rules of the rate limits (`None` when unknown), as a limit
-/// counts it ([`limit_address`]).
+/// counts it ([`limit_address`]): the one identity the rate limits, the relay's per-client cap and the
+/// feed's connection caps all key on.
 pub fn client_of(
-    trusted: &[IpNet],
+    config: &crate::config::ApiConfig,
     headers: &HeaderMap,
     extensions: &axum::http::Extensions,
 ) -> Option<IpAddr> {
     let peer = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
-    ClientAddress::new(trusted)
+    ClientAddress::of_config(config)
         .of(headers, peer)
         .map(|ip| limit_address(ip.to_canonical()))
 }
@@ -164,10 +185,10 @@ pub enum LimitKey {
     Address(Option<IpAddr>),
 }
 
-/// The `for` hops of `Forwarded` (RFC 7239) when present, else of `X-Forwarded-For`, left to right, every
-/// instance of the header in order; `None` for a hop that names no address (`unknown`, an obfuscated
-/// node, garbage). A header value that is not text yields no hops at all.
-fn forwarded_hops(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
+/// The hops of the one configured header (`Forwarded`'s `for` parameters, or `X-Forwarded-For`), left to
+/// right, every instance of the header in order; `None` for a hop that names no address (`unknown`, an
+/// obfuscated node, garbage). A header value that is not text yields no hops at all.
+fn forwarded_hops(headers: &HeaderMap, which: ForwardedHeader) -> Vec<Option<IpAddr>> {
     let values = |name| -> Option<Vec<&str>> {
         headers
             .get_all(name)
@@ -183,9 +204,8 @@ fn forwarded_hops(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
             .filter(|h| !h.is_empty())
             .collect()
     };
-    match values(header::FORWARDED) {
-        None => vec![],
-        Some(v) if !v.is_empty() => split(v)
+    match which {
+        ForwardedHeader::Forwarded => split(values(header::FORWARDED).unwrap_or_default())
             .iter()
             .map(|stanza| {
                 stanza
@@ -194,8 +214,8 @@ fn forwarded_hops(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
                     .and_then(|s| s.forwarded_for_ip())
             })
             .collect(),
-        Some(_) => match values(header::HeaderName::from_static("x-forwarded-for")) {
-            Some(v) => split(v)
+        ForwardedHeader::XForwardedFor => {
+            split(values(header::HeaderName::from_static("x-forwarded-for")).unwrap_or_default())
                 .iter()
                 .map(|hop| {
                     let hop = hop.trim_matches('"');
@@ -203,9 +223,8 @@ fn forwarded_hops(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
                         .ok()
                         .or_else(|| hop.parse::<SocketAddr>().ok().map(|a| a.ip()))
                 })
-                .collect(),
-            None => vec![],
-        },
+                .collect()
+        }
     }
 }
 
@@ -331,7 +350,7 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
     router: axum::Router<S>,
     config: &crate::config::ApiConfig,
 ) -> (axum::Router<S>, Limiters) {
-    let address = ClientAddress::new(&config.trusted_proxies);
+    let address = ClientAddress::of_config(config);
     let client = quota(config.rate_limit_per_second, config.rate_limit_burst);
     let shared = quota(
         config
@@ -459,10 +478,11 @@ mod tests {
 
     #[test]
     fn the_client_is_the_rightmost_untrusted_hop_and_only_a_trusted_peer_is_believed() {
-        let proxies = ClientAddress::new(&[
+        let trusted: [IpNet; 2] = [
             "10.0.0.0/8".parse().unwrap(),
             "127.0.0.1/32".parse().unwrap(),
-        ]);
+        ];
+        let proxies = ClientAddress::new(&trusted, ForwardedHeader::XForwardedFor);
         let xff = |v: &str| headers(&[("x-forwarded-for", v)]);
         // An untrusted peer: its headers are ignored.
         assert_eq!(
@@ -497,7 +517,8 @@ mod tests {
             proxies.of(&xff("10.0.0.3, 10.0.0.2"), ip("10.0.0.1")),
             ip("10.0.0.3")
         );
-        // RFC 7239 wins over X-Forwarded-For, IPv6 with a port included.
+        // Only the configured header is read: a client's `Forwarded` names nobody when the proxy writes
+        // X-Forwarded-For, and the other way round.
         let both = headers(&[
             (
                 "forwarded",
@@ -505,7 +526,23 @@ mod tests {
             ),
             ("x-forwarded-for", "5.5.5.5"),
         ]);
-        assert_eq!(proxies.of(&both, ip("10.0.0.1")), ip("2001:db8::1"));
+        assert_eq!(proxies.of(&both, ip("10.0.0.1")), ip("5.5.5.5"));
+        let forged = headers(&[("forwarded", "for=6.6.6.6")]);
+        assert_eq!(proxies.of(&forged, ip("10.0.0.1")), ip("10.0.0.1"));
+        let rfc7239 = ClientAddress::new(&trusted, ForwardedHeader::Forwarded);
+        // RFC 7239, IPv6 with a port included.
+        assert_eq!(rfc7239.of(&both, ip("10.0.0.1")), ip("2001:db8::1"));
+        assert_eq!(
+            rfc7239.of(&headers(&[("x-forwarded-for", "5.5.5.5")]), ip("10.0.0.1")),
+            ip("10.0.0.1")
+        );
+        assert_eq!(
+            rfc7239.of(
+                &headers(&[("forwarded", "for=6.6.6.6, for=unknown, for=10.0.0.9")]),
+                ip("10.0.0.1")
+            ),
+            ip("10.0.0.9")
+        );
         // An IPv4 peer seen as IPv6 (a dual-stack listener) is still trusted.
         assert_eq!(
             proxies.of(&xff("1.2.3.4"), ip("::ffff:10.0.0.1")),
@@ -513,7 +550,8 @@ mod tests {
         );
         // No proxies configured: never believed.
         assert_eq!(
-            ClientAddress::new(&[]).of(&xff("1.2.3.4"), ip("127.0.0.1")),
+            ClientAddress::new(&[], ForwardedHeader::Forwarded)
+                .of(&xff("1.2.3.4"), ip("127.0.0.1")),
             ip("127.0.0.1")
         );
     }

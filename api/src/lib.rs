@@ -21,6 +21,7 @@ pub mod layers;
 pub mod logging;
 pub mod multichain;
 pub mod process;
+pub mod readiness;
 pub use indexer::redact;
 pub mod routes;
 pub mod schema;
@@ -99,6 +100,8 @@ pub struct Shared {
     pub relays: Arc<admission::Admissions>,
     /// The rate limiters of the router built over this state (the first one).
     pub limiters: Arc<std::sync::OnceLock<layers::Limiters>>,
+    /// What `/readyz` answers: the last database check, and whether the process is draining.
+    pub readiness: Arc<readiness::Readiness>,
 }
 
 /// How long a listing total is reused: the listing's own `max-age`.
@@ -169,6 +172,7 @@ impl AppState {
             confirmations: Arc::default(),
             relays,
             closing: Arc::new(tokio::sync::watch::channel(false).0),
+            readiness: Arc::default(),
         }))
     }
 
@@ -414,11 +418,22 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     use axum::serve::ListenerExt;
-    // On shutdown the live streams end first (each with its last word), so that draining does not wait
-    // for subscribers that would never leave.
+    // On shutdown readiness turns 503 for --shutdown-drain-secs while every route still answers (a load
+    // balancer takes the replica out first); then the live streams end (each with its last word), so that
+    // draining does not wait for subscribers that would never leave, and the listener closes.
     let closing = state.closing.clone();
+    let readiness = state.readiness.clone();
+    let drain = std::time::Duration::from_secs(state.config.shutdown_drain_secs);
     let shutdown = async move {
         shutdown.await;
+        readiness.drain();
+        if !drain.is_zero() {
+            tracing::info!(
+                "readiness answers 503 for {} s (--shutdown-drain-secs) before the listener closes",
+                drain.as_secs()
+            );
+            tokio::time::sleep(drain).await;
+        }
         let _ = closing.send(true);
     };
     // No Nagle delay: a small write (a feed event, a response's last bytes) goes out at once instead of

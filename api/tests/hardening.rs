@@ -260,22 +260,38 @@ async fn clients_behind_a_trusted_proxy_are_limited_apart_and_untrusted_headers_
     .await;
     assert_eq!(b, [200, 200]);
     // The first client cannot escape by writing other addresses left of the one the proxy appended, nor
-    // through RFC 7239's header.
+    // through RFC 7239's header, which is not read unless chosen (--forwarded-header).
     let a = statuses(&http, &base, 3, |i| {
         vec![("x-forwarded-for", format!("192.0.2.{i}, 203.0.113.1"))]
     })
     .await;
     assert_eq!(a, [429, 429, 429]);
-    let a = statuses(&http, &base, 1, |_| {
-        vec![("forwarded", "for=203.0.113.1".into())]
+    let a = statuses(&http, &base, 2, |i| {
+        vec![
+            ("forwarded", format!("for=192.0.2.{i}")),
+            ("x-forwarded-for", "203.0.113.1".into()),
+        ]
     })
     .await;
-    assert_eq!(a, [429]);
-    let c = statuses(&http, &base, 1, |_| {
-        vec![("forwarded", "for=\"[2001:db8::1]:4711\"".into())]
+    assert_eq!(a, [429, 429]);
+
+    // With `Forwarded` chosen, X-Forwarded-For is the one never read.
+    let rfc7239 = {
+        let limited = limited("127.0.0.0/8");
+        move |c| ApiConfig {
+            forwarded_header: api::layers::ForwardedHeader::Forwarded,
+            ..limited(c)
+        }
+    };
+    let base = serve(api::router(state(rfc7239).await)).await;
+    let c = statuses(&http, &base, 3, |i| {
+        vec![
+            ("forwarded", "for=\"[2001:db8::1]:4711\"".into()),
+            ("x-forwarded-for", format!("192.0.2.{i}")),
+        ]
     })
     .await;
-    assert_eq!(c, [200]);
+    assert_eq!(c, [200, 200, 429]);
 
     // No trusted proxy: a spoofed header names nobody; every request is the peer's.
     let base = serve(api::router(state(limited("")).await)).await;
@@ -918,4 +934,67 @@ async fn expensive_requests_cost_more_of_the_rate_limit() {
         api::layers::request_cost(&axum::http::Method::GET, "/launchpad/prepare"),
         1
     );
+}
+
+/// `/readyz` checks the database at most once a second per process, whatever the request rate (anyone can
+/// call it: it must not hammer the database), and says what it answers in the OpenAPI document.
+#[tokio::test]
+async fn readiness_checks_the_database_at_most_once_a_second_whatever_the_rate() {
+    let state = state(|c| c).await;
+    let base = serve(api::router(state.clone())).await;
+    let http = reqwest::Client::new();
+    let started = std::time::Instant::now();
+    let mut answered = 0;
+    while started.elapsed() < std::time::Duration::from_millis(2_500) {
+        let probes = (0..50).map(|_| http.get(format!("{base}/readyz")).send());
+        for r in futures::future::join_all(probes).await {
+            let r = r.unwrap();
+            assert_eq!(r.status(), 200);
+            let body: Value = r.json().await.unwrap();
+            assert_eq!(body, serde_json::json!({"status": "ready"}));
+            answered += 1;
+        }
+    }
+    let seconds = started.elapsed().as_secs() + 1;
+    let checks = state.readiness.checks();
+    eprintln!(
+        "{answered} probes in {:?}: {checks} database checks",
+        started.elapsed()
+    );
+    assert!(answered >= 200, "{answered}");
+    assert!(
+        (1..=seconds).contains(&checks),
+        "{checks} database checks for {answered} probes in {seconds} s"
+    );
+    // Draining: 503 with its reason, and no database check.
+    state.readiness.drain();
+    let r = http.get(format!("{base}/readyz")).send().await.unwrap();
+    assert_eq!(r.status(), 503);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"status": "unavailable", "reason": "shutting down"})
+    );
+    assert_eq!(state.readiness.checks(), checks);
+
+    let doc: Value = http
+        .get(format!("{base}/openapi.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let responses = &doc["paths"]["/readyz"]["get"]["responses"];
+    assert!(
+        responses["200"].is_object() && responses["503"].is_object(),
+        "{responses}"
+    );
+    assert!(
+        responses["503"]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("shutting down") && d.contains("database unreachable")),
+        "{responses}"
+    );
+    assert!(doc["paths"]["/livez"]["get"]["responses"]["200"].is_object());
 }

@@ -177,6 +177,9 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
         &metrics_addr,
         "--health-addr",
         &format!("127.0.0.1:{health_port}"),
+        // This test watches the drain itself; readiness's drain period has its own test.
+        "--shutdown-drain-secs",
+        "0",
     ])
     .spawn()
     .expect("api serve starts");
@@ -393,6 +396,110 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
     );
     assert!(format!("{out}{log}").contains("SIGTERM"), "{out}{log}");
     net.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SIGTERM as a load balancer sees it: `/readyz` turns 503 (`shutting down`) for `--shutdown-drain-secs`
+/// while every other route still answers, then the listener closes (connection refused) and the process
+/// exits cleanly.
+#[tokio::test]
+async fn sigterm_turns_readiness_503_for_the_drain_while_the_replica_serves_then_closes() {
+    let dir = std::env::temp_dir().join(format!("api-drain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}/index.db", dir.display());
+    let port = testkit::free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let listen = format!("127.0.0.1:{port}");
+    let mut child = api_command(&[
+        "serve",
+        "--rpc-url",
+        "http://127.0.0.1:9",
+        "--database-url",
+        &db,
+        "--public-base-url",
+        &base,
+        "--listen",
+        &listen,
+        "--shutdown-drain-secs",
+        "3",
+    ])
+    .spawn()
+    .expect("api serve starts");
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(2))
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        match http.get(format!("{base}/readyz")).send().await {
+            Ok(r) if r.status() == 200 => break,
+            _ => {}
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the API did not get ready"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let pid = child.id().expect("running").to_string();
+    assert!(std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let terminated = Instant::now();
+    // What the poller saw, in order, runs of the same answer merged; and how long it saw 503.
+    let mut seen: Vec<String> = Vec::new();
+    let (mut first_503, mut last_503) = (None, None);
+    while terminated.elapsed() < Duration::from_secs(15) {
+        let answer = match http.get(format!("{base}/readyz")).send().await {
+            Ok(r) => {
+                let status = r.status().as_u16();
+                let body: serde_json::Value = r.json().await.unwrap_or_default();
+                if status == 503 {
+                    assert_eq!(
+                        body,
+                        serde_json::json!({"status": "unavailable", "reason": "shutting down"})
+                    );
+                    first_503.get_or_insert(terminated.elapsed());
+                    last_503 = Some(terminated.elapsed());
+                    // Every other route still answers meanwhile.
+                    let other = http.get(format!("{base}/health")).send().await.unwrap();
+                    assert_eq!(other.status(), 200, "a draining replica still serves");
+                }
+                status.to_string()
+            }
+            Err(e) if e.is_connect() => "refused".to_string(),
+            Err(e) => panic!("neither an answer nor a refusal: {e}"),
+        };
+        if seen.last() != Some(&answer) {
+            seen.push(answer.clone());
+        }
+        if answer == "refused" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (first, last) = (first_503.unwrap(), last_503.unwrap());
+    eprintln!("after SIGTERM: {seen:?}, 503 from {first:?} to {last:?}");
+    assert!(
+        seen == ["503", "refused"] || seen == ["200", "503", "refused"],
+        "{seen:?}"
+    );
+    assert!(
+        first < Duration::from_millis(500),
+        "503 only after {first:?}"
+    );
+    assert!(
+        last - first >= Duration::from_millis(2_500),
+        "503 for only {:?} of a 3 s drain",
+        last - first
+    );
+    let status = tokio::time::timeout(Duration::from_secs(30), child.wait())
+        .await
+        .expect("exits after the drain")
+        .unwrap();
+    assert!(status.success(), "a clean exit: {status:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

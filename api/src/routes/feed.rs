@@ -77,7 +77,7 @@ fn client(
     headers: &HeaderMap,
     extensions: &Extensions,
 ) -> Option<std::net::IpAddr> {
-    crate::layers::client_of(&state.config.trusted_proxies, headers, extensions)
+    crate::layers::client_of(&state.config, headers, extensions)
 }
 
 /// Validates the resume point and counts the connection; the follower starts here.

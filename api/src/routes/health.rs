@@ -64,14 +64,14 @@ pub async fn health(State(state): State<AppState>) -> Json<Health> {
 pub struct Probe {
     /// `ok` (`/livez`), `ready`, or `unavailable` (`/readyz`).
     pub status: String,
-    /// Why the service is unavailable (`database unreachable`).
+    /// Why the service is unavailable (`database unreachable`, `shutting down`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
 /// The process answers (nothing else is checked: a failing dependency must not get a live process
-/// restarted).
-#[utoipa::path(get, path = "/livez", responses((status = 200, body = Probe)), tag = "service")]
+/// restarted). Outside the rate limit (never 429).
+#[utoipa::path(get, path = "/livez", responses((status = 200, body = Probe, description = "the process answers")), tag = "service")]
 pub async fn livez() -> Json<Probe> {
     Json(Probe {
         status: "ok".into(),
@@ -79,16 +79,33 @@ pub async fn livez() -> Json<Probe> {
     })
 }
 
-/// The service can serve: 200 when the database answers within 2 s, else 503 (a load balancer stops
-/// sending traffic here until it answers again).
+/// The service can serve: 200 when the database answered its last check within 2 s, else 503 (a load
+/// balancer stops sending traffic here until it answers again); 503 `shutting down` from the stop signal
+/// on, for `--shutdown-drain-secs`, while the replica still serves. The database is checked at most once
+/// a second per process, whatever the request rate; the probes are outside the rate limit (never 429).
 #[utoipa::path(
     get,
     path = "/readyz",
-    responses((status = 200, body = Probe), (status = 503, body = Probe)),
+    responses(
+        (status = 200, body = Probe, description = "ready: the database answered its last check (at most 1 s old)"),
+        (status = 503, body = Probe, description = "unavailable: `database unreachable`, or `shutting down` (draining after SIGTERM)")
+    ),
     tag = "service"
 )]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Probe>) {
-    match state.store.ping(DATABASE_TIMEOUT).await {
+    let store = &state.store;
+    let ready = state
+        .readiness
+        .state(|| async {
+            store
+                .ping(DATABASE_TIMEOUT)
+                .await
+                // The error's text stays in the debug log: probes come every few seconds.
+                .inspect_err(|e| tracing::debug!("readyz: database: {e}"))
+                .is_ok()
+        })
+        .await;
+    match ready {
         Ok(()) => (
             StatusCode::OK,
             Json(Probe {
@@ -96,17 +113,13 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Probe>) 
                 reason: None,
             }),
         ),
-        Err(e) => {
-            // The error's text stays in the debug log: probes come every few seconds.
-            tracing::debug!("readyz: database: {e}");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                Json(Probe {
-                    status: "unavailable".into(),
-                    reason: Some("database unreachable".into()),
-                }),
-            )
-        }
+        Err(why) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(Probe {
+                status: "unavailable".into(),
+                reason: Some(why.reason().into()),
+            }),
+        ),
     }
 }
 

@@ -151,7 +151,7 @@ pub async fn submit(
     let tx = crate::solana::signed_transaction(&req.signed_transaction)?;
     check_programs(&state.config, &tx)?;
     // Held until the answer: the relays a client, and the process, wait on at once are bounded.
-    let client = crate::layers::client_of(&state.config.trusted_proxies, &headers, &extensions);
+    let client = crate::layers::client_of(&state.config, &headers, &extensions);
     let _permit = state.relays.admit(client).map_err(|refusal| match refusal {
         Refusal::PerClient => ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
