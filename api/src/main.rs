@@ -11,8 +11,16 @@ use indexer::{Indexer, IndexerConfig};
 use std::sync::Arc;
 use tokio::sync::watch;
 
+/// `--version`: the version and the commit it was built from (`LAUNCHPAD_COMMIT` in the build's environment,
+/// as deploy/Containerfile sets it: docs/deploying.md). Read by the binary alone, so a new commit rebuilds
+/// only the binary.
+fn version() -> &'static str {
+    let commit = option_env!("LAUNCHPAD_COMMIT").unwrap_or("unknown");
+    Box::leak(format!("{} (commit {commit})", env!("CARGO_PKG_VERSION")).into_boxed_str())
+}
+
 #[derive(Parser, Debug)]
-#[command(version, about = "The launchpad's REST API")]
+#[command(version = version(), about = "The launchpad's REST API")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

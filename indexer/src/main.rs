@@ -6,9 +6,17 @@ use indexer::{Indexer, IndexerConfig};
 use std::time::Duration;
 use tokio::sync::watch;
 
+/// `--version`: the version and the commit it was built from (`LAUNCHPAD_COMMIT` in the build's environment,
+/// as deploy/Containerfile sets it: docs/deploying.md). Read by the binary alone, so a new commit rebuilds
+/// only the binary.
+fn version() -> &'static str {
+    let commit = option_env!("LAUNCHPAD_COMMIT").unwrap_or("unknown");
+    Box::leak(format!("{} (commit {commit})", env!("CARGO_PKG_VERSION")).into_boxed_str())
+}
+
 #[derive(Parser, Debug)]
 #[command(
-    version,
+    version = version(),
     about = "Indexes the launchpad and AMM programs from Yellowstone gRPC into PostgreSQL or SQLite"
 )]
 struct Cli {

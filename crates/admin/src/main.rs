@@ -18,8 +18,16 @@ use solana_commitment_config::CommitmentConfig;
 use solana_pubkey::Pubkey;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 
+/// `--version`: the version and the commit it was built from (`LAUNCHPAD_COMMIT` in the build's environment,
+/// as deploy/Containerfile sets it: docs/deploying.md). Read by the binary alone, so a new commit rebuilds
+/// only the binary.
+fn version() -> &'static str {
+    let commit = option_env!("LAUNCHPAD_COMMIT").unwrap_or("unknown");
+    Box::leak(format!("{} (commit {commit})", env!("CARGO_PKG_VERSION")).into_boxed_str())
+}
+
 #[derive(Parser)]
-#[command(about = "Administers the launchpad over JSON-RPC")]
+#[command(version = version(), about = "Administers the launchpad over JSON-RPC")]
 struct Args {
     /// JSON-RPC URL of the cluster.
     #[arg(long, env = "RPC_URL", default_value = "http://127.0.0.1:8899")]
