@@ -22,6 +22,7 @@ pub mod logging;
 pub mod multichain;
 pub mod process;
 pub mod readiness;
+pub mod route_keys;
 pub use indexer::redact;
 pub mod routes;
 pub mod schema;

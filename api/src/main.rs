@@ -131,7 +131,7 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => {
             let ServeArgs {
-                api,
+                mut api,
                 indexer,
                 database_read_url,
                 with_indexer,
@@ -150,6 +150,15 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
                     .with_read_replica(url, indexer.db_options())
                     .await
                     .map_err(|e| anyhow::anyhow!("--database-read-url (DATABASE_READ_URL): {e}"))?;
+            }
+            if api.route_keys.is_empty() {
+                // Every replica seals routes with the keys shared through the index (made on first start).
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs() as i64);
+                api.route_keys = api::route_keys::shared(&store, now).await.map_err(|e| {
+                    anyhow::anyhow!("reading the shared route keys (route_keys): {e}")
+                })?;
             }
             let rpc_url = indexer.rpc_url.clone();
             let mut tasks = Vec::new();

@@ -42,6 +42,7 @@ impl Readiness {
     /// From now on the probe answers [`NotReady::ShuttingDown`].
     pub fn drain(&self) {
         self.draining.store(true, Ordering::Relaxed);
+        metrics::gauge!("api_ready").set(0.0);
     }
 
     pub fn draining(&self) -> bool {
@@ -71,6 +72,9 @@ impl Readiness {
                 self.checks.fetch_add(1, Ordering::Relaxed);
                 let ok = check().await;
                 *last = Some((Instant::now(), ok));
+                if !self.draining() {
+                    metrics::gauge!("api_ready").set(if ok { 1.0 } else { 0.0 });
+                }
                 ok
             }
         };

@@ -10,6 +10,7 @@ mod market;
 pub mod partitions;
 mod prepared;
 pub mod retention;
+pub mod route_keys;
 mod rows;
 pub mod sql;
 mod swap_records;
