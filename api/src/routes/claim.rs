@@ -157,17 +157,20 @@ pub async fn claim(
     );
     let mut ixs = match kind {
         "share" => {
-            let base_account =
-                sdk::associated_token_address(&paid_to, &keys.mint, &sdk::ids::TOKEN_2022_PROGRAM);
-            let mut ixs = vec![
-                quote_ata,
-                lix::create_ata_idempotent(
+            // The token account is opened (and named) only when tokens are owed: a quote-only claim pays no
+            // rent for an account it would not use.
+            let base_account = (owed.base_amount > 0).then(|| {
+                sdk::associated_token_address(&paid_to, &keys.mint, &sdk::ids::TOKEN_2022_PROGRAM)
+            });
+            let mut ixs = vec![quote_ata];
+            if base_account.is_some() {
+                ixs.push(lix::create_ata_idempotent(
                     &wallet,
                     &paid_to,
                     &keys.mint,
                     &sdk::ids::TOKEN_2022_PROGRAM,
-                ),
-            ];
+                ));
+            }
             // The creator position's uncollected AMM fees are collected into the pool first.
             if state
                 .store
@@ -180,7 +183,7 @@ pub async fn claim(
                 &keys,
                 &wallet,
                 &quote_account,
-                Some(base_account),
+                base_account,
             ));
             ixs
         }

@@ -119,12 +119,8 @@ pub async fn set(
         ));
     }
     let list = recipients(&req.recipients)?;
-    if state
-        .store
-        .fee_shares(&pool)
-        .await?
-        .is_some_and(|s| s.locked)
-    {
+    let current = state.store.fee_shares(&pool).await?;
+    if current.as_ref().is_some_and(|s| s.locked) {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "FEE_SHARES_LOCKED",
@@ -152,7 +148,41 @@ pub async fn set(
             ixs.push(lix::unwrap_sol(&creator));
         }
     }
-    ixs.push(lix::set_fee_shares(&keys, &creator, list, req.lock));
+    // Recipients this change drops keep their balances in slots of their own (at share 0) until they claim;
+    // when the slots would not hold them all, as many as needed are paid out in the same instruction, to their
+    // associated accounts (opened if needed, the creator paying the rent). After migration the creator
+    // position's fees are credited by the old shares in the same instruction too.
+    let migrated = curve.pool.status == sdk::accounts::PoolStatus::Migrated;
+    let dropped: Vec<_> = current
+        .iter()
+        .flat_map(|s| &s.slots[..s.count as usize])
+        .filter(|slot| !list.iter().any(|r| r.wallet == slot.wallet))
+        .filter(|slot| slot.bps > 0 || slot.quote_unclaimed > 0 || slot.base_unclaimed > 0)
+        .collect();
+    let overflow = (list.len() + dropped.len()).saturating_sub(launchpad::FEE_SHARE_SLOTS);
+    let mut payouts = Vec::new();
+    for slot in dropped.into_iter().take(overflow) {
+        let sides = [
+            (true, keys.quote_mint, keys.quote_token_program),
+            (
+                slot.base_unclaimed > 0 || (migrated && slot.bps > 0),
+                keys.mint,
+                sdk::ids::TOKEN_2022_PROGRAM,
+            ),
+        ];
+        for (_, mint, program) in sides.into_iter().filter(|side| side.0) {
+            ixs.push(lix::create_ata_idempotent(
+                &creator,
+                &slot.wallet,
+                &mint,
+                &program,
+            ));
+            payouts.push(sdk::associated_token_address(&slot.wallet, &mint, &program));
+        }
+    }
+    ixs.push(lix::set_fee_shares_settling(
+        &keys, &creator, list, req.lock, migrated, &payouts,
+    ));
     let built =
         crate::solana::unsigned_transaction(&state.rpc, &creator, &ixs, state.fee_policy(None))
             .await?;
