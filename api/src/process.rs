@@ -1,25 +1,10 @@
 //! What a process serving the API does around the router: binding listeners with errors that name the
-//! setting, the metrics listener, the RPC client, and the stop signal. Shared by `api serve` and the
-//! development stack (the `dev` crate).
+//! setting, the metrics listener and the RPC client (the stop signal is `ops::signal`). Shared by `api serve`
+//! and the development stack (the `dev` crate).
 
 use crate::config::ApiConfig;
 use std::sync::Arc;
 use tokio::sync::watch;
-
-/// SIGTERM or SIGINT: the HTTP server stops accepting, finishes the requests in flight, and the indexer
-/// writes its open batch.
-pub fn shutdown_signal(tx: watch::Sender<bool>) {
-    tokio::spawn(async move {
-        let signal = indexer::signal::shutdown_signal().await;
-        tracing::info!("{signal}: finishing requests in flight, then stopping");
-        let _ = tx.send(true);
-    });
-}
-
-/// Resolves once the stop signal is raised.
-pub async fn stopped(mut rx: watch::Receiver<bool>) {
-    let _ = rx.wait_for(|s| *s).await;
-}
 
 /// Binds a listener, naming the port and the setting when it cannot.
 pub async fn bind(
@@ -34,16 +19,16 @@ pub async fn bind(
 /// `GET /metrics` on `--metrics-addr`, when set.
 pub async fn serve_metrics(
     api: &ApiConfig,
-    indexer: Option<Arc<indexer::Metrics>>,
+    indexer: Option<Arc<ops::health::Metrics>>,
     rx: watch::Receiver<bool>,
 ) -> anyhow::Result<()> {
     if let Some(addr) = api.metrics_addr {
         let listener = bind(addr, "--metrics-addr (METRICS_ADDR)").await?;
         tracing::info!("Prometheus metrics on http://{addr}/metrics");
-        let app = indexer::metrics::metrics_router(indexer);
+        let app = ops::metrics::metrics_router(indexer);
         tokio::spawn(async move {
             axum::serve(listener, app)
-                .with_graceful_shutdown(stopped(rx))
+                .with_graceful_shutdown(ops::signal::stopped(rx))
                 .await
         });
     }

@@ -2,7 +2,8 @@
 //! `--dir`, with a funded development wallet.
 
 use api::config::ApiConfig;
-use api::process::{bind, rpc_client, serve_metrics, stopped};
+use api::process::{bind, rpc_client, serve_metrics};
+use ops::signal::stopped;
 use api::AppState;
 use index::Store;
 use indexer::{Indexer, IndexerConfig};

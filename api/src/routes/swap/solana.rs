@@ -116,8 +116,9 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     // The most an exact-out swap can take when it lands, likewise.
     let mut worst_in = None;
     // What the venue would do; the route entry is built from it the same way for both venues.
-    let (venue, dex_id, amm_pool, fill, fee_bps, fee_token) = match c.pool.status {
-        PoolStatus::Bonding => {
+    // The pool's status is checked once, by the SDK: only a bonding pool is quoted on the curve.
+    let (venue, dex_id, amm_pool, fill, fee_bps, fee_token) = match sdk::quote::venue(&c.pool) {
+        sdk::quote::Venue::Curve(bonding) => {
             let curve_side = if side == SIDE_BUY {
                 curve::Side::Buy
             } else {
@@ -127,10 +128,10 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
             let at = |t: i64| {
                 match pair.mode {
                     SwapMode::ExactIn => {
-                        sdk::quote::quote_exact_in(&c.config, &c.pool, curve_side, pair.amount, t)
+                        sdk::quote::quote_exact_in(&c.config, bonding, curve_side, pair.amount, t)
                     }
                     SwapMode::ExactOut => {
-                        sdk::quote::quote_exact_out(&c.config, &c.pool, curve_side, pair.amount, t)
+                        sdk::quote::quote_exact_out(&c.config, bonding, curve_side, pair.amount, t)
                     }
                 }
                 .map_err(|e| no_route(format!("the curve cannot fill this amount: {e:?}")))
@@ -153,19 +154,19 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
                 c.pool.quote_mint,
             )
         }
-        PoolStatus::Complete => {
+        sdk::quote::Venue::AwaitingMigration => {
             return Err(no_route(
                 "the curve graduated and is waiting for migration; retry in a moment",
             ))
         }
-        PoolStatus::Migrated => {
+        sdk::quote::Venue::Amm => {
             let Some(amm) = state.store.amm_pool(&c.pool.amm_pool).await? else {
                 return Ok(vec![]);
             };
             let a_to_b = amm.pool.mint_a == pair.token_in;
             let q = match pair.mode {
-                SwapMode::ExactIn => sdk::amm_ix::quote_exact_in(&amm.pool, a_to_b, pair.amount),
-                SwapMode::ExactOut => sdk::amm_ix::quote_exact_out(&amm.pool, a_to_b, pair.amount),
+                SwapMode::ExactIn => sdk::quote::amm::quote_exact_in(&amm.pool, a_to_b, pair.amount),
+                SwapMode::ExactOut => sdk::quote::amm::quote_exact_out(&amm.pool, a_to_b, pair.amount),
             }
             .map_err(|e| no_route(format!("the AMM cannot fill this amount: {e:?}")))?;
             (

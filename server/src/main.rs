@@ -1,13 +1,14 @@
 //! `api serve`: the API against a real cluster's index (PostgreSQL), optionally running the indexer too.
 //! The development stack (localnet + indexer + API in one process) is the `dev` crate's binary, so this one
-//! links no development chain.
+//! links no development chain; it is its own package (`server`) so that the `api` library links no indexer.
 
 use api::config::ApiConfig;
-use api::process::{bind, rpc_client, serve_metrics, shutdown_signal, stopped};
+use api::process::{bind, rpc_client, serve_metrics};
 use api::AppState;
 use clap::{Parser, Subcommand};
 use index::Store;
 use indexer::{Indexer, IndexerConfig};
+use ops::signal::stopped;
 use std::sync::Arc;
 use tokio::sync::watch;
 
@@ -108,15 +109,15 @@ fn require_explicit(
 
 fn main() -> anyhow::Result<()> {
     // Secrets given as files (`--database-url-file`, `DATABASE_URL_FILE`, ...) are read first.
-    indexer::secret_files::main_with_secrets(run)
+    ops::secret_files::main_with_secrets(run)
 }
 
 async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
-    let _log = api::logging::init(
+    let _log = ops::logging::init(
         std::io::stdout(),
         std::io::IsTerminal::is_terminal(&std::io::stdout()),
     );
-    indexer::metrics::prometheus();
+    ops::metrics::prometheus();
     let (stop, rx) = watch::channel(false);
     let matches = <Cli as clap::CommandFactory>::command().get_matches_from(args);
     let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
@@ -135,7 +136,7 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
             if with_indexer {
                 indexer.grpc_tls()?;
             }
-            shutdown_signal(stop);
+            ops::signal::raise_on_signal(stop, "finishing requests in flight, then stopping");
             let mut store = Store::open_with(&indexer.database_url, indexer.db_options()).await?;
             if let Some(url) = &database_read_url {
                 store = store
@@ -151,7 +152,7 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
                 let m = ix.metrics();
                 if let Some(addr) = health_addr {
                     let listener = bind(addr, "--health-addr (INDEXER_HEALTH_ADDR)").await?;
-                    let app = indexer::metrics::health_router(m.clone());
+                    let app = ops::health::health_router(m.clone());
                     let rx = rx.clone();
                     tokio::spawn(async move {
                         axum::serve(listener, app)

@@ -593,7 +593,7 @@ async fn no_upstream_secret_reaches_a_caller_or_a_log() {
     ])
     .env("RUST_LOG", "debug,hyper=info,h2=info,rustls=info,sqlx=info")
     // JSON lines, as a log collector takes them: the redaction must hold in them too.
-    .env(api::logging::LOG_FORMAT_ENV, "json")
+    .env(ops::logging::LOG_FORMAT_ENV, "json")
     .spawn()
     .expect("api serve starts");
     let http = reqwest::Client::new();
