@@ -2,8 +2,8 @@
 //! The development stack (localnet + indexer + API in one process) is the `dev` crate's binary, so this one
 //! links no development chain; it is its own package (`server`) so that the `api` library links no indexer.
 
-use api::config::ApiConfig;
-use api::process::{bind, rpc_client, serve_metrics};
+use api::process::config::ApiConfig;
+use api::process::serve::{bind, rpc_client, serve_metrics};
 use api::AppState;
 use clap::{Parser, Subcommand};
 use index::Store;
@@ -177,7 +177,7 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
                     percentile: api.priority_fee_percentile,
                     cap: api.priority_fee_cap,
                 };
-                tasks.push(tokio::spawn(api::keeper::run(
+                tasks.push(tokio::spawn(api::chain::keeper::run(
                     store.clone(),
                     rpc.clone(),
                     operator,
