@@ -10,6 +10,15 @@
 
 mod common;
 
+/// The `api` binary (the `server` package's): `API_BIN`, else `api` beside this bench's own directory
+/// (`target/release/api`, which `scripts/bench-feed` builds first).
+fn api_binary() -> std::path::PathBuf {
+    std::env::var_os("API_BIN").map(Into::into).unwrap_or_else(|| {
+        let exe = std::env::current_exe().unwrap();
+        exe.parent().and_then(|deps| deps.parent()).unwrap().join("api")
+    })
+}
+
 use futures::{SinkExt, StreamExt};
 use localnet::testkit::{self, SOL};
 use std::sync::{Arc, Mutex};
@@ -78,7 +87,7 @@ async fn main() {
         l.local_addr().unwrap()
     };
     let server_log = std::fs::File::create(dir.join("api-serve.log")).unwrap();
-    let mut server = tokio::process::Command::new(env!("CARGO_BIN_EXE_api"))
+    let mut server = tokio::process::Command::new(api_binary())
         .args([
             "serve",
             "--database-url",

@@ -8,7 +8,7 @@
 
 mod common;
 
-use api::config::ApiConfig;
+use api::process::config::ApiConfig;
 use api::AppState;
 use index::Store;
 use localnet::testkit::{self, SOL};

@@ -8,7 +8,7 @@
 
 mod common;
 
-use api::config::ApiConfig;
+use api::process::config::ApiConfig;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -417,7 +417,7 @@ async fn the_launchpad_journey_in_chromium() {
     let balance = rpc.get_balance(&address.parse().unwrap()).await.unwrap();
     assert_eq!(
         balance,
-        api::ui::AIRDROP_LAMPORTS,
+        api::routes::ui::AIRDROP_LAMPORTS,
         "the dev wallet is funded"
     );
 
@@ -1304,7 +1304,7 @@ async fn the_page_is_served_with_its_csp_and_hashed_assets() {
         !html.contains("<script>") && !html.contains("onclick="),
         "no inline script"
     );
-    let version = api::ui::VERSION.as_str();
+    let version = api::routes::ui::VERSION.as_str();
     for asset in ["app.js", "style.css", "vendor/lightweight-charts-4.2.3.mjs"] {
         let path = format!("/ui/{version}/{asset}");
         if asset != "vendor/lightweight-charts-4.2.3.mjs" {

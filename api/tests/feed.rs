@@ -8,7 +8,7 @@
 
 mod common;
 
-use api::config::ApiConfig;
+use api::process::config::ApiConfig;
 use common::*;
 use futures::{SinkExt, StreamExt};
 use localnet::testkit::{self, SOL};

@@ -4,7 +4,7 @@
 
 mod common;
 
-use api::config::ApiConfig;
+use api::process::config::ApiConfig;
 use api::AppState;
 use axum::routing::get;
 use common::assert_error;
@@ -279,7 +279,7 @@ async fn clients_behind_a_trusted_proxy_are_limited_apart_and_untrusted_headers_
     let rfc7239 = {
         let limited = limited("127.0.0.0/8");
         move |c| ApiConfig {
-            forwarded_header: api::layers::ForwardedHeader::Forwarded,
+            forwarded_header: api::http::layers::ForwardedHeader::Forwarded,
             ..limited(c)
         }
     };
@@ -573,7 +573,7 @@ async fn a_flood_of_fresh_addresses_and_client_ids_leaves_the_limiters_as_they_w
         "the flood's keys were held: peak {peak:?}"
     );
     // ...forgotten once their quota is whole again (2 s here), by the pruning timer.
-    tokio::time::sleep(api::layers::LIMITER_PRUNE_EVERY + std::time::Duration::from_secs(3)).await;
+    tokio::time::sleep(api::http::layers::LIMITER_PRUNE_EVERY + std::time::Duration::from_secs(3)).await;
     let after = limiters.keys();
     assert!(
         after.0 <= baseline.0 + 1 && after.1 <= baseline.1 + 1,
@@ -927,11 +927,11 @@ async fn expensive_requests_cost_more_of_the_rate_limit() {
     }
     assert_eq!(send("builder", true).await, 429);
     assert_eq!(
-        api::layers::request_cost(&axum::http::Method::POST, "/launchpad/prepare"),
+        api::http::layers::request_cost(&axum::http::Method::POST, "/launchpad/prepare"),
         3
     );
     assert_eq!(
-        api::layers::request_cost(&axum::http::Method::GET, "/launchpad/prepare"),
+        api::http::layers::request_cost(&axum::http::Method::GET, "/launchpad/prepare"),
         1
     );
 }

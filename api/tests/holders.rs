@@ -119,7 +119,7 @@ async fn holders(postgres: bool) {
             slot_duration: Duration::from_secs(1),
             ..localnet::LocalnetConfig::ephemeral()
         },
-        |c| api::config::ApiConfig {
+        |c| api::process::config::ApiConfig {
             rate_limit_burst: 1_000_000,
             rate_limit_per_second: 5,
             ..c

@@ -217,7 +217,7 @@ async fn the_jupiter_api_key_is_sent_and_a_refusal_is_an_outage() {
         (Some("wrong-key"), 503),
         (None, 503),
     ] {
-        let s = stack_configured(false, |c| api::config::ApiConfig {
+        let s = stack_configured(false, |c| api::process::config::ApiConfig {
             jupiter_base_url: keyed.clone(),
             jupiter_api_key: key.map(str::to_string),
             ..c

@@ -246,7 +246,7 @@ async fn reads(postgres: bool) {
         // Prepare takes up to about 1.4 MiB (a launch can carry a 1 MiB image in base64).
         .body(format!(
             "{{\"name\": \"{}\"}}",
-            "a".repeat(api::image::PREPARE_BODY_LIMIT + 1)
+            "a".repeat(api::routes::launch::images::PREPARE_BODY_LIMIT + 1)
         ))
         .send()
         .await
@@ -352,7 +352,7 @@ async fn record_takes_the_create_launch_transaction_only() {
 /// landed keeps the metadata its on-chain URI serves, recorded or not.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn prepared_launches_never_deployed_expire() {
-    let s = stack_configured(false, |c| api::config::ApiConfig {
+    let s = stack_configured(false, |c| api::process::config::ApiConfig {
         rate_limit_burst: 1_000,
         prepared_ttl_secs: 1,
         ..c

@@ -138,7 +138,7 @@ async fn still_price_stack(postgres: bool) -> Stack {
             oracle_interval: None,
             ..localnet::LocalnetConfig::ephemeral()
         },
-        |c| api::config::ApiConfig {
+        |c| api::process::config::ApiConfig {
             rate_limit_burst: 1_000_000,
             rate_limit_per_second: 5,
             ..c

@@ -78,15 +78,19 @@ async fn market(postgres: bool) {
         price(&all[0]["priceAfter"]),
         curve::display::reserves_to_fixed(q, b, 6, 9).unwrap()
     );
-    // The curve reports the AMM's price and venue after migration.
+    // The curve reports the AMM's price and venue after migration, as every endpoint prices (18 digits,
+    // rounded down): the price after the last AMM trade.
     let (_, c) = get(&http, &format!("{}/launchpad/curve/{}", s.base, keys.mint)).await;
     assert_eq!(c["venue"], "amm");
     // The fee a swap there pays is the pool's, not the curve's.
     assert_eq!(c["ammFeeBps"], amm.fee_bps, "{c}");
     assert_eq!(
         c["price"],
-        curve::display::execution_price(q, 9, b, 6, 12).unwrap()
+        curve::display::fixed_price_to_decimal(
+            curve::display::reserves_to_fixed(q, b, 6, 9).unwrap()
+        )
     );
+    assert_eq!(c["price"], all[0]["priceAfter"]);
     // One wallet's trades.
     let w = wallets[0].pubkey().to_string();
     let (_, mine) = get(&http, &format!("{base}?wallet={w}")).await;

@@ -3,7 +3,7 @@
 //! its identity (its rate limit and its feed connection cap hold), while two real clients behind the proxy
 //! (distinct loopback source addresses, so nginx sees two peers) are told apart.
 
-use api::config::ApiConfig;
+use api::process::config::ApiConfig;
 use api::AppState;
 use index::Store;
 use serde_json::Value;

@@ -73,7 +73,7 @@ async fn eventually_dex(http: &reqwest::Client, base: &str, request: &Value, dex
 
 async fn swaps(postgres: bool) {
     // A platform fee configured: Solana routes take none, and say so at the top and in every entry.
-    let s = stack_configured(postgres, |c| api::config::ApiConfig {
+    let s = stack_configured(postgres, |c| api::process::config::ApiConfig {
         rate_limit_burst: 1_000,
         rate_limit_per_second: 5,
         platform_fee_bps: 100,
@@ -320,7 +320,7 @@ async fn the_keeper_migrates_a_curve_completed_by_another_client() {
     );
     let operator = testkit::funded(&rpc, 10 * SOL).await.unwrap();
     let store = index::Store::open(&s.db).await.unwrap();
-    tokio::spawn(api::keeper::run(
+    tokio::spawn(api::chain::keeper::run(
         store,
         rpc.clone(),
         operator,
@@ -406,7 +406,7 @@ async fn priced_buy(
 /// none. The localnet answers `getRecentPrioritizationFees` like a validator.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn builds_budget_compute_from_simulation_and_price_from_recent_fees() {
-    let s = stack_configured(false, |c| api::config::ApiConfig {
+    let s = stack_configured(false, |c| api::process::config::ApiConfig {
         rate_limit_burst: 1_000,
         priority_fee_percentile: 100,
         priority_fee_cap: 1_000_000,
@@ -502,10 +502,10 @@ async fn builds_budget_compute_from_simulation_and_price_from_recent_fees() {
 /// The chain's unix time (the Clock sysvar), as the programs read it.
 async fn chain_unix(rpc: &solana_rpc_client::nonblocking::rpc_client::RpcClient) -> i64 {
     let clock = rpc
-        .get_account(&api::chain_clock::CLOCK_SYSVAR)
+        .get_account(&api::chain::clock::CLOCK_SYSVAR)
         .await
         .unwrap();
-    api::chain_clock::unix_timestamp(&clock.data).unwrap()
+    api::chain::clock::unix_timestamp(&clock.data).unwrap()
 }
 
 /// Moves the localnet's clock forward (`localnet_advanceClock`), as a test of a time-based fee would.

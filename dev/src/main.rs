@@ -5,17 +5,17 @@ use clap::Parser;
 
 fn main() -> anyhow::Result<()> {
     // Secrets given as files (`--database-url-file`, `DATABASE_URL_FILE`, ...) are read first.
-    indexer::secret_files::main_with_secrets(run)
+    ops::secret_files::main_with_secrets(run)
 }
 
 async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
-    let _log = api::logging::init(
+    let _log = ops::logging::init(
         std::io::stdout(),
         std::io::IsTerminal::is_terminal(&std::io::stdout()),
     );
-    indexer::metrics::prometheus();
+    ops::metrics::prometheus();
     let args = dev::stack::DevArgs::parse_from(args);
     let (stop, rx) = tokio::sync::watch::channel(false);
-    api::process::shutdown_signal(stop);
+    ops::signal::raise_on_signal(stop, "finishing requests in flight, then stopping");
     dev::stack::run(args, rx).await
 }

@@ -1,12 +1,13 @@
 //! The stack `dev` runs: localnet + indexer + keeper + API in one process, on a fresh SQLite file under
 //! `--dir`, with a funded development wallet.
 
-use api::config::ApiConfig;
-use api::process::{bind, rpc_client, serve_metrics, stopped};
+use api::process::config::ApiConfig;
+use api::process::serve::{bind, rpc_client, serve_metrics};
 use api::AppState;
 use index::Store;
 use indexer::{Indexer, IndexerConfig};
 use localnet::{Localnet, LocalnetConfig};
+use ops::signal::stopped;
 use solana_signer::Signer;
 use std::sync::Arc;
 use tokio::sync::watch;
@@ -37,17 +38,17 @@ pub struct DevArgs {
 fn outside_services(c: &ApiConfig) -> String {
     let services = [
         ("Jupiter", c.jupiter_base_url.as_str()),
-        ("KyberSwap", c.kyberswap_base_url.as_str()),
+        ("KyberSwap", c.aggregator.kyberswap_base_url.as_str()),
         (
             "0x",
-            if c.zerox_api_key.is_some() {
-                c.zerox_base_url.as_str()
+            if c.aggregator.zerox_api_key.is_some() {
+                c.aggregator.zerox_base_url.as_str()
             } else {
                 ""
             },
         ),
-        ("LI.FI", c.lifi_base_url.as_str()),
-        ("Relay", c.relay_base_url.as_str()),
+        ("LI.FI", c.aggregator.lifi_base_url.as_str()),
+        ("Relay", c.aggregator.relay_base_url.as_str()),
     ];
     let on: Vec<_> = services
         .iter()
@@ -135,7 +136,7 @@ pub async fn run(args: DevArgs, rx: watch::Receiver<bool>) -> anyhow::Result<()>
         percentile: api_config.priority_fee_percentile,
         cap: api_config.priority_fee_cap,
     };
-    tokio::spawn(api::keeper::run(
+    tokio::spawn(api::chain::keeper::run(
         store.clone(),
         rpc.clone(),
         keeper,

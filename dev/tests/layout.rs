@@ -1,7 +1,10 @@
 //! The workspace's layout, checked: the crate arrows run one way (the production API links no development
-//! chain; the database crate uses neither the indexer nor the API), no crate's modules import each other
-//! in a circle (the write side of the index never reaches its read side), and the API's EVM swap and
-//! cross-chain aggregator is one room (`api/src/multichain/`) entered only through its surface.
+//! chain and no indexer; the database crate uses neither the indexer nor the API; the aggregator and the
+//! crates it shares with the API sit below the API), no crate's modules import each other in a circle (the
+//! write side of the index never reaches its read side), the EVM swap and cross-chain aggregator
+//! (`crates/aggregator`) is entered only through its surface, `api/src` is in folders that say what they
+//! are, and no crate grows back into one: the API's own code stays under a quarter of the workspace's, and
+//! no file above 700 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -87,6 +90,21 @@ fn the_crate_arrows_run_one_way() {
     assert!(reaches("indexer", "launchpad-index"));
     assert!(reaches("api", "launchpad-index"));
     assert!(!reaches("indexer", "api"), "indexer uses api");
+    // The aggregator is mounted by the API, never the other way; what both speak sits below both.
+    assert!(reaches("api", "aggregator"));
+    for below in ["launchpad-web", "swap-core"] {
+        assert!(
+            reaches("api", below) && reaches("aggregator", below),
+            "{below}"
+        );
+        for above in ["api", "aggregator", "indexer", "localnet"] {
+            assert!(!reaches(below, above), "{below} uses {above}");
+        }
+    }
+    assert!(!reaches("launchpad-web", "swap-core"), "web uses swap-core");
+    for above in ["api", "indexer", "localnet", "dev"] {
+        assert!(!reaches("aggregator", above), "aggregator uses {above}");
+    }
     // The math is pure.
     for solana in ["anchor-lang", "solana-program", "launchpad-sdk"] {
         assert!(!reaches("launchpad-curve", solana), "curve uses {solana}");
@@ -234,6 +252,9 @@ fn no_crate_imports_its_own_modules_in_a_circle() {
         "crates/index/src",
         "crates/localnet/src",
         "crates/admin/src",
+        "crates/web/src",
+        "crates/swap-core/src",
+        "crates/aggregator/src",
         "indexer/src",
         "api/src",
         "dev/src",
@@ -287,35 +308,37 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// A path into the aggregator's room: `multichain::` and what follows it (an item, a module, or a `{...}`
+/// A path into the aggregator crate: `aggregator::` and what follows it (an item, a module, or a `{...}`
 /// or `*` import).
 fn room_path() -> regex::Regex {
-    regex::Regex::new(r"\bmultichain::(\{|\*|[A-Za-z_][A-Za-z0-9_]*)").unwrap()
+    regex::Regex::new(r"\baggregator::(\{|\*|[A-Za-z_][A-Za-z0-9_]*)").unwrap()
 }
 
-/// The API's EVM swap and cross-chain aggregator, `api/src/multichain/`, is reached only through its surface
-/// (the items its `mod.rs` declares public) and only by the code that mounts it or hands over to it: the
-/// service's router and state (`lib.rs`), the swap area (`/swap/quote` and `/swap/build` on an EVM chain)
-/// and the token listing (`/swap/tokens`). Nothing names one of its modules; the compiler refuses that too
-/// (they are private), this also says who may reach the room at all.
+/// The EVM swap and cross-chain aggregator, `crates/aggregator`, is reached only through its surface (the
+/// items its `lib.rs` declares public) and only by the code that mounts it or hands over to it: the API's
+/// assembly (`app.rs`), its state (`state.rs`), its settings (`process/config.rs`, which flatten the
+/// aggregator's flags) and the swap area (`/swap/quote`, `/swap/build` and `/swap/record` on an EVM chain).
+/// Nothing names one of its modules; the compiler refuses that too (they are private), this also says who
+/// may reach the crate at all.
 #[test]
-fn the_multichain_room_is_entered_only_through_its_surface() {
+fn the_aggregator_is_entered_only_through_its_surface() {
     let root = workspace();
-    let tree = root.join("api/src/multichain");
+    let tree = root.join("crates/aggregator/src");
     let modules: BTreeSet<String> = std::fs::read_dir(&tree)
         .unwrap()
         .map(|e| e.unwrap().path())
         .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .filter(|m| m != "mod")
+        .filter(|m| m != "lib")
         .collect();
     assert!(
         modules.contains("swap") && modules.contains("cross_chain"),
         "{modules:?}"
     );
     let allowed: BTreeSet<&str> = [
-        "api/src/lib.rs",
+        "api/src/app.rs",
+        "api/src/state.rs",
+        "api/src/process/config.rs",
         "api/src/routes/swap/mod.rs",
-        "api/src/routes/catalog.rs",
     ]
     .into();
     let path_re = room_path();
@@ -349,9 +372,12 @@ fn the_multichain_room_is_entered_only_through_its_surface() {
                 naming.insert(rel.clone());
                 let next = &cap[1];
                 if !allowed.contains(rel.as_str()) {
-                    wrong.push(format!("{rel} names the room: {}", line.trim()));
+                    wrong.push(format!("{rel} names the aggregator: {}", line.trim()));
                 } else if next == "{" || next == "*" || modules.contains(next) {
-                    wrong.push(format!("{rel} reaches inside the room: {}", line.trim()));
+                    wrong.push(format!(
+                        "{rel} reaches inside the aggregator: {}",
+                        line.trim()
+                    ));
                 }
             }
         }
@@ -367,16 +393,94 @@ fn the_room_check_sees_a_reach_inside() {
     let re = room_path();
     let next = |line: &str| re.captures(line).map(|c| c[1].to_string());
     assert_eq!(
-        next("use crate::multichain::swap::quote;").as_deref(),
+        next("use aggregator::swap::quote;").as_deref(),
         Some("swap")
     );
+    assert_eq!(next("use aggregator::{self, swap};").as_deref(), Some("{"));
     assert_eq!(
-        next("use api::multichain::{self, swap};").as_deref(),
-        Some("{")
-    );
-    assert_eq!(
-        next("multichain::swap_quote(&state, chain, &req)").as_deref(),
+        next("aggregator::swap_quote(&state.aggregator, chain, &req)").as_deref(),
         Some("swap_quote")
     );
-    assert_eq!(next("pub mod multichain;"), None);
+    assert_eq!(next("pub aggregator: Aggregator,"), None);
+}
+
+/// `api/src` is in folders that say what they are: at its root only the face (`lib.rs`), the service's
+/// assembly (`app.rs`) and its state (`state.rs`); every other module lives in one of the folders.
+#[test]
+fn the_api_source_is_in_folders_that_say_what_they_are() {
+    let src = workspace().join("api/src");
+    let entries: BTreeSet<String> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let expected: BTreeSet<String> = [
+        "lib.rs", "app.rs", "state.rs", "routes", "feed", "http", "chain", "prices", "process",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    assert_eq!(entries, expected);
+    // The face declares and re-exports; it defines nothing of its own but the allocator.
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+    for defining in ["fn ", "struct ", "enum ", "impl ", "trait "] {
+        assert!(
+            !lib.lines()
+                .any(|l| !l.trim_start().starts_with("//") && l.contains(defining)),
+            "lib.rs defines a `{defining}`"
+        );
+    }
+}
+
+/// The non-test lines of the Rust files under `dir`: test directories, benches and build output aside,
+/// and each file's `#[cfg(test)]` module cut off.
+fn code_lines(dir: &Path) -> Vec<(PathBuf, usize)> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    files
+        .into_iter()
+        .filter(|p| {
+            !p.components().any(|c| {
+                matches!(
+                    c.as_os_str().to_str(),
+                    Some("tests" | "benches" | "generated")
+                )
+            })
+        })
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            let n = code.lines().count();
+            (p, n)
+        })
+        .collect()
+}
+
+/// No crate grows back into the one that held everything: the API's own source is at most a quarter of
+/// the workspace's Rust (tests aside), and no file outside tests and generated code is above 700 lines.
+#[test]
+fn no_crate_and_no_file_grows_too_large() {
+    let root = workspace();
+    let mut all = Vec::new();
+    for dir in ["api", "crates", "indexer", "programs", "dev", "server"] {
+        if root.join(dir).exists() {
+            all.extend(code_lines(&root.join(dir)));
+        }
+    }
+    let total: usize = all.iter().map(|(_, n)| n).sum();
+    let api: usize = all
+        .iter()
+        .filter(|(p, _)| p.starts_with(root.join("api/src")))
+        .map(|(_, n)| n)
+        .sum();
+    assert!(
+        api * 4 <= total,
+        "api/src is {api} of {total} lines ({}%)",
+        api * 100 / total.max(1)
+    );
+    let large: Vec<String> = all
+        .iter()
+        .filter(|(_, n)| *n > 700)
+        .map(|(p, n)| format!("{} ({n})", p.strip_prefix(&root).unwrap().display()))
+        .collect();
+    assert!(large.is_empty(), "files above 700 lines: {large:?}");
 }

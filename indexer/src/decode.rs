@@ -241,7 +241,7 @@ pub fn decode_transaction_update(
             // `Some(None)`: an event the index does not keep (a creator handover, new fee shares: the
             // accounts' writes carry them).
             let decoded = if program == launchpad::ID {
-                decode_event(&ix.data).map(|e| launchpad_event(event_key, e))
+                decode_event(&ix.data).and_then(|e| launchpad_event(event_key, e))
             } else {
                 decode_amm_event(&ix.data).map(|e| Some(Event::Amm(event_key, Box::new(e), None)))
             };
@@ -260,8 +260,10 @@ pub fn decode_transaction_update(
     (events, errors)
 }
 
-fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Option<Event> {
-    Some(match event {
+/// The index's event for a launchpad event: `Some(None)` for one it does not keep, `None` for one it cannot
+/// read (a swap whose side byte is neither a buy nor a sell).
+fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Option<Option<Event>> {
+    Some(Some(match event {
         LaunchpadEvent::CreateLaunch(e) => Event::Launch(Box::new(Launch {
             mint: e.mint,
             pool: e.pool,
@@ -284,6 +286,7 @@ fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Option<Event> {
         })),
         LaunchpadEvent::Swap(e) => Event::Trade(Box::new(Trade {
             key,
+            side: curve::Side::try_from(e.side).ok()?,
             event: e,
             market: None,
         })),
@@ -292,8 +295,8 @@ fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Option<Event> {
         LaunchpadEvent::Migrate(e) => Event::Migrate(key, Box::new(e)),
         LaunchpadEvent::CreatorProposed(_)
         | LaunchpadEvent::CreatorTransferred(_)
-        | LaunchpadEvent::FeeSharesSet(_) => return None,
-    })
+        | LaunchpadEvent::FeeSharesSet(_) => return Some(None),
+    }))
 }
 
 #[cfg(test)]

@@ -6,18 +6,14 @@
 //! - [`decode`]: accounts and `emit_cpi!` events from updates
 //! - the database it writes is the `index` crate (`crates/index`): batches go to [`index::Store::apply`]
 //! - [`recover`]: a gap's events from the RPC node's transaction history
-//! - [`backfill`], [`metrics`], [`config`], [`signal`]
+//! - [`backfill`], [`config`]; its health counters ([`Metrics`]) and the process plumbing are the `ops` crate
 
 pub mod backfill;
 pub mod config;
 pub mod decode;
-pub mod metrics;
 pub mod pipeline;
 pub mod recover;
-pub mod redact;
-pub mod secret_files;
-pub mod signal;
 
 pub use config::{Commitment, IndexerConfig};
-pub use metrics::{Metrics, Snapshot};
+pub use ops::health::{Metrics, Snapshot};
 pub use pipeline::{Indexer, Processor};

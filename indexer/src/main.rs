@@ -26,18 +26,15 @@ struct Cli {
 
 fn main() -> anyhow::Result<()> {
     // Secrets given as files (`--database-url-file`, `DATABASE_URL_FILE`, ...) are read first.
-    indexer::secret_files::main_with_secrets(run)
+    ops::secret_files::main_with_secrets(run)
 }
 
 async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
-    // Every line without any URL's credentials (an RPC provider's key rides in its URL).
-    tracing_subscriber::fmt()
-        .with_writer(|| indexer::redact::Redacting(std::io::stdout()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx=warn".into()),
-        )
-        .init();
+    // One log setup for every binary: redacted (an RPC provider's key rides in its URL), human or JSON.
+    let _log = ops::logging::init(
+        std::io::stdout(),
+        std::io::IsTerminal::is_terminal(&std::io::stdout()),
+    );
     let matches = <Cli as clap::CommandFactory>::command().get_matches_from(args);
     let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
     // The index is the product's database: never a file made up in the working directory.
@@ -50,7 +47,7 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
              (postgres://user:password@host/database, or sqlite://path.db for a single machine)"
         );
     }
-    indexer::metrics::prometheus();
+    ops::metrics::prometheus();
     let config = cli.config;
     // Settings that can never work stop here, with the flag at fault named, rather than in a retry loop.
     config.grpc_tls()?;
@@ -85,17 +82,13 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         tracing::info!(
             "health on http://{addr}/health (/livez, /readyz), Prometheus metrics on http://{addr}/metrics"
         );
-        let app = indexer::metrics::health_router(metrics.clone());
+        let app = ops::health::health_router(metrics.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
     }
     let (stop, shutdown) = watch::channel(false);
-    tokio::spawn(async move {
-        let signal = indexer::signal::shutdown_signal().await;
-        tracing::info!("{signal}: writing the open batch and stopping");
-        let _ = stop.send(true);
-    });
+    ops::signal::raise_on_signal(stop, "writing the open batch and stopping");
     indexer.run(shutdown).await;
-    if metrics.role() == indexer::metrics::Role::Refused {
+    if metrics.role() == ops::health::Role::Refused {
         anyhow::bail!("{}", metrics.last_error().unwrap_or_default());
     }
     tracing::info!("stopped");

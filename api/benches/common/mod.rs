@@ -32,7 +32,7 @@ pub async fn start_on(name: &str, database: Option<String>) -> Stack {
     std::fs::create_dir_all(&dir).unwrap();
     // Logged like the binary (`info`), to a file beside the index; installed first, as the
     // binary does, so that the localnet's own logger setup finds it in place.
-    let log = api::logging::init(std::fs::File::create(dir.join("api.log")).unwrap(), false);
+    let log = ops::logging::init(std::fs::File::create(dir.join("api.log")).unwrap(), false);
     let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
     let db = database.unwrap_or_else(|| format!("sqlite://{}/index.db", dir.display()));
     let store = Store::open(&db).await.unwrap();

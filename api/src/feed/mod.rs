@@ -9,9 +9,8 @@
 
 pub mod wire;
 
-use crate::admission::Admissions;
-use crate::error::ApiError;
-use axum::http::StatusCode;
+use crate::error::{ApiError, ErrorCode};
+use crate::http::admission::Admissions;
 use index::feed::KINDS;
 use index::read::FeedRecord;
 use index::store::feed::CHANNEL;
@@ -134,10 +133,10 @@ pub struct Hub {
     connections: Admissions,
 }
 
-pub use crate::admission::Refusal;
+pub use crate::http::admission::Refusal;
 
 /// A connection counted against its client's share and the process's total; uncounted when dropped.
-pub type Admission = crate::admission::Permit;
+pub type Admission = crate::http::admission::Permit;
 
 /// The feed's settings, from the API's configuration.
 #[derive(Debug, Clone, Copy)]
@@ -206,9 +205,7 @@ impl Hub {
 }
 
 pub fn too_old(oldest: i64) -> ApiError {
-    ApiError::new(
-        StatusCode::GONE,
-        "RESUME_TOO_OLD",
+    ApiError::new(ErrorCode::ResumeTooOld,
         format!(
             "events before seq {oldest} are no longer kept ({} hours); re-read the state over REST and \
              follow the feed from now",
@@ -418,7 +415,7 @@ pub fn lagged_message(last_seq: i64) -> serde_json::Value {
         "type": "lagged",
         "lastSeq": last_seq,
         "error": {
-            "code": "SLOW_CONSUMER",
+            "code": crate::error::ErrorCode::SlowConsumer.as_str(),
             "message": format!(
                 "this client fell too far behind the feed and is disconnected; reconnect with since={last_seq}"
             ),

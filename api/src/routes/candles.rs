@@ -2,11 +2,11 @@
 //! as it writes trades (one series across the curve and the AMM).
 
 use super::trades::limit_param;
-use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
+use crate::http::cache;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use index::market::{self, Candle};
 use serde::{Deserialize, Serialize};

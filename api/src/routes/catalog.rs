@@ -5,7 +5,7 @@ use crate::chains::{self, ChainInfo, ChainKind};
 use crate::error::ApiError;
 use crate::extract::ApiQuery;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -79,7 +79,7 @@ fn evm_tokens(c: &ChainInfo) -> Vec<Token> {
         kind: "native".into(),
     };
     std::iter::once(native)
-        .chain(crate::multichain::catalog(c.key).map(
+        .chain(swap_core::tokens::catalog(c.key).map(
             |(chain_key, address, symbol, name, decimals)| {
                 Token {
                     chain_key: chain_key.to_string(),

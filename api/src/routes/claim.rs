@@ -2,11 +2,12 @@
 //! recipient's fees, to the claiming wallet or to another (`recipient`).
 
 use crate::body::ApiJson;
-use crate::error::{address, ApiError};
+use crate::error::{address, ApiError, ErrorCode};
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
+use anchor_lang::prelude::Pubkey;
+use anchor_lang::solana_program::instruction::Instruction;
 use axum::extract::State;
-use axum::http::StatusCode;
 use sdk::launchpad_ix::{self as lix, LaunchKeys};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -76,12 +77,16 @@ pub async fn claim(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<ClaimRequest>,
 ) -> Result<Json<ClaimResponse>, ApiError> {
+    Ok(Json(build_claim(&state, &req).await?))
+}
+
+/// The claim `req` asks for: who the wallet is to the pool, what it is owed, and the transaction paying it.
+pub async fn build_claim(state: &AppState, req: &ClaimRequest) -> Result<ClaimResponse, ApiError> {
     let wallet = address("creator", Some(&req.creator))?;
     let pool = address("pool", Some(&req.pool))?;
     let Some(kind) = CLAIM_KINDS.into_iter().find(|k| *k == req.kind) else {
         return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_KIND",
+            ErrorCode::InvalidKind,
             "`kind` must be `trading`, `surplus`, `locked-lp` or `share`",
         ));
     };
@@ -94,59 +99,111 @@ pub async fn claim(
         .curve_by_pool(&pool)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no launchpad pool {pool}")))?;
-    let partner = curve.config.partner;
-    let shared = curve.pool.fee_shared;
-    if kind != "share" && wallet != curve.pool.creator && wallet != partner {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "NOT_ENTITLED",
-            "only the launch's creator or the partner can claim from this pool",
-        ));
-    }
-    let unclaimed = state.store.unclaimed(&wallet).await?;
-    let owed = unclaimed
-        .into_iter()
-        .find(|u| u.pool == pool.to_string() && u.kind == kind);
-    let owed = match owed {
-        Some(o) => o,
-        None if kind == "share"
-            && state
-                .store
-                .fee_shares(&pool)
-                .await?
-                .is_none_or(|s| !s.slots.iter().any(|r| r.wallet == wallet)) =>
-        {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "NOT_ENTITLED",
-                "the wallet is no recipient of this launch's shared creator fees",
-            ));
-        }
-        None if shared
-            && wallet == curve.pool.creator
-            && wallet != partner
-            && kind != "surplus" =>
-        {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "FEES_SHARED",
-                "this launch's creator fees are shared: its recipients claim them with kind `share`",
-            ));
-        }
-        None => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "NOTHING_TO_CLAIM",
-                format!("{wallet} has no {kind} fees to claim from this pool"),
-            ))
-        }
-    };
+    let owed = owed(state, &curve, &pool, &wallet, kind).await?;
     let keys = LaunchKeys::new(
         curve.pool.creator,
         curve.pool.config,
         curve.pool.quote_mint,
         curve.pool.base_mint,
     );
+    // The creator position's uncollected AMM fees are collected into the pool before a share is paid.
+    let collect_lp_first = kind == "share"
+        && state
+            .store
+            .unclaimed_lp_of_shared(&curve.pool, &pool)
+            .await?;
+    let payee = Payee { wallet, paid_to };
+    let ixs = instructions(
+        &keys,
+        kind,
+        &owed.role,
+        payee,
+        collect_lp_first,
+        owed.base_amount > 0,
+    );
+    let built =
+        crate::solana::unsigned_transaction(&state.rpc, &wallet, &ixs, state.fee_policy(None))
+            .await?;
+    Ok(ClaimResponse {
+        solana_transaction: built.transaction,
+        lifetime: built.lifetime,
+        kind: kind.into(),
+        role: owed.role.into(),
+        pool: pool.to_string(),
+        paid_to: paid_to.to_string(),
+        quote_amount: owed.quote_amount.to_string(),
+        base_amount: owed.base_amount.to_string(),
+    })
+}
+
+/// What `wallet` is owed of `kind` from the pool: `NOT_ENTITLED` when it holds no role that may claim it,
+/// `FEES_SHARED` for the creator's own claim of shared fees, `NOTHING_TO_CLAIM` when nothing is owed.
+async fn owed(
+    state: &AppState,
+    curve: &index::read::CurveState,
+    pool: &Pubkey,
+    wallet: &Pubkey,
+    kind: &str,
+) -> Result<index::read::Unclaimed, ApiError> {
+    let partner = curve.config.partner;
+    if kind != "share" && *wallet != curve.pool.creator && *wallet != partner {
+        return Err(ApiError::new(
+            ErrorCode::NotEntitled,
+            "only the launch's creator or the partner can claim from this pool",
+        ));
+    }
+    let unclaimed = state.store.unclaimed(wallet).await?;
+    if let Some(o) = unclaimed
+        .into_iter()
+        .find(|u| u.pool == pool.to_string() && u.kind == kind)
+    {
+        return Ok(o);
+    }
+    let recipient = kind == "share"
+        && state
+            .store
+            .fee_shares(pool)
+            .await?
+            .is_some_and(|s| s.slots.iter().any(|r| r.wallet == *wallet));
+    Err(if kind == "share" && !recipient {
+        ApiError::new(
+            ErrorCode::NotEntitled,
+            "the wallet is no recipient of this launch's shared creator fees",
+        )
+    } else if curve.pool.fee_shared
+        && *wallet == curve.pool.creator
+        && *wallet != partner
+        && kind != "surplus"
+    {
+        ApiError::new(
+            ErrorCode::FeesShared,
+            "this launch's creator fees are shared: its recipients claim them with kind `share`",
+        )
+    } else {
+        ApiError::new(
+            ErrorCode::NothingToClaim,
+            format!("{wallet} has no {kind} fees to claim from this pool"),
+        )
+    })
+}
+
+/// Who signs a claim and who is paid.
+#[derive(Debug, Clone, Copy)]
+struct Payee {
+    wallet: Pubkey,
+    paid_to: Pubkey,
+}
+
+/// The instructions of a claim of `kind` (by `role`, for `locked-lp`): the payee's accounts made, the
+/// claim, and SOL unwrapped when the claimer is paid in SOL.
+fn instructions(
+    keys: &LaunchKeys,
+    kind: &str,
+    role: &str,
+    Payee { wallet, paid_to }: Payee,
+    collect_lp_first: bool,
+    base_owed: bool,
+) -> Vec<Instruction> {
     let quote_account =
         sdk::associated_token_address(&paid_to, &keys.quote_mint, &keys.quote_token_program);
     let quote_ata = lix::create_ata_idempotent(
@@ -159,7 +216,7 @@ pub async fn claim(
         "share" => {
             // The token account is opened (and named) only when tokens are owed: a quote-only claim pays no
             // rent for an account it would not use.
-            let base_account = (owed.base_amount > 0).then(|| {
+            let base_account = base_owed.then(|| {
                 sdk::associated_token_address(&paid_to, &keys.mint, &sdk::ids::TOKEN_2022_PROGRAM)
             });
             let mut ixs = vec![quote_ata];
@@ -171,16 +228,11 @@ pub async fn claim(
                     &sdk::ids::TOKEN_2022_PROGRAM,
                 ));
             }
-            // The creator position's uncollected AMM fees are collected into the pool first.
-            if state
-                .store
-                .unclaimed_lp_of_shared(&curve.pool, &pool)
-                .await?
-            {
-                ixs.push(lix::share_locked_lp_fee(&keys, &wallet));
+            if collect_lp_first {
+                ixs.push(lix::share_locked_lp_fee(keys, &wallet));
             }
             ixs.push(lix::claim_fee_share(
-                &keys,
+                keys,
                 &wallet,
                 &quote_account,
                 base_account,
@@ -189,15 +241,12 @@ pub async fn claim(
         }
         "trading" => vec![
             quote_ata,
-            lix::claim_trading_fee(&keys, &wallet, &quote_account),
+            lix::claim_trading_fee(keys, &wallet, &quote_account),
         ],
-        "surplus" => vec![
-            quote_ata,
-            lix::claim_surplus(&keys, &wallet, &quote_account),
-        ],
+        "surplus" => vec![quote_ata, lix::claim_surplus(keys, &wallet, &quote_account)],
         _ => {
             let amm = keys.amm_keys();
-            let position = if owed.role == "creator" {
+            let position = if role == "creator" {
                 keys.creator_position()
             } else {
                 keys.partner_position()
@@ -206,7 +255,7 @@ pub async fn claim(
             vec![
                 lix::create_ata_idempotent(&wallet, &paid_to, &amm.mint_a, &amm.token_program_a),
                 lix::create_ata_idempotent(&wallet, &paid_to, &amm.mint_b, &amm.token_program_b),
-                lix::claim_locked_lp_fee_to(&keys, &wallet, &position, &to_a, &to_b),
+                lix::claim_locked_lp_fee_to(keys, &wallet, &position, &to_a, &to_b),
             ]
         }
     };
@@ -214,19 +263,7 @@ pub async fn claim(
         // Paid in SOL: the claim arrives as SOL, not in a wrapped-SOL account the wallet pays rent for.
         ixs.push(lix::unwrap_sol(&wallet));
     }
-    let built =
-        crate::solana::unsigned_transaction(&state.rpc, &wallet, &ixs, state.fee_policy(None))
-            .await?;
-    Ok(Json(ClaimResponse {
-        solana_transaction: built.transaction,
-        lifetime: built.lifetime,
-        kind: kind.into(),
-        role: owed.role.into(),
-        pool: pool.to_string(),
-        paid_to: paid_to.to_string(),
-        quote_amount: owed.quote_amount.to_string(),
-        base_amount: owed.base_amount.to_string(),
-    }))
+    ixs
 }
 
 /// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).

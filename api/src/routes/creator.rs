@@ -4,11 +4,10 @@
 //! holder's: `GET /launchpad/fees` lists them under its address and `POST /launchpad/claim` builds them.
 
 use crate::body::ApiJson;
-use crate::error::{address, ApiError};
+use crate::error::{address, ApiError, ErrorCode};
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
-use axum::http::StatusCode;
 use sdk::launchpad_ix::{self as lix, LaunchKeys};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -96,8 +95,7 @@ pub async fn propose(
     let (curve, keys) = pool_of(&state, &pool).await?;
     if creator != curve.pool.creator {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "NOT_ENTITLED",
+            ErrorCode::NotEntitled,
             format!("{creator} is not this pool's creator"),
         ));
     }
@@ -140,8 +138,7 @@ pub async fn accept(
     let (curve, keys) = pool_of(&state, &pool).await?;
     if curve.pool.pending_creator != new_creator {
         return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "NOT_PROPOSED",
+            ErrorCode::NotProposed,
             format!("the creator of this pool has not proposed {new_creator}"),
         ));
     }

@@ -4,12 +4,11 @@
 //! Recipients claim with `POST /launchpad/claim` kind `share`; `GET /launchpad/fees` lists their claims.
 
 use crate::body::ApiJson;
-use crate::error::{address, ApiError};
+use crate::error::{address, ApiError, ErrorCode};
 use crate::extract::ApiPath;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
-use axum::http::StatusCode;
 use sdk::launchpad_ix::{self as lix, FeeRecipient};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -30,7 +29,7 @@ pub struct FeeRecipientBody {
 /// Checks a recipient list as the program will (1 to 10 distinct wallets, shares above zero summing to
 /// 10,000 bps), with `INVALID_FEE_SHARES` naming what is wrong.
 pub fn recipients(list: &[FeeRecipientBody]) -> Result<Vec<FeeRecipient>, ApiError> {
-    let bad = |m: String| ApiError::new(StatusCode::BAD_REQUEST, "INVALID_FEE_SHARES", m);
+    let bad = |m: String| ApiError::new(ErrorCode::InvalidFeeShares, m);
     if list.is_empty() || list.len() > curve::MAX_FEE_RECIPIENTS {
         return Err(bad(format!(
             "fee shares name 1 to {} recipients, not {}",
@@ -113,8 +112,7 @@ pub async fn set(
     let (curve, keys) = super::creator::pool_of(&state, &pool).await?;
     if creator != curve.pool.creator {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "NOT_ENTITLED",
+            ErrorCode::NotEntitled,
             format!("{creator} is not this pool's creator"),
         ));
     }
@@ -122,8 +120,7 @@ pub async fn set(
     let current = state.store.fee_shares(&pool).await?;
     if current.as_ref().is_some_and(|s| s.locked) {
         return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "FEE_SHARES_LOCKED",
+            ErrorCode::FeeSharesLocked,
             "this launch's fee shares are locked; they can no longer change",
         ));
     }

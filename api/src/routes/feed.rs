@@ -2,14 +2,14 @@
 //! launches, trades, curve progress, graduations, migrations and claims, in commit order, resumable by
 //! sequence number (see `docs/live-feed.md`).
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::extract::ApiQuery;
 use crate::feed::{lagged_message, list, Admission, FeedEvent, Filter, Follower, Hub, Next};
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
-use axum::http::{Extensions, HeaderMap, StatusCode};
+use axum::http::{Extensions, HeaderMap};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::SinkExt;
@@ -77,7 +77,7 @@ fn client(
     headers: &HeaderMap,
     extensions: &Extensions,
 ) -> Option<std::net::IpAddr> {
-    crate::layers::client_of(&state.config, headers, extensions)
+    crate::http::layers::client_of(&state.config, headers, extensions)
 }
 
 /// Validates the resume point and counts the connection; the follower starts here.
@@ -94,17 +94,13 @@ async fn open(
     let admission = hub
         .admit(client(state, headers, extensions))
         .map_err(|refusal| match refusal {
-            crate::feed::Refusal::PerClient => ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "TOO_MANY_CONNECTIONS",
+            crate::feed::Refusal::PerClient => ApiError::new(ErrorCode::TooManyConnections,
                 format!(
                     "at most {} feed connections per client are open at once",
                     state.config.feed_max_connections
                 ),
             ),
-            crate::feed::Refusal::Full => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "FEED_FULL",
+            crate::feed::Refusal::Full => ApiError::new(ErrorCode::FeedFull,
                 format!(
                     "this replica serves {} feed connections already: retry shortly (another replica may take it)",
                     state.config.feed_max_total_connections
@@ -231,8 +227,7 @@ pub async fn ws(
 ) -> Result<Response, ApiError> {
     let upgrade = upgrade.map_err(|r| {
         ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "INVALID_PARAMS",
+            ErrorCode::InvalidParams,
             format!("not a WebSocket upgrade: {}", r.body_text()),
         )
     })?;
@@ -345,7 +340,7 @@ impl Session {
                         Some(Ok(Message::Text(t))) => self.control(t.as_str()).await,
                         Some(Ok(Message::Binary(_))) => error_message(
                             None,
-                            &ApiError::new(StatusCode::BAD_REQUEST, "INVALID_JSON", "control messages are JSON text"),
+                            &ApiError::new(ErrorCode::InvalidJson, "control messages are JSON text"),
                         ),
                         Some(Ok(_)) => continue,
                     };
@@ -454,11 +449,7 @@ impl Session {
             Err(e) => {
                 return error_message(
                     None,
-                    &ApiError::new(
-                        StatusCode::BAD_REQUEST,
-                        "INVALID_JSON",
-                        format!("not JSON: {e}"),
-                    ),
+                    &ApiError::new(ErrorCode::InvalidJson, format!("not JSON: {e}")),
                 )
             }
         };
@@ -505,8 +496,7 @@ impl Session {
                     .is_some_and(|i| self.subscriptions.contains_key(i));
                 if !replaces && self.subscriptions.len() >= self.limits.max_subscriptions {
                     return Err(ApiError::new(
-                        StatusCode::TOO_MANY_REQUESTS,
-                        "TOO_MANY_SUBSCRIPTIONS",
+                        ErrorCode::TooManySubscriptions,
                         format!(
                             "at most {} subscriptions per connection",
                             self.limits.max_subscriptions

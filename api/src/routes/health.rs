@@ -7,7 +7,7 @@
 //! while the indexer catches up.
 
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Serialize;

@@ -2,11 +2,11 @@
 //! supply, the top 10's and the creator's share, and its snipers, from the indexed token accounts.
 
 use super::trades::limit_param;
-use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
+use crate::http::cache;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use index::read::HolderSummary;
 use serde::Deserialize;

@@ -1,10 +1,10 @@
 //! Launchpad reads: `GET /launchpad/curve/{mint}`, `GET /launchpad/launches`, `GET /launchpad/fees`.
 
-use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
+use crate::http::cache;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use sdk::accounts::PoolStatus;
 use serde::{Deserialize, Serialize};
@@ -266,10 +266,10 @@ pub struct LaunchEntry {
 }
 
 impl LaunchEntry {
-    fn new(r: index::read::ListingRow, usd: Option<&crate::usd::SolUsd>) -> Self {
+    fn new(r: index::read::ListingRow, usd: Option<&crate::prices::usd::SolUsd>) -> Self {
         use index::market::{fixed_to_decimal, MARKET_CAP_DIGITS};
         let quote = r.launch.quote.clone();
-        let in_usd = |f: &dyn Fn(&crate::usd::SolUsd) -> Option<String>| usd.and_then(f);
+        let in_usd = |f: &dyn Fn(&crate::prices::usd::SolUsd) -> Option<String>| usd.and_then(f);
         LaunchEntry {
             price_usd: in_usd(&|u| u.price(&quote, r.stats.price)),
             market_cap_usd: in_usd(&|u| u.market_cap(&quote, r.stats.market_cap)),
@@ -298,7 +298,7 @@ pub struct LaunchesResponse {
     pub offset: u64,
     /// The SOL/USD price the USD values (and the `marketCap` and `volume24h` sorts across SOL and USDC
     /// launches) use; null before the indexer has seen the oracle.
-    pub usd: Option<crate::usd::UsdPrice>,
+    pub usd: Option<crate::prices::usd::UsdPrice>,
 }
 
 /// An optional parameter that must be one of `allowed`.
@@ -389,7 +389,7 @@ pub async fn launches(
         })
         .await
         .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
-    let usd = crate::usd::sol_usd(&state).await?;
+    let usd = crate::prices::usd::sol_usd(&state).await?;
     let page = state
         .store
         .listing(&query, usd.as_ref().map(|u| u.rate))

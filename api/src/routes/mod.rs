@@ -15,4 +15,5 @@ pub mod submit;
 pub mod swap;
 pub mod tokens;
 pub mod trades;
+pub mod ui;
 pub mod wallets;

@@ -5,7 +5,7 @@
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use serde::Serialize;
 use utoipa::ToSchema;

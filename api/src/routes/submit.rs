@@ -1,13 +1,13 @@
 //! `POST /swap/submit-solana`: relays a wallet-signed transaction and reports whether it confirmed.
 
-use crate::admission::Refusal;
 use crate::body::ApiJson;
-use crate::confirmations::Outcome;
-use crate::error::ApiError;
+use crate::chain::confirmations::Outcome;
+use crate::error::{ApiError, ErrorCode};
+use crate::http::admission::Refusal;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
-use axum::http::{Extensions, HeaderMap, StatusCode};
+use axum::http::{Extensions, HeaderMap};
 use serde::{Deserialize, Serialize};
 use solana_transaction::TransactionError;
 use std::time::{Duration, Instant};
@@ -69,7 +69,7 @@ pub fn default_relay_programs() -> Vec<solana_pubkey::Pubkey> {
 
 /// Refuses a transaction calling a program the relay does not serve, before anything is sent.
 fn check_programs(
-    config: &crate::config::ApiConfig,
+    config: &crate::process::config::ApiConfig,
     tx: &solana_transaction::versioned::VersionedTransaction,
 ) -> Result<(), ApiError> {
     if config.relay_any_program {
@@ -82,9 +82,7 @@ fn check_programs(
         match program {
             Some(p) if allowed.contains(p) || config.relay_programs.contains(p) => {}
             _ => {
-                return Err(ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "PROGRAM_NOT_ALLOWED",
+                return Err(ApiError::new(ErrorCode::ProgramNotAllowed,
                     format!(
                         "this relay sends transactions of this service's programs (and Jupiter's, Compute \
                          Budget, System, SPL Token, Token-2022, Associated Token Account, Memo); {} is not one: \
@@ -98,10 +96,6 @@ fn check_programs(
     Ok(())
 }
 
-fn submit_failed(code: &'static str, message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
-}
-
 /// The most specific code for a refused send, naming our programs' errors.
 fn send_error(
     tx: &solana_transaction::versioned::VersionedTransaction,
@@ -109,24 +103,27 @@ fn send_error(
 ) -> ApiError {
     let text = e.to_string();
     match e.get_transaction_error() {
-        Some(TransactionError::BlockhashNotFound) => submit_failed(
-            "SOLANA_BLOCKHASH_EXPIRED",
+        Some(TransactionError::BlockhashNotFound) => ApiError::new(
+            ErrorCode::SolanaBlockhashExpired,
             "the transaction's blockhash expired: build it again and sign promptly",
         ),
         Some(err) => {
             let reason = crate::solana::explain(tx, &err).unwrap_or_else(|| err.to_string());
-            submit_failed(
-                "SOLANA_SIMULATION_FAILED",
+            ApiError::new(
+                ErrorCode::SolanaSimulationFailed,
                 format!("the transaction fails: {reason}"),
             )
         }
         None if text.contains("Blockhash not found") || text.contains("BlockhashNotFound") => {
-            submit_failed(
-                "SOLANA_BLOCKHASH_EXPIRED",
+            ApiError::new(
+                ErrorCode::SolanaBlockhashExpired,
                 "the transaction's blockhash expired: build it again and sign promptly",
             )
         }
-        None => submit_failed("SOLANA_SUBMIT_FAILED", format!("sending failed: {text}")),
+        None => ApiError::new(
+            ErrorCode::SolanaSubmitFailed,
+            format!("sending failed: {text}"),
+        ),
     }
 }
 
@@ -151,19 +148,15 @@ pub async fn submit(
     let tx = crate::solana::signed_transaction(&req.signed_transaction)?;
     check_programs(&state.config, &tx)?;
     // Held until the answer: the relays a client, and the process, wait on at once are bounded.
-    let client = crate::layers::client_of(&state.config, &headers, &extensions);
+    let client = crate::http::layers::client_of(&state.config, &headers, &extensions);
     let _permit = state.relays.admit(client).map_err(|refusal| match refusal {
-        Refusal::PerClient => ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "TOO_MANY_RELAYS",
+        Refusal::PerClient => ApiError::new(ErrorCode::TooManyRelays,
             format!(
                 "at most {} relayed transactions per client are awaited at once: wait for one to answer",
                 state.config.relay_max_per_client
             ),
         ),
-        Refusal::Full => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "RELAY_BUSY",
+        Refusal::Full => ApiError::new(ErrorCode::RelayBusy,
             format!(
                 "this replica awaits {} relayed transactions already: retry shortly (another replica may take it)",
                 state.config.relay_max_in_flight
@@ -181,8 +174,8 @@ pub async fn submit(
     let wait = Duration::from_secs(state.config.relay_confirm_wait_secs);
     let (confirmed, indexed) = match state.confirmations().wait(signature, wait).await {
         Outcome::Failed(err) => {
-            return Err(submit_failed(
-                "SOLANA_TRANSACTION_FAILED",
+            return Err(ApiError::new(
+                ErrorCode::SolanaTransactionFailed,
                 format!("transaction {signature} failed: {err}"),
             ))
         }

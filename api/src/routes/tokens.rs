@@ -2,11 +2,11 @@
 //! high, and its rolling 24h market (from the indexer's stats row and hourly candles, never a scan of all
 //! its trades).
 
-use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
+use crate::http::cache;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use index::market::{self, fixed_to_decimal, MARKET_CAP_DIGITS};
 use index::read::HolderSummary;
@@ -110,7 +110,7 @@ pub struct TokenResponse {
     pub volume24h_usd: Option<String>,
     /// The SOL/USD price the USD values use (USDC counts as one dollar), with its age and whether it is
     /// stale; null before the indexer has seen the oracle.
-    pub usd: Option<crate::usd::UsdPrice>,
+    pub usd: Option<crate::prices::usd::UsdPrice>,
     /// Holder count, the 20 largest token accounts, the top 10's and the creator's share, snipers: as
     /// `GET /launchpad/tokens/{mint}/holders`.
     pub holders: HolderSummary,
@@ -168,9 +168,10 @@ pub async fn token(
         .map(|s| s.ath_price)
         .filter(|_| last_trade_at.is_some());
     let cap = |p: u128| fixed_to_decimal(market::market_cap(p, supply), MARKET_CAP_DIGITS);
-    let usd = crate::usd::sol_usd(&state).await?;
+    let usd = crate::prices::usd::sol_usd(&state).await?;
     let quote = launch.quote.as_str();
-    let in_usd = |f: &dyn Fn(&crate::usd::SolUsd) -> Option<String>| usd.as_ref().and_then(f);
+    let in_usd =
+        |f: &dyn Fn(&crate::prices::usd::SolUsd) -> Option<String>| usd.as_ref().and_then(f);
     let price_usd = in_usd(&|u| u.price(quote, price));
     let market_cap_usd = in_usd(&|u| u.market_cap(quote, market::market_cap(price, supply)));
     let volume24h_usd = in_usd(&|u| u.amount(quote, activity.volume_quote));

@@ -1,11 +1,11 @@
 //! `GET /launchpad/trades/{mint}`: a token's trades on the bonding curve and then the AMM, as one series,
 //! newest first, paginated by cursor.
 
-use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::{ApiPath, ApiQuery};
+use crate::http::cache;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

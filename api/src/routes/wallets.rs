@@ -3,11 +3,11 @@
 
 use super::launchpad::FeeEntry;
 use super::trades::TradeEntry;
-use crate::cache;
 use crate::error::{address, ApiError};
 use crate::extract::ApiPath;
+use crate::http::cache;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use index::read::LaunchRow;
 use serde::Serialize;

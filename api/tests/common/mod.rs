@@ -2,7 +2,7 @@
 //! free port), HTTP helpers, and signing as a wallet would.
 #![allow(dead_code)]
 
-use api::config::ApiConfig;
+use api::process::config::ApiConfig;
 use api::AppState;
 use index::Store;
 use indexer::{Indexer, IndexerConfig};

@@ -68,8 +68,8 @@ async fn flow(postgres: bool) {
     let lifi_url = serve(mocks::lifi(lifi.clone())).await;
     let relay_url = serve(mocks::relay(relay.clone())).await;
     let api = Api::start(postgres, &node.url, |cfg| {
-        cfg.lifi_base_url = lifi_url;
-        cfg.relay_base_url = relay_url;
+        cfg.aggregator.lifi_base_url = lifi_url;
+        cfg.aggregator.relay_base_url = relay_url;
     })
     .await;
     let base = &api.base;
@@ -426,8 +426,8 @@ async fn solana_origin_via_relay() {
     let lifi_url = serve(mocks::lifi(lifi.clone())).await;
     let relay_url = serve(mocks::relay(relay.clone())).await;
     let api = Api::start_with_rpc(false, &node.url, &net.rpc_url(), |cfg| {
-        cfg.lifi_base_url = lifi_url;
-        cfg.relay_base_url = relay_url;
+        cfg.aggregator.lifi_base_url = lifi_url;
+        cfg.aggregator.relay_base_url = relay_url;
     })
     .await;
     let http = reqwest::Client::new();

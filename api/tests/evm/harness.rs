@@ -8,7 +8,7 @@ use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol;
 use alloy::sol_types::{SolCall, SolConstructor};
-use api::config::ApiConfig;
+use api::process::config::ApiConfig;
 use api::AppState;
 use index::Store;
 use serde_json::Value;
@@ -259,9 +259,9 @@ impl Api {
         let mut config = ApiConfig {
             rate_limit_burst: 10_000,
             rate_limit_per_second: 10_000,
-            evm_rpc: vec![(CHAIN_KEY.to_string(), node_url.to_string())],
             ..ApiConfig::local(addr)
         };
+        config.aggregator.evm_rpc = vec![(CHAIN_KEY.to_string(), node_url.to_string())];
         configure(&mut config);
         let rpc = Arc::new(
             solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(

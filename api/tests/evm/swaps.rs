@@ -27,9 +27,9 @@ async fn world(postgres: bool) -> World {
     let kyber_url = serve(mocks::kyberswap(kyber.clone())).await;
     let zerox_url = serve(mocks::zerox_router(zerox.clone())).await;
     let api = Api::start(postgres, &node.url, |cfg| {
-        cfg.kyberswap_base_url = kyber_url;
-        cfg.zerox_base_url = zerox_url;
-        cfg.zerox_api_key = Some("test-key".into());
+        cfg.aggregator.kyberswap_base_url = kyber_url;
+        cfg.aggregator.zerox_base_url = zerox_url;
+        cfg.aggregator.zerox_api_key = Some("test-key".into());
     })
     .await;
     World {

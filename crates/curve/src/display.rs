@@ -157,13 +157,18 @@ pub fn value_at_fixed_price(
 
 /// A fixed price as a decimal string with [`PRICE_DIGITS`] digits after the point.
 pub fn fixed_price_to_decimal(price: u128) -> String {
-    let scale = 10u128.pow(PRICE_DIGITS);
-    format!(
-        "{}.{:0>width$}",
-        price / scale,
-        price % scale,
-        width = PRICE_DIGITS as usize
-    )
+    fixed_to_decimal(price, PRICE_DIGITS)
+}
+
+/// `v / 10^digits` as an exact decimal string with `digits` digits after the point (none and no point when
+/// `digits` is 0): the one rendering of fixed-point numbers (prices, market caps, USD values).
+pub fn fixed_to_decimal(v: u128, digits: u32) -> String {
+    if digits == 0 {
+        return v.to_string();
+    }
+    let s = format!("{v:0>width$}", width = digits as usize + 1);
+    let (int, frac) = s.split_at(s.len() - digits as usize);
+    format!("{int}.{frac}")
 }
 
 #[cfg(test)]

@@ -44,6 +44,30 @@ pub enum Side {
     Sell,
 }
 
+impl Side {
+    /// The side as the API and the index name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Buy => "buy",
+            Side::Sell => "sell",
+        }
+    }
+}
+
+/// The program's side byte (`SwapArgs::side`, `EvtSwap::side`): 0 a buy, 1 a sell; any other byte is
+/// returned as the error.
+impl TryFrom<u8> for Side {
+    type Error = u8;
+
+    fn try_from(byte: u8) -> core::result::Result<Self, u8> {
+        match byte {
+            0 => Ok(Side::Buy),
+            1 => Ok(Side::Sell),
+            other => Err(other),
+        }
+    }
+}
+
 /// The outcome of a swap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SwapResult {

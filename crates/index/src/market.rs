@@ -11,6 +11,7 @@
 use crate::model::EventKey;
 pub use crate::model::{MarketTrade, Venue};
 use anchor_lang::prelude::Pubkey;
+use sdk::quote::amm::QuoteSide;
 use serde::Serialize;
 
 /// Candle intervals: name and length in seconds.
@@ -251,11 +252,14 @@ pub fn market_cap(price: u128, supply: u64) -> u128 {
     price.saturating_mul(u128::from(supply))
 }
 
-/// `v / 10^digits` as an exact decimal string.
-pub fn fixed_to_decimal(v: u128, digits: u32) -> String {
-    let s = format!("{v:0>width$}", width = digits as usize + 1);
-    let (int, frac) = s.split_at(s.len() - digits as usize);
-    format!("{int}.{frac}")
+/// `v / 10^digits` as an exact decimal string: the one fixed-point rendering (prices, market caps, USD).
+pub use curve::display::fixed_to_decimal;
+
+/// A spot price as every endpoint and the feed show it: whole quote per whole token, `PRICE_DIGITS` (18)
+/// digits, rounded down once, when the fixed price is computed; `"0"` digits when it cannot be
+/// (no tokens in the pool, or a price beyond u128).
+pub fn price_to_decimal(price: Option<u128>) -> String {
+    curve::display::fixed_price_to_decimal(price.unwrap_or(0))
 }
 
 /// The token's supply now: every launch mints [`curve::constants::TOTAL_SUPPLY_BASE_UNITS`]; migration may
@@ -324,9 +328,10 @@ impl Market {
     }
 
     /// A curve trade of this launch, priced at the curve's spot price after it.
-    pub fn curve_trade(&self, key: &EventKey, e: &sdk::events::EvtSwap) -> MarketTrade {
+    pub fn curve_trade(&self, trade: &crate::model::Trade) -> MarketTrade {
+        let (key, e) = (&trade.key, &trade.event);
         let mut t = self.trade(key, e.timestamp, Venue::Curve, &e.pool, &e.trader);
-        t.trade(e.side == 0, e.amount_in, e.amount_out, e.fee);
+        t.trade(trade.side, e.amount_in, e.amount_out, e.fee);
         t.price = curve_price(e.sqrt_price, self.quote_decimals).unwrap_or(u128::MAX);
         t
     }
@@ -334,15 +339,16 @@ impl Market {
     /// A swap in this launch's AMM pool, priced at the pool's spot price after it; the AMM orders its
     /// mints by address and takes its fee in the input token.
     pub fn amm_trade(&self, key: &EventKey, s: &sdk::events::amm_events::EvtSwap) -> MarketTrade {
-        let a_is_quote = self.quote_mint < self.mint;
-        let buy = s.a_to_b == a_is_quote;
-        let (quote_reserve, base_reserve) = if a_is_quote {
-            (s.reserve_a, s.reserve_b)
+        let quote_side = QuoteSide::of(&self.quote_mint, &self.mint);
+        let side = if s.a_to_b == (quote_side == QuoteSide::A) {
+            curve::Side::Buy
         } else {
-            (s.reserve_b, s.reserve_a)
+            curve::Side::Sell
         };
+        let buy = side == curve::Side::Buy;
+        let (quote_reserve, base_reserve) = quote_side.split(s.reserve_a, s.reserve_b);
         let mut t = self.trade(key, s.timestamp, Venue::Amm, &s.pool, &s.trader);
-        t.trade(buy, s.amount_in, s.amount_out, s.fee);
+        t.trade(side, s.amount_in, s.amount_out, s.fee);
         t.fee_token = if buy { "quote" } else { "base" };
         t.price = amm_price(quote_reserve, base_reserve, self.quote_decimals).unwrap_or(u128::MAX);
         t
@@ -358,11 +364,7 @@ pub fn spot_price(
 ) -> (Venue, u128) {
     match amm {
         Some(a) if pool.status == sdk::accounts::PoolStatus::Migrated => {
-            let (quote, base) = if a.mint_a == pool.quote_mint {
-                (a.reserve_a, a.reserve_b)
-            } else {
-                (a.reserve_b, a.reserve_a)
-            };
+            let (quote, base) = QuoteSide::in_pool(a, &pool.quote_mint).reserves(a);
             let p = amm_price(quote, base, config.quote_decimals);
             (Venue::Amm, p.unwrap_or(0))
         }

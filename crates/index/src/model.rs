@@ -157,6 +157,8 @@ pub struct Launch {
 pub struct Trade {
     pub key: EventKey,
     pub event: sdk::events::EvtSwap,
+    /// The event's side byte, typed once when decoded.
+    pub side: curve::Side,
     /// The trade in its launch's market series, priced once when decoded (`None` when the index does not
     /// know the pool's launch).
     pub market: Option<MarketTrade>,
@@ -269,11 +271,11 @@ pub struct MarketTrade {
 
 impl MarketTrade {
     /// Sets the side and amounts of a trade: a buy pays quote in and takes tokens out, a sell the reverse.
-    pub fn trade(&mut self, buy: bool, amount_in: u64, amount_out: u64, fee: u64) {
-        self.side = if buy { "buy" } else { "sell" };
+    pub fn trade(&mut self, side: curve::Side, amount_in: u64, amount_out: u64, fee: u64) {
+        self.side = side.name();
         self.amount_in = amount_in;
         self.amount_out = amount_out;
-        (self.base_amount, self.quote_amount) = if buy {
+        (self.base_amount, self.quote_amount) = if side == curve::Side::Buy {
             (amount_out, amount_in)
         } else {
             (amount_in, amount_out)

@@ -5,6 +5,7 @@
 use crate::store::{sql, Store};
 use anchor_lang::prelude::Pubkey;
 use sdk::accounts::{AmmPool, Config, Pool, PoolStatus, Position};
+use sdk::quote::amm::QuoteSide;
 use sea_query::{Expr, Func, JoinType, Order, Query, SelectStatement};
 use serde::Serialize;
 use sqlx::any::AnyRow;
@@ -166,15 +167,13 @@ impl CurveState {
         self.pool.status == PoolStatus::Migrated
     }
 
-    /// The spot price in whole quote per whole token.
+    /// The curve's spot price in whole quote per whole token: [`crate::market::curve_price`], rendered as
+    /// every price is ([`crate::market::price_to_decimal`]).
     pub fn price(&self) -> String {
-        curve::display::sqrt_price_to_decimal(
+        crate::market::price_to_decimal(crate::market::curve_price(
             self.pool.sqrt_price,
-            curve::constants::TOKEN_DECIMALS,
             self.config.quote_decimals,
-            12,
-        )
-        .unwrap_or_default()
+        ))
     }
 }
 
@@ -186,26 +185,11 @@ pub struct AmmPoolState {
 }
 
 impl AmmPoolState {
-    /// `(quote reserve, token reserve)` of a pool that trades `quote_mint` against a token.
-    pub fn reserves(&self, quote_mint: &Pubkey) -> (u64, u64) {
-        if self.pool.mint_a == *quote_mint {
-            (self.pool.reserve_a, self.pool.reserve_b)
-        } else {
-            (self.pool.reserve_b, self.pool.reserve_a)
-        }
-    }
-
-    /// The spot price in whole quote per whole token (12 decimals, as [`CurveState::price`]).
+    /// The pool's spot price in whole quote per whole token, against `quote_mint`: [`crate::market::amm_price`],
+    /// rendered as every price is.
     pub fn price(&self, quote_mint: &Pubkey, quote_decimals: u8) -> String {
-        let (quote, base) = self.reserves(quote_mint);
-        curve::display::execution_price(
-            quote,
-            quote_decimals,
-            base,
-            curve::constants::TOKEN_DECIMALS,
-            12,
-        )
-        .unwrap_or_default()
+        let (quote, base) = QuoteSide::in_pool(&self.pool, quote_mint).reserves(&self.pool);
+        crate::market::price_to_decimal(crate::market::amm_price(quote, base, quote_decimals))
     }
 }
 
@@ -234,34 +218,6 @@ pub struct Unclaimed {
     /// For `locked-lp`: the AMM pool and the wallet's position.
     pub amm_pool: Option<String>,
     pub position: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TradeRow {
-    pub signature: String,
-    pub ix_index: u32,
-    pub inner_index: u32,
-    pub slot: u64,
-    pub time: i64,
-    pub pool: String,
-    pub mint: String,
-    pub trader: String,
-    pub side: String,
-    pub amount_in: u64,
-    pub amount_out: u64,
-    pub fee: u64,
-    pub creator_fee: u64,
-    pub partner_fee: u64,
-    pub refund: u64,
-    pub fee_bps: u16,
-    /// The curve's spot price after the trade, fixed-point as the market series' (`None` when the trade was
-    /// indexed before its launch was known).
-    pub price: Option<String>,
-    pub base_reserve: u64,
-    pub quote_reserve: u64,
-    pub progress_bps: u16,
-    pub complete: bool,
 }
 
 /// `launches l` as `select` reads them (`listed`: only those whose deploy was recorded through the API).
@@ -407,19 +363,6 @@ impl Store {
         Ok(row.as_ref().and_then(amm_pool_state))
     }
 
-    /// AMM pools that trade `mint` (against anything), oldest first.
-    pub async fn amm_pools_for_mint(&self, mint: &Pubkey) -> Result<Vec<AmmPoolState>> {
-        let rows = sqlx::query(
-            "SELECT address, slot, data FROM amm_pools WHERE mint_a = $1 OR mint_b = $2 \
-             ORDER BY created_at, address",
-        )
-        .bind(mint.to_string())
-        .bind(mint.to_string())
-        .fetch_all(self.reads())
-        .await?;
-        Ok(rows.iter().filter_map(amm_pool_state).collect())
-    }
-
     /// An AMM position by address, if indexed.
     pub async fn position(&self, address: &Pubkey) -> Result<Option<PositionState>> {
         let row = sqlx::query("SELECT address, slot, data FROM amm_positions WHERE address = $1")
@@ -433,25 +376,6 @@ impl Store {
                 position: sdk::accounts::decode_position(&r.get::<Vec<u8>, _>("data"))?,
             })
         }))
-    }
-
-    pub async fn positions_of(&self, owner: &Pubkey) -> Result<Vec<PositionState>> {
-        let rows = sqlx::query(
-            "SELECT address, slot, data FROM amm_positions WHERE owner = $1 ORDER BY pool, address",
-        )
-        .bind(owner.to_string())
-        .fetch_all(self.reads())
-        .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                Some(PositionState {
-                    address: key(r, "address"),
-                    slot: slot_col(r, "slot"),
-                    position: sdk::accounts::decode_position(&r.get::<Vec<u8>, _>("data"))?,
-                })
-            })
-            .collect())
     }
 
     /// What `wallet` can claim, per pool and kind: trading fees and surplus as the pool's creator or as the
@@ -546,11 +470,8 @@ impl Store {
                 if owed_a == 0 && owed_b == 0 {
                     continue;
                 }
-                let (quote_amount, base_amount) = if amm.pool.mint_a == pool.quote_mint {
-                    (owed_a, owed_b)
-                } else {
-                    (owed_b, owed_a)
-                };
+                let (quote_amount, base_amount) =
+                    QuoteSide::in_pool(&amm.pool, &pool.quote_mint).split(owed_a, owed_b);
                 out.push(Unclaimed {
                     pool: launch_pool.to_string(),
                     mint: pool.base_mint.to_string(),
@@ -566,58 +487,6 @@ impl Store {
         }
         out.extend(self.shared_unclaimed(wallet).await?);
         Ok(out)
-    }
-
-    /// Curve trades of a token, most recent first.
-    pub async fn trades(&self, mint: &Pubkey, limit: u32, offset: u64) -> Result<Page<TradeRow>> {
-        let rows = sqlx::query(
-            "SELECT signature, ix_index, inner_index, slot, time, pool, mint, trader, side, amount_in, \
-             amount_out, fee, creator_fee, partner_fee, refund, fee_bps, price, base_reserve, \
-             quote_reserve, progress_bps, complete FROM trades WHERE mint = $1 \
-             ORDER BY slot DESC, signature DESC, ix_index DESC, inner_index DESC LIMIT $2 OFFSET $3",
-        )
-        .bind(mint.to_string())
-        .bind(i64::from(limit))
-        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
-        .fetch_all(self.reads())
-        .await?;
-        let total: i64 = sqlx::query("SELECT COUNT(*) FROM trades WHERE mint = $1")
-            .bind(mint.to_string())
-            .fetch_one(self.reads())
-            .await?
-            .get(0);
-        let items = rows
-            .iter()
-            .map(|r| TradeRow {
-                signature: r.get("signature"),
-                ix_index: r.get::<i64, _>("ix_index") as u32,
-                inner_index: r.get::<i64, _>("inner_index") as u32,
-                slot: slot_col(r, "slot"),
-                time: r.get("time"),
-                pool: r.get("pool"),
-                mint: r.get("mint"),
-                trader: r.get("trader"),
-                side: r.get("side"),
-                amount_in: u64_col(r, "amount_in"),
-                amount_out: u64_col(r, "amount_out"),
-                fee: u64_col(r, "fee"),
-                creator_fee: u64_col(r, "creator_fee"),
-                partner_fee: u64_col(r, "partner_fee"),
-                refund: u64_col(r, "refund"),
-                fee_bps: r.get::<i64, _>("fee_bps") as u16,
-                price: r.get("price"),
-                base_reserve: u64_col(r, "base_reserve"),
-                quote_reserve: u64_col(r, "quote_reserve"),
-                progress_bps: r.get::<i64, _>("progress_bps") as u16,
-                complete: r.get::<i64, _>("complete") != 0,
-            })
-            .collect();
-        Ok(Page {
-            items,
-            total: total.max(0) as u64,
-            limit,
-            offset,
-        })
     }
 }
 

@@ -283,34 +283,6 @@ pub fn claim_position_fee(keys: &AmmKeys, owner: &Pubkey, position: &Pubkey) -> 
     )
 }
 
-/// What `swap` would do now on a decoded pool (`a_to_b`: token a in).
-pub fn quote_exact_in(
-    pool: &AmmPool,
-    a_to_b: bool,
-    amount_in: u64,
-) -> curve::Result<curve::amm::AmmSwap> {
-    let (r_in, r_out) = if a_to_b {
-        (pool.reserve_a, pool.reserve_b)
-    } else {
-        (pool.reserve_b, pool.reserve_a)
-    };
-    curve::amm::swap_exact_in(r_in, r_out, amount_in, pool.fee_bps)
-}
-
-/// What `swap_exact_out` would do now for exactly `amount_out`.
-pub fn quote_exact_out(
-    pool: &AmmPool,
-    a_to_b: bool,
-    amount_out: u64,
-) -> curve::Result<curve::amm::AmmSwap> {
-    let (r_in, r_out) = if a_to_b {
-        (pool.reserve_a, pool.reserve_b)
-    } else {
-        (pool.reserve_b, pool.reserve_a)
-    };
-    curve::amm::swap_exact_out(r_in, r_out, amount_out, pool.fee_bps)
-}
-
 /// Fees a position could claim now.
 pub fn claimable_fees(pool: &AmmPool, position: &Position) -> curve::Result<(u64, u64)> {
     let l = position

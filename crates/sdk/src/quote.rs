@@ -1,4 +1,7 @@
-//! Quotes for bonding-curve pools from decoded accounts, with the exact math the program runs.
+//! Quotes for bonding-curve pools from decoded accounts, with the exact math the program runs; the AMM's
+//! beside them ([`amm`]).
+
+pub mod amm;
 
 use curve::{Market, Segment, Side, SwapResult, MAX_SEGMENTS};
 use launchpad::state::{Config, Pool, PoolStatus};
@@ -31,42 +34,68 @@ fn with_market<T>(config: &Config, f: impl FnOnce(Market<'_>) -> T) -> T {
     f(config.market(&segments))
 }
 
-fn live(pool: &Pool) -> Result<(), QuoteError> {
+/// Where a launch's pool trades, from its status: decided once on the quote path, and only a [`Bonding`]
+/// pool is quoted on the curve.
+#[derive(Debug, Clone, Copy)]
+pub enum Venue<'a> {
+    /// On its curve.
+    Curve(Bonding<'a>),
+    /// Graduated and waiting for migration: it trades nowhere until then.
+    AwaitingMigration,
+    /// Migrated: it trades on its AMM pool ([`amm`]).
+    Amm,
+}
+
+/// A pool whose status was checked to be bonding (see [`venue`]): what the curve's quotes take.
+#[derive(Debug, Clone, Copy)]
+pub struct Bonding<'a>(&'a Pool);
+
+impl<'a> Bonding<'a> {
+    /// The pool, when it trades on its curve; else why it cannot be quoted there.
+    pub fn of(pool: &'a Pool) -> Result<Bonding<'a>, QuoteError> {
+        match venue(pool) {
+            Venue::Curve(b) => Ok(b),
+            Venue::AwaitingMigration => Err(QuoteError::Complete),
+            Venue::Amm => Err(QuoteError::Migrated),
+        }
+    }
+}
+
+/// Where `pool` trades now: the one check of a pool's status on the quote path.
+pub fn venue(pool: &Pool) -> Venue<'_> {
     match pool.status {
-        PoolStatus::Bonding => Ok(()),
-        PoolStatus::Complete => Err(QuoteError::Complete),
-        PoolStatus::Migrated => Err(QuoteError::Migrated),
+        PoolStatus::Bonding => Venue::Curve(Bonding(pool)),
+        PoolStatus::Complete => Venue::AwaitingMigration,
+        PoolStatus::Migrated => Venue::Amm,
     }
 }
 
 /// What `swap` would do right now with `amount_in`.
 pub fn quote_exact_in(
     config: &Config,
-    pool: &Pool,
+    pool: Bonding<'_>,
     side: Side,
     amount_in: u64,
     now: i64,
 ) -> Result<SwapResult, QuoteError> {
-    live(pool)?;
-    let fee = fee_bps_at(config, pool, now);
+    let fee = fee_bps_at(config, pool.0, now);
     Ok(with_market(config, |m| {
-        m.swap_exact_in(&pool.state(), side, amount_in, fee)
+        m.swap_exact_in(&pool.0.state(), side, amount_in, fee)
     })?)
 }
 
 /// What `swap_exact_out` would do right now for exactly `amount_out`.
 pub fn quote_exact_out(
     config: &Config,
-    pool: &Pool,
+    pool: Bonding<'_>,
     side: Side,
     amount_out: u64,
     now: i64,
 ) -> Result<SwapResult, QuoteError> {
-    live(pool)?;
-    let fee = fee_bps_at(config, pool, now);
+    let fee = fee_bps_at(config, pool.0, now);
     Ok(with_market(config, |m| match side {
-        Side::Buy => m.buy_exact_out(&pool.state(), amount_out, fee),
-        Side::Sell => m.sell_exact_out(&pool.state(), amount_out, fee),
+        Side::Buy => m.buy_exact_out(&pool.0.state(), amount_out, fee),
+        Side::Sell => m.sell_exact_out(&pool.0.state(), amount_out, fee),
     })?)
 }
 

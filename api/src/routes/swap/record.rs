@@ -8,7 +8,7 @@ use crate::body::ApiJson;
 use crate::chains::{self, ChainKind};
 use crate::error::ApiError;
 use crate::json::Json;
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
@@ -52,7 +52,8 @@ pub const MAX_DEX_ID_CHARS: usize = 64;
 
 impl utoipa::PartialSchema for RecordRequest {
     fn schema() -> RefOr<Schema> {
-        use crate::schema::{self, address_of, chain_keys, hash_of, nullable, object, one_of};
+        use crate::chains::{address_of, chain_keys, hash_of};
+        use crate::schema::{self, nullable, object, one_of};
         let amount = || schema::amount(0, u128::MAX);
         let text = || nullable(ObjectBuilder::new().schema_type(Type::String));
         [ChainKind::Solana, ChainKind::Evm]
@@ -121,47 +122,86 @@ pub async fn record(
     headers: HeaderMap,
     ApiJson(req): ApiJson<RecordRequest>,
 ) -> Result<Json<RecordResponse>, ApiError> {
-    let chain = chains::required_chain("chainKey", Some(&req.chain_key))?;
-    chains::chain_address("tokenIn", chain, Some(&req.token_in))?;
-    chains::chain_address("tokenOut", chain, Some(&req.token_out))?;
-    chains::chain_address("address", chain, Some(&req.address))?;
-    let tx_hash = req.tx_hash.trim();
-    let valid_hash = match chain.kind {
-        ChainKind::Solana => tx_hash.parse::<solana_signature::Signature>().is_ok(),
-        ChainKind::Evm => tx_hash
-            .strip_prefix("0x")
-            .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit())),
-    };
-    if !valid_hash {
-        return Err(ApiError::invalid(format!(
-            "`txHash` is not a {} transaction hash",
-            chain.name
-        )));
+    let clients = Clients::of(&headers);
+    Ok(Json(record_swap(&state, req, clients).await?))
+}
+
+/// Who sent a record, as its headers say (each at most 128 characters).
+#[derive(Debug, Clone, Default)]
+pub struct Clients {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub source: Option<String>,
+}
+
+impl Clients {
+    pub fn of(headers: &HeaderMap) -> Clients {
+        let header = |n: &str| {
+            headers
+                .get(n)
+                .and_then(|v| v.to_str().ok())
+                .map(|v| v.chars().take(128).collect::<String>())
+        };
+        Clients {
+            id: header("x-client-id"),
+            name: header("x-client-name"),
+            source: header("x-client-source"),
+        }
     }
-    for (name, v) in [("amountIn", &req.amount_in), ("amountOut", &req.amount_out)] {
-        v.parse::<u128>()
-            .map_err(|_| ApiError::invalid(format!("`{name}` must be an integer in base units")))?;
+}
+
+impl RecordRequest {
+    /// The record's fields checked, each in its chain's format: the chain.
+    pub fn validate(&self) -> Result<&'static chains::ChainInfo, ApiError> {
+        let chain = chains::required_chain("chainKey", Some(&self.chain_key))?;
+        chains::chain_address("tokenIn", chain, Some(&self.token_in))?;
+        chains::chain_address("tokenOut", chain, Some(&self.token_out))?;
+        chains::chain_address("address", chain, Some(&self.address))?;
+        let tx_hash = self.tx_hash.trim();
+        let valid_hash = match chain.kind {
+            ChainKind::Solana => tx_hash.parse::<solana_signature::Signature>().is_ok(),
+            ChainKind::Evm => tx_hash
+                .strip_prefix("0x")
+                .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit())),
+        };
+        if !valid_hash {
+            return Err(ApiError::invalid(format!(
+                "`txHash` is not a {} transaction hash",
+                chain.name
+            )));
+        }
+        for (name, v) in [
+            ("amountIn", &self.amount_in),
+            ("amountOut", &self.amount_out),
+        ] {
+            v.parse::<u128>().map_err(|_| {
+                ApiError::invalid(format!("`{name}` must be an integer in base units"))
+            })?;
+        }
+        if let Some(f) = &self.protocol_fee {
+            f.parse::<u128>()
+                .map_err(|_| ApiError::invalid("`protocolFee` must be an integer in base units"))?;
+        }
+        if self.dex_id.is_empty() || self.dex_id.chars().count() > MAX_DEX_ID_CHARS {
+            return Err(ApiError::invalid("`dexId` must be 1 to 64 characters"));
+        }
+        if !RECORD_STATUSES.contains(&self.status.as_str()) {
+            return Err(ApiError::invalid(
+                "`status` must be `confirmed`, `pending` or `failed`",
+            ));
+        }
+        Ok(chain)
     }
-    if let Some(f) = &req.protocol_fee {
-        f.parse::<u128>()
-            .map_err(|_| ApiError::invalid("`protocolFee` must be an integer in base units"))?;
-    }
-    if req.dex_id.is_empty() || req.dex_id.chars().count() > MAX_DEX_ID_CHARS {
-        return Err(ApiError::invalid("`dexId` must be 1 to 64 characters"));
-    }
-    if !RECORD_STATUSES.contains(&req.status.as_str()) {
-        return Err(ApiError::invalid(
-            "`status` must be `confirmed`, `pending` or `failed`",
-        ));
-    }
-    let header = |n: &str| {
-        headers
-            .get(n)
-            .and_then(|v| v.to_str().ok())
-            .map(|v| v.chars().take(128).collect::<String>())
-    };
+}
+
+/// What the chain says about the recorded transaction, asked on its chain.
+async fn verdict(
+    state: &AppState,
+    chain: &chains::ChainInfo,
+    req: &RecordRequest,
+) -> Result<Verdict, ApiError> {
     let amount = |v: &str| v.parse::<u128>().unwrap_or(0);
-    let verdict = match chain.kind {
+    match chain.kind {
         ChainKind::Solana => {
             let claim = verify::Claim {
                 address: &req.address,
@@ -171,20 +211,30 @@ pub async fn record(
                 amount_in: &req.amount_in,
                 amount_out: &req.amount_out,
             };
-            verify::solana(&state, claim).await?
+            verify::solana(state, claim).await
         }
         ChainKind::Evm => {
             multichain_record(
-                &state,
+                state,
                 chain,
                 &req.address,
                 &req.tx_hash,
                 (&req.token_in, &req.token_out),
                 (amount(&req.amount_in), amount(&req.amount_out)),
             )
-            .await?
+            .await
         }
-    };
+    }
+}
+
+/// The record `req`, checked against its chain and stored (idempotent on its hash): what is kept.
+pub async fn record_swap(
+    state: &AppState,
+    req: RecordRequest,
+    clients: Clients,
+) -> Result<RecordResponse, ApiError> {
+    let chain = req.validate()?;
+    let verdict = verdict(state, chain, &req).await?;
     let (status, amounts) = match verdict {
         Verdict::Verified(a, b) => ("confirmed".to_string(), Some((a, b))),
         Verdict::Failed => ("failed".to_string(), None),
@@ -205,12 +255,12 @@ pub async fn record(
         status,
         verified: verdict != Verdict::Unverified,
         source: req.source,
-        client_id: req.client_id.or_else(|| header("x-client-id")),
-        client_name: header("x-client-name"),
-        client_source: header("x-client-source"),
+        client_id: req.client_id.or(clients.id),
+        client_name: clients.name,
+        client_source: clients.source,
     };
     let kept = state.store.record_swap(&record, now).await?;
-    Ok(Json(RecordResponse {
+    Ok(RecordResponse {
         tx_hash: record.tx_hash,
         recorded: true,
         duplicate: kept.duplicate,
@@ -219,5 +269,5 @@ pub async fn record(
         status: kept.status,
         amount_in: kept.amount_in,
         amount_out: kept.amount_out,
-    }))
+    })
 }

@@ -8,12 +8,12 @@
 //! process signs with a random key of its own: fine for one process, but then a route quoted by another
 //! replica, or before a restart, is refused.
 
-use super::common::invalid_route;
 use crate::error::ApiError;
 use base64::Engine as _;
 use hmac::{Hmac, Mac};
 use serde_json::Value;
 use sha2::Sha256;
+use swap_core::shapes::invalid_route;
 
 /// The route field that carries the tag.
 pub const TAG: &str = "tag";

@@ -2,19 +2,20 @@
 //! migrated one on its AMM pool; quotes use the programs' own math on the indexed accounts), and through
 //! Jupiter when it is configured.
 
-use super::common::{
-    amount_in, exact_amount_out, invalid_route, max_in, min_out, no_route, quote_expired,
-    reject_same_token, route_stale, same_token, slippage, BuildRequest, Fee, Gas, OwnRoute,
-    QuoteRequest, QuoteResponse, Route, RouteEntry, SwapMode, QUOTE_TTL_SECS,
-};
-use crate::error::{address, ApiError};
+use crate::error::{address, ApiError, ErrorCode};
 use crate::routes::catalog;
-use crate::AppState;
+use crate::state::AppState;
 use anchor_lang::prelude::Pubkey;
 use sdk::accounts::PoolStatus;
 use sdk::launchpad_ix::{self as lix, LaunchKeys, SwapArgs, SwapExactOutArgs, SIDE_BUY, SIDE_SELL};
 use serde::Serialize;
 use serde_json::Value;
+use swap_core::shapes::{
+    amount_in, exact_amount_out, invalid_route, no_route, quote_expired, reject_same_token,
+    route_stale, same_token, slippage, BuildRequest, Fee, Gas, OwnRoute, QuoteRequest,
+    QuoteResponse, Route, RouteEntry, SwapMode, QUOTE_TTL_SECS,
+};
+use swap_core::slippage::{max_in_u64, min_out_u64};
 use utoipa::ToSchema;
 
 /// The platform fee on Solana routes: none. The programs' own fees (curve and AMM) are the pool fee of each
@@ -116,8 +117,9 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     // The most an exact-out swap can take when it lands, likewise.
     let mut worst_in = None;
     // What the venue would do; the route entry is built from it the same way for both venues.
-    let (venue, dex_id, amm_pool, fill, fee_bps, fee_token) = match c.pool.status {
-        PoolStatus::Bonding => {
+    // The pool's status is checked once, by the SDK: only a bonding pool is quoted on the curve.
+    let (venue, dex_id, amm_pool, fill, fee_bps, fee_token) = match sdk::quote::venue(&c.pool) {
+        sdk::quote::Venue::Curve(bonding) => {
             let curve_side = if side == SIDE_BUY {
                 curve::Side::Buy
             } else {
@@ -127,10 +129,10 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
             let at = |t: i64| {
                 match pair.mode {
                     SwapMode::ExactIn => {
-                        sdk::quote::quote_exact_in(&c.config, &c.pool, curve_side, pair.amount, t)
+                        sdk::quote::quote_exact_in(&c.config, bonding, curve_side, pair.amount, t)
                     }
                     SwapMode::ExactOut => {
-                        sdk::quote::quote_exact_out(&c.config, &c.pool, curve_side, pair.amount, t)
+                        sdk::quote::quote_exact_out(&c.config, bonding, curve_side, pair.amount, t)
                     }
                 }
                 .map_err(|e| no_route(format!("the curve cannot fill this amount: {e:?}")))
@@ -153,19 +155,23 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
                 c.pool.quote_mint,
             )
         }
-        PoolStatus::Complete => {
+        sdk::quote::Venue::AwaitingMigration => {
             return Err(no_route(
                 "the curve graduated and is waiting for migration; retry in a moment",
             ))
         }
-        PoolStatus::Migrated => {
+        sdk::quote::Venue::Amm => {
             let Some(amm) = state.store.amm_pool(&c.pool.amm_pool).await? else {
                 return Ok(vec![]);
             };
             let a_to_b = amm.pool.mint_a == pair.token_in;
             let q = match pair.mode {
-                SwapMode::ExactIn => sdk::amm_ix::quote_exact_in(&amm.pool, a_to_b, pair.amount),
-                SwapMode::ExactOut => sdk::amm_ix::quote_exact_out(&amm.pool, a_to_b, pair.amount),
+                SwapMode::ExactIn => {
+                    sdk::quote::amm::quote_exact_in(&amm.pool, a_to_b, pair.amount)
+                }
+                SwapMode::ExactOut => {
+                    sdk::quote::amm::quote_exact_out(&amm.pool, a_to_b, pair.amount)
+                }
             }
             .map_err(|e| no_route(format!("the AMM cannot fill this amount: {e:?}")))?;
             (
@@ -185,11 +191,8 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     // The curve's addresses come encoded with it: base58 was the largest cost of a quote.
     let names = &c.names;
     let exact_out = pair.mode == SwapMode::ExactOut;
-    let max_amount_in = exact_out.then(|| {
-        max_in(u128::from(worst_in.unwrap_or(amount_in)), pair.slippage_bps)
-            .min(u128::from(u64::MAX))
-            .to_string()
-    });
+    let max_amount_in =
+        exact_out.then(|| max_in_u64(worst_in.unwrap_or(amount_in), pair.slippage_bps).to_string());
     let route = OwnRoute {
         venue: venue.into(),
         pool: names.address.clone(),
@@ -217,11 +220,7 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
             // Exactly what was asked; a completing buy gives every unsold token, at least that.
             pair.amount.to_string()
         } else {
-            min_out(
-                u128::from(worst_out.unwrap_or(amount_out)),
-                pair.slippage_bps,
-            )
-            .to_string()
+            min_out_u64(worst_out.unwrap_or(amount_out), pair.slippage_bps).to_string()
         },
         max_amount_in,
         spender: None,
@@ -240,7 +239,11 @@ async fn own_routes(state: &AppState, pair: &Pair) -> Result<Vec<RouteEntry>, Ap
     }])
 }
 
-fn jupiter_entry(state: &AppState, pair: &Pair, q: crate::jupiter::JupiterQuote) -> RouteEntry {
+fn jupiter_entry(
+    state: &AppState,
+    pair: &Pair,
+    q: crate::prices::jupiter::JupiterQuote,
+) -> RouteEntry {
     RouteEntry {
         dex_id: "jupiter-solana".into(),
         amount_in: pair.amount.to_string(),
@@ -371,8 +374,7 @@ async fn referral_account(
     let referrer = address("referrer", Some(referrer))?;
     if referrer == *taker {
         return Err(ApiError::new(
-            axum::http::StatusCode::BAD_REQUEST,
-            "SELF_REFERRAL",
+            ErrorCode::SelfReferral,
             "`referrer` cannot be the taker",
         ));
     }
@@ -390,9 +392,7 @@ async fn referral_account(
             ApiError::unavailable("the Solana RPC node did not answer")
         })?;
     if read.value.first().is_none_or(|a| a.is_none()) {
-        return Err(ApiError::new(
-            axum::http::StatusCode::BAD_REQUEST,
-            "REFERRER_ACCOUNT_MISSING",
+        return Err(ApiError::new(ErrorCode::ReferrerAccountMissing,
             format!(
                 "the referrer {referrer} has no {} token account ({account}) to be paid into; it must open one first",
                 keys.quote_mint

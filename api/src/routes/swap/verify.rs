@@ -8,7 +8,7 @@
 //! same hash verifies it).
 
 use crate::error::ApiError;
-use crate::AppState;
+use crate::state::AppState;
 use anchor_lang::prelude::Pubkey;
 use std::collections::BTreeMap;
 
@@ -17,23 +17,7 @@ use std::collections::BTreeMap;
 /// paid out.
 pub const SOL_RENT_SLACK: u128 = 5_000_000;
 
-/// What the chain says about a recorded transaction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// It landed and shows the swap: the amounts to store (`amountIn`, `amountOut`), at most what moved.
-    Verified(u128, u128),
-    /// It landed and failed: stored as `failed`.
-    Failed,
-    /// The node does not know it (yet), or the chain cannot be asked: stored unverified.
-    Unverified,
-}
-
-/// The chain contradicts the record: `INVALID_PARAMS`, nothing stored.
-pub fn contradicts(what: &str) -> ApiError {
-    ApiError::invalid(format!(
-        "the transaction on chain does not match the record: {what}"
-    ))
-}
+pub use swap_core::verdict::{contradicts, Verdict};
 
 /// How much of each mint `owner` gained (positive) or gave up (negative) in a Solana transaction, from its
 /// token balances before and after; native SOL (the wrapped-SOL mint) also counts the lamports of `owner`'s

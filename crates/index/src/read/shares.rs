@@ -4,6 +4,7 @@ use super::{key, u64_col, Result, Unclaimed};
 use crate::store::Store;
 use anchor_lang::prelude::Pubkey;
 use sdk::accounts::{FeeShares, Pool, PoolStatus};
+use sdk::quote::amm::QuoteSide;
 use serde::Serialize;
 use sqlx::Row;
 
@@ -51,8 +52,10 @@ impl Store {
         };
         Ok(
             match sdk::amm_ix::claimable_fees(&amm.pool, &pos.position) {
-                Ok((a, b)) if amm.pool.mint_a == pool.base_mint => (a, b),
-                Ok((a, b)) => (b, a),
+                Ok((a, b)) => {
+                    let (quote, base) = QuoteSide::in_pool(&amm.pool, &pool.quote_mint).split(a, b);
+                    (base, quote)
+                }
                 Err(_) => (0, 0),
             },
         )

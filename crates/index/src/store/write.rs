@@ -376,10 +376,7 @@ pub fn event_row(e: &Event) -> Option<(&'static str, Row)> {
                 ("pool", Val::key(&e.pool)),
                 ("mint", Val::key(&e.mint)),
                 ("trader", Val::key(&e.trader)),
-                (
-                    "side",
-                    Val::Text(if e.side == 0 { "buy" } else { "sell" }.into()),
-                ),
+                ("side", Val::Text(t.side.name().into())),
                 ("amount_offered", Val::num(e.amount_offered)),
                 ("amount_in", Val::num(e.amount_in)),
                 ("amount_out", Val::num(e.amount_out)),

@@ -186,7 +186,7 @@ async fn positions_share_fees_pro_rata_and_only_unlocked_liquidity_leaves() {
         (false, 1_234_567_890),
     ] {
         let before = env.amm_pool(&keys.pool).await;
-        let q = amm_ix::quote_exact_in(&before, a_to_b, amount).unwrap();
+        let q = sdk::quote::amm::quote_exact_in(&before, a_to_b, amount).unwrap();
         let too_much = AmmSwapArgs {
             a_to_b,
             amount_in: amount,

@@ -25,7 +25,8 @@ async fn quote_out(
         .await
         .unwrap()
         .unix_timestamp;
-    sdk::quote::quote_exact_out(&config, &pool, side, amount_out, now).expect("quote")
+    let bonding = sdk::quote::Bonding::of(&pool).expect("a bonding pool");
+    sdk::quote::quote_exact_out(&config, bonding, side, amount_out, now).expect("quote")
 }
 
 async fn send_exact_out(
@@ -233,7 +234,7 @@ async fn exact_out_on_the_amm() {
     let quote_is_a = amm.mint_a == keys.quote_mint;
     for (a_to_b, amount_out) in [(quote_is_a, 5_000_000_000_000u64), (!quote_is_a, 2 * USDC)] {
         let pool = env.amm_pool(&amm.pool).await;
-        let q = sdk::amm_ix::quote_exact_out(&pool, a_to_b, amount_out).unwrap();
+        let q = sdk::quote::amm::quote_exact_out(&pool, a_to_b, amount_out).unwrap();
         let args = |max_amount_in| sdk::amm_ix::AmmSwapExactOutArgs {
             a_to_b,
             amount_out,

@@ -27,7 +27,8 @@ pub(crate) async fn quote_now(
         .await
         .unwrap()
         .unix_timestamp;
-    sdk::quote::quote_exact_in(&config, &pool, side, amount, now).expect("quote")
+    let bonding = sdk::quote::Bonding::of(&pool).expect("a bonding pool");
+    sdk::quote::quote_exact_in(&config, bonding, side, amount, now).expect("quote")
 }
 
 pub(crate) async fn checked_swap(

@@ -1,0 +1,565 @@
+//! What wraps every route: per-client and per-address rate limits (the client named by a trusted proxy's
+//! forwarding header), CORS, and a panic caught as a 500 in the
+//! spec's envelope.
+
+use crate::error::{ApiError, ErrorCode};
+use axum::extract::ConnectInfo;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use governor::Quota;
+use ipnet::IpNet;
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use tower_governor::governor::GovernorConfigBuilder;
+use tower_governor::key_extractor::KeyExtractor;
+use tower_governor::{GovernorError, GovernorLayer};
+
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+/// The one header a trusted proxy names the client in (`--forwarded-header`); the other is never read, so a
+/// client cannot pick its identity through the header its proxy does not overwrite.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ForwardedHeader {
+    /// `X-Forwarded-For` (what nginx, HAProxy and cloud load balancers write).
+    #[default]
+    #[value(name = "x-forwarded-for")]
+    XForwardedFor,
+    /// `Forwarded` (RFC 7239), its `for=` parameters.
+    #[value(name = "forwarded")]
+    Forwarded,
+}
+
+/// Who sent a request: the connection's peer address, unless that peer is a trusted proxy; then the
+/// rightmost hop of the configured [`ForwardedHeader`] that is not itself a trusted proxy. Hops left of that
+/// one were written by the client and are never read. A hop that cannot be parsed ends the walk at the
+/// trusted hop before it (so garbage keys by the proxy, never by a name the client chose).
+#[derive(Clone, Debug)]
+pub struct ClientAddress {
+    trusted: Arc<[IpNet]>,
+    header: ForwardedHeader,
+}
+
+impl ClientAddress {
+    pub fn new(trusted: &[IpNet], header: ForwardedHeader) -> Self {
+        ClientAddress {
+            trusted: trusted.into(),
+            header,
+        }
+    }
+
+    /// The rules of `config` (`--trusted-proxies`, `--forwarded-header`).
+    pub fn of_config(config: &crate::process::config::ApiConfig) -> Self {
+        Self::new(&config.trusted_proxies, config.forwarded_header)
+    }
+
+    fn trusts(&self, ip: IpAddr) -> bool {
+        let ip = ip.to_canonical();
+        self.trusted.iter().any(|net| net.contains(&ip))
+    }
+
+    /// The client's address; `None` without connection info (a server not started with
+    /// `into_make_service_with_connect_info`).
+    pub fn of(&self, headers: &HeaderMap, peer: Option<IpAddr>) -> Option<IpAddr> {
+        let peer = peer?;
+        if !self.trusts(peer) {
+            return Some(peer);
+        }
+        let mut client = peer;
+        for hop in forwarded_hops(headers, self.header).into_iter().rev() {
+            match hop {
+                Some(ip) => {
+                    client = ip;
+                    if !self.trusts(ip) {
+                        break;
+                    }
+                }
+                None => break,
+            }
+        }
+        Some(client)
+    }
+
+    fn key<T>(&self, req: &axum::http::Request<T>) -> LimitKey {
+        let peer = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        LimitKey::Address(
+            self.of(req.headers(), peer)
+                .map(|ip| limit_address(ip.to_canonical())),
+        )
+    }
+}
+
+/// The client's address under the trusted-proxy rules of the rate limits (`None` when unknown), as a limit
+/// counts it ([`limit_address`]): the one identity the rate limits, the relay's per-client cap and the
+/// feed's connection caps all key on.
+pub fn client_of(
+    config: &crate::process::config::ApiConfig,
+    headers: &HeaderMap,
+    extensions: &axum::http::Extensions,
+) -> Option<IpAddr> {
+    let peer = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    ClientAddress::of_config(config)
+        .of(headers, peer)
+        .map(|ip| limit_address(ip.to_canonical()))
+}
+
+/// The address a limit counts: an IPv6 client by its /64 (one host commonly holds a whole /64, and could
+/// otherwise take 2^64 fresh keys), an IPv4 client by its address.
+pub fn limit_address(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => IpAddr::V6(std::net::Ipv6Addr::from(
+            u128::from(v6) & !(u128::from(u64::MAX)),
+        )),
+        v4 => v4,
+    }
+}
+
+/// A keyed limiter as its layer holds it.
+type Limiter = tower_governor::governor::SharedRateLimiter<
+    LimitKey,
+    governor::middleware::NoOpMiddleware<governor::clock::QuantaInstant>,
+>;
+
+/// How often the limiters forget the clients whose quota is whole again (they would be let through as
+/// fresh ones anyway): without it every address and client id ever seen stays in memory.
+pub const LIMITER_PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The service's two keyed limiters (per client, per address): their memory, and its pruning.
+#[derive(Clone)]
+pub struct Limiters {
+    per_client: Limiter,
+    per_address: Limiter,
+}
+
+impl Limiters {
+    /// The keys each limiter holds: (per client, per address).
+    pub fn keys(&self) -> (usize, usize) {
+        (self.per_client.len(), self.per_address.len())
+    }
+
+    /// Forgets every key whose quota is whole again, and gives the memory back.
+    pub fn prune(&self) {
+        for (name, limiter) in [("client", &self.per_client), ("address", &self.per_address)] {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+            metrics::gauge!("api_rate_limiter_keys", "limiter" => name).set(limiter.len() as f64);
+        }
+    }
+
+    /// Prunes every [`LIMITER_PRUNE_EVERY`] on a thread of its own, until the limiters are dropped.
+    fn prune_on_a_timer(&self) {
+        let (client, address) = (
+            Arc::downgrade(&self.per_client),
+            Arc::downgrade(&self.per_address),
+        );
+        let spawned = std::thread::Builder::new()
+            .name("rate-limit-prune".into())
+            .spawn(move || loop {
+                std::thread::sleep(LIMITER_PRUNE_EVERY);
+                let (Some(per_client), Some(per_address)) = (client.upgrade(), address.upgrade())
+                else {
+                    return;
+                };
+                Limiters {
+                    per_client,
+                    per_address,
+                }
+                .prune();
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("rate limiter pruning thread: {e}: the limiters' memory is not bounded");
+        }
+    }
+}
+
+/// Whom a rate limit counts: a client by its `X-Client-Id`, or an address (`None`: a server without
+/// connection info).
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub enum LimitKey {
+    Id(String),
+    Address(Option<IpAddr>),
+}
+
+/// The hops of the one configured header (`Forwarded`'s `for` parameters, or `X-Forwarded-For`), left to
+/// right, every instance of the header in order; `None` for a hop that names no address (`unknown`, an
+/// obfuscated node, garbage). A header value that is not text yields no hops at all.
+fn forwarded_hops(headers: &HeaderMap, which: ForwardedHeader) -> Vec<Option<IpAddr>> {
+    let values = |name| -> Option<Vec<&str>> {
+        headers
+            .get_all(name)
+            .iter()
+            .map(|v| v.to_str().ok())
+            .collect()
+    };
+    let split = |values: Vec<&str>| -> Vec<String> {
+        values
+            .iter()
+            .flat_map(|v| v.split(','))
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty())
+            .collect()
+    };
+    match which {
+        ForwardedHeader::Forwarded => split(values(header::FORWARDED).unwrap_or_default())
+            .iter()
+            .map(|stanza| {
+                stanza
+                    .parse::<forwarded_header_value::ForwardedStanza>()
+                    .ok()
+                    .and_then(|s| s.forwarded_for_ip())
+            })
+            .collect(),
+        ForwardedHeader::XForwardedFor => {
+            split(values(header::HeaderName::from_static("x-forwarded-for")).unwrap_or_default())
+                .iter()
+                .map(|hop| {
+                    let hop = hop.trim_matches('"');
+                    hop.parse::<IpAddr>()
+                        .ok()
+                        .or_else(|| hop.parse::<SocketAddr>().ok().map(|a| a.ip()))
+                })
+                .collect()
+        }
+    }
+}
+
+/// Rate-limit key: the caller's `X-Client-Id`, else its address.
+#[derive(Clone, Debug)]
+struct ClientKey(ClientAddress);
+
+impl KeyExtractor for ClientKey {
+    type Key = LimitKey;
+
+    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
+        if let Some(id) = req
+            .headers()
+            .get("x-client-id")
+            .and_then(|v| v.to_str().ok())
+            .filter(|v| !v.is_empty() && v.len() <= 128)
+        {
+            return Ok(LimitKey::Id(id.to_string()));
+        }
+        Ok(self.0.key(req))
+    }
+}
+
+/// Rate-limit key: the caller's address, whatever `X-Client-Id` it sends (so that rotating ids does not
+/// escape the limit).
+#[derive(Clone, Debug)]
+struct AddressKey(ClientAddress);
+
+impl KeyExtractor for AddressKey {
+    type Key = LimitKey;
+
+    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<Self::Key, GovernorError> {
+        Ok(self.0.key(req))
+    }
+}
+
+/// What a request costs against the rate limits, in requests: a cached read costs one; what makes the
+/// service work harder costs more (the whole list is here: a newcomer finds every weight in one place).
+pub fn request_cost(method: &Method, path: &str) -> u32 {
+    if method != Method::POST {
+        return 1;
+    }
+    match path {
+        // Image checks and decoding, metadata, a simulated transaction.
+        "/launchpad/prepare" => 3,
+        // A transaction built and simulated against the RPC node, or sent to it.
+        "/swap/build"
+        | "/swap/submit-solana"
+        | "/swap/cross-chain/build"
+        | "/launchpad/claim"
+        | "/launchpad/fee-shares"
+        | "/launchpad/creator/propose"
+        | "/launchpad/creator/accept" => 2,
+        _ => 1,
+    }
+}
+
+/// Charges a request's cost beyond the one request each limiter counted already ([`request_cost`]), on
+/// both limiters, under the same keys; 429 when either has not that much left.
+async fn charge(
+    limiters: Limiters,
+    keys: (ClientKey, AddressKey),
+    burst: (u32, u32),
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let extra = request_cost(req.method(), req.uri().path()).saturating_sub(1);
+    if extra > 0 {
+        use governor::clock::Clock as _;
+        let checks = [
+            (&limiters.per_client, keys.0.extract(&req), burst.0),
+            (&limiters.per_address, keys.1.extract(&req), burst.1),
+        ];
+        for (limiter, key, burst) in checks {
+            let Ok(key) = key else { continue };
+            // A cost above the burst could never pass: it takes the whole burst instead.
+            let Some(n) = NonZeroU32::new(extra.min(burst.saturating_sub(1))) else {
+                continue;
+            };
+            match limiter.check_key_n(&key, n) {
+                Ok(Ok(())) | Err(_) => {}
+                Ok(Err(not_until)) => {
+                    let wait =
+                        not_until.wait_time_from(governor::clock::QuantaClock::default().now());
+                    return ApiError::rate_limited(wait.as_secs().max(1)).into_response();
+                }
+            }
+        }
+    }
+    next.run(req).await
+}
+
+/// Clients that share an address (several apps behind one NAT) share this many times one client's limit.
+pub const CLIENTS_PER_ADDRESS: u32 = 4;
+
+/// `per_second` requests a second sustained, `burst` at once: governor's own per-second quota, whose
+/// replenish interval is exact to the nanosecond (100,000/s is one request every 10 us).
+pub fn quota(per_second: u32, burst: u32) -> Quota {
+    let nonzero = |n: u32| NonZeroU32::new(n.max(1)).expect("at least 1");
+    Quota::per_second(nonzero(per_second)).allow_burst(nonzero(burst))
+}
+
+fn governor_error(e: GovernorError) -> Response {
+    match e {
+        GovernorError::TooManyRequests { wait_time, .. } => {
+            ApiError::rate_limited(wait_time.max(1)).into_response()
+        }
+        other => {
+            ApiError::new(ErrorCode::Internal, format!("rate limiter: {other}")).into_response()
+        }
+    }
+}
+
+/// Wraps every route of `router` in what the service applies to all requests, as one layer (innermost last):
+/// the request log and metrics with the envelope for error responses that are not in it yet, CORS, the body
+/// limit, the rate limits (per address at [`CLIENTS_PER_ADDRESS`] times the per-client one, then per client),
+/// and a panic answered 500 in the envelope. One layer rather than one per concern: axum boxes every layer of
+/// a route and clones each box per request.
+pub fn wrap<S: Clone + Send + Sync + 'static>(
+    router: axum::Router<S>,
+    config: &crate::process::config::ApiConfig,
+) -> (axum::Router<S>, Limiters) {
+    let address = ClientAddress::of_config(config);
+    let client = quota(config.rate_limit_per_second, config.rate_limit_burst);
+    let shared = quota(
+        config
+            .rate_limit_per_second
+            .saturating_mul(CLIENTS_PER_ADDRESS),
+        config.rate_limit_burst.saturating_mul(CLIENTS_PER_ADDRESS),
+    );
+    let keys = (ClientKey(address.clone()), AddressKey(address.clone()));
+    let bursts = (client.burst_size().get(), shared.burst_size().get());
+    let per_client = GovernorConfigBuilder::default()
+        .period(client.replenish_interval())
+        .burst_size(client.burst_size().get())
+        .key_extractor(ClientKey(address.clone()))
+        .finish()
+        .expect("rate limits are positive");
+    let per_address = GovernorConfigBuilder::default()
+        .period(shared.replenish_interval())
+        .burst_size(shared.burst_size().get())
+        .key_extractor(AddressKey(address))
+        .finish()
+        .expect("rate limits are positive");
+    let limiters = Limiters {
+        per_client: per_client.limiter().clone(),
+        per_address: per_address.limiter().clone(),
+    };
+    limiters.prune_on_a_timer();
+    let router = router.layer(
+        tower::ServiceBuilder::new()
+            // Every request carries an id: the client's `x-request-id` if it sent one, else a new UUID; it is
+            // sent back on the response and names the request's span, so every log line a request causes
+            // (JSON logs: the `request_id` field) can be found from the response a client reports.
+            .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(
+                tower_http::request_id::MakeRequestUuid,
+            ))
+            .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
+            .layer(
+                tower_http::trace::TraceLayer::new_for_http()
+                    .make_span_with(request_span)
+                    .on_request(())
+                    .on_response(
+                        tower_http::trace::DefaultOnResponse::new().level(tracing::Level::DEBUG),
+                    )
+                    .on_failure(()),
+            )
+            .layer(axum::middleware::from_fn(crate::http::access::record))
+            .option_layer(cors(&config.cors_origins))
+            .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
+            .layer(GovernorLayer::new(per_address).error_handler(governor_error))
+            .layer(GovernorLayer::new(per_client).error_handler(governor_error))
+            .layer(axum::middleware::from_fn({
+                let limiters = limiters.clone();
+                move |req, next| charge(limiters.clone(), keys.clone(), bursts, req, next)
+            }))
+            // Bounds the time to a response's head: a stream's body (the live feed) is not cut.
+            .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+                StatusCode::GATEWAY_TIMEOUT,
+                std::time::Duration::from_secs(config.request_timeout_secs.max(1)),
+            ))
+            .map_response(IntoResponse::into_response)
+            .layer(crate::error::catch_panic()),
+    );
+    (router, limiters)
+}
+
+/// A request's span: its method, path (never the query, which may hold an address or worse) and id.
+fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    // A client's own id is logged only when it looks like one (at most 64 of `A-Za-z0-9-_.:`).
+    let id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| {
+            v.len() <= 64
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
+        })
+        .unwrap_or("unreadable");
+    tracing::info_span!(
+        "request",
+        method = %req.method(),
+        path = %req.uri().path(),
+        request_id = %id,
+    )
+}
+
+/// CORS for browsers on other origins: `*` allows any origin (what `dev` uses unless told otherwise),
+/// a list allows exactly those; none sends no CORS headers (browsers then refuse cross-origin calls).
+pub fn cors(origins: &[HeaderValue]) -> Option<CorsLayer> {
+    if origins.is_empty() {
+        return None;
+    }
+    let allow = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.iter().cloned())
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+            .allow_headers(tower_http::cors::Any)
+            .expose_headers([axum::http::header::RETRY_AFTER, axum::http::header::ETAG])
+            .max_age(std::time::Duration::from_secs(600)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(
+                header::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
+        }
+        h
+    }
+
+    fn ip(s: &str) -> Option<IpAddr> {
+        Some(s.parse().unwrap())
+    }
+
+    #[test]
+    fn the_client_is_the_rightmost_untrusted_hop_and_only_a_trusted_peer_is_believed() {
+        let trusted: [IpNet; 2] = [
+            "10.0.0.0/8".parse().unwrap(),
+            "127.0.0.1/32".parse().unwrap(),
+        ];
+        let proxies = ClientAddress::new(&trusted, ForwardedHeader::XForwardedFor);
+        let xff = |v: &str| headers(&[("x-forwarded-for", v)]);
+        // An untrusted peer: its headers are ignored.
+        assert_eq!(
+            proxies.of(&xff("1.2.3.4"), ip("203.0.113.9")),
+            ip("203.0.113.9")
+        );
+        // A trusted peer: the rightmost hop that is not a proxy, whatever the client wrote left of it.
+        assert_eq!(proxies.of(&xff("1.2.3.4"), ip("10.1.1.1")), ip("1.2.3.4"));
+        assert_eq!(
+            proxies.of(&xff("6.6.6.6, 1.2.3.4, 10.0.0.7"), ip("127.0.0.1")),
+            ip("1.2.3.4")
+        );
+        // Two header instances are one list.
+        assert_eq!(
+            proxies.of(
+                &headers(&[
+                    ("x-forwarded-for", "6.6.6.6"),
+                    ("x-forwarded-for", "1.2.3.4")
+                ]),
+                ip("10.0.0.1")
+            ),
+            ip("1.2.3.4")
+        );
+        // Garbage stops the walk at the proxy before it.
+        assert_eq!(
+            proxies.of(&xff("1.2.3.4, bogus, 10.0.0.7"), ip("10.0.0.1")),
+            ip("10.0.0.7")
+        );
+        assert_eq!(proxies.of(&xff("bogus"), ip("10.0.0.1")), ip("10.0.0.1"));
+        // Every hop a proxy: the leftmost.
+        assert_eq!(
+            proxies.of(&xff("10.0.0.3, 10.0.0.2"), ip("10.0.0.1")),
+            ip("10.0.0.3")
+        );
+        // Only the configured header is read: a client's `Forwarded` names nobody when the proxy writes
+        // X-Forwarded-For, and the other way round.
+        let both = headers(&[
+            (
+                "forwarded",
+                "for=6.6.6.6, for=\"[2001:db8::1]:4711\";proto=https",
+            ),
+            ("x-forwarded-for", "5.5.5.5"),
+        ]);
+        assert_eq!(proxies.of(&both, ip("10.0.0.1")), ip("5.5.5.5"));
+        let forged = headers(&[("forwarded", "for=6.6.6.6")]);
+        assert_eq!(proxies.of(&forged, ip("10.0.0.1")), ip("10.0.0.1"));
+        let rfc7239 = ClientAddress::new(&trusted, ForwardedHeader::Forwarded);
+        // RFC 7239, IPv6 with a port included.
+        assert_eq!(rfc7239.of(&both, ip("10.0.0.1")), ip("2001:db8::1"));
+        assert_eq!(
+            rfc7239.of(&headers(&[("x-forwarded-for", "5.5.5.5")]), ip("10.0.0.1")),
+            ip("10.0.0.1")
+        );
+        assert_eq!(
+            rfc7239.of(
+                &headers(&[("forwarded", "for=6.6.6.6, for=unknown, for=10.0.0.9")]),
+                ip("10.0.0.1")
+            ),
+            ip("10.0.0.9")
+        );
+        // An IPv4 peer seen as IPv6 (a dual-stack listener) is still trusted.
+        assert_eq!(
+            proxies.of(&xff("1.2.3.4"), ip("::ffff:10.0.0.1")),
+            ip("1.2.3.4")
+        );
+        // No proxies configured: never believed.
+        assert_eq!(
+            ClientAddress::new(&[], ForwardedHeader::Forwarded)
+                .of(&xff("1.2.3.4"), ip("127.0.0.1")),
+            ip("127.0.0.1")
+        );
+    }
+
+    #[test]
+    fn quotas_keep_any_rate() {
+        let q = quota(100_000, 1);
+        assert_eq!(q.replenish_interval(), std::time::Duration::from_micros(10));
+        let q = quota(3_000_000, 7);
+        assert_eq!(q.replenish_interval().as_nanos(), 333);
+        assert_eq!(q.burst_size().get(), 7);
+        assert_eq!(quota(20, 40).replenish_interval().as_millis(), 50);
+    }
+}
