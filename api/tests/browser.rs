@@ -826,8 +826,10 @@ async fn the_launchpad_journey_in_chromium() {
     api_buy(&s, &rival, &mint, 2 * localnet::testkit::SOL).await;
     s.wait_indexed().await;
     // The minimum on screen read in the same script as the click: exactly what the user saw.
-    const CLICK_READING_MIN: &str =
-        "window.__holdQuotes = false; const m = document.querySelector('#quote-min').textContent; \
+    const CLICK_READING_MIN: &str = "window.__holdQuotes = false; \
+         const row = document.querySelector('#trade-confirm-row'), box = document.querySelector('#trade-confirm'); \
+         if (!row.hidden && !box.checked) box.click(); \
+         const m = document.querySelector('#quote-min').textContent; \
          document.querySelector('#trade-submit').click(); return m;";
     let shown_min = c
         .execute(CLICK_READING_MIN, vec![])
