@@ -733,7 +733,7 @@ export async function render(main, ctx, mint) {
     put(stats, 
       stat('Market cap', usd(view.marketCapUsd) ?? `${compact(view.marketCap)} ${q}`, 'stat-mcap'),
       stat('Market cap in ' + q, `${compact(view.marketCap)} ${q}`, 'stat-mcap-quote'),
-      stat('Price', [`${price(view.price)} ${q}`, view.priceUsd ? el('span', { class: 'usd' }, `(${usd(view.priceUsd)})`) : null], 'stat-price'),
+      stat('Price', `${price(view.price)} ${q}`, 'stat-price'),
       stat('Price in USD', usd(view.priceUsd) ?? '–', 'stat-price-usd'),
       stat('All-time high', view.athPrice ? `${price(view.athPrice)} ${q}` : '–'),
       stat('24h change', view.priceChange24h ? `${view.priceChange24h}%` : '–'),
