@@ -172,13 +172,30 @@ async fn assert_no_page_errors(c: &Client, when: &str) {
     assert_eq!(errors, json!([]), "page errors {when}");
 }
 
+/// Nothing on the page is wider than the window: it never scrolls sideways.
+async fn assert_fits(c: &Client, what: &str) {
+    let sizes = c
+        .execute(
+            "const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && e.offsetParent)                .slice(0, 3).map((e) => e.tagName + '#' + e.id + '.' + e.className);              return [document.documentElement.scrollWidth, window.innerWidth, wide];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        sizes[0].as_u64().unwrap() <= sizes[1].as_u64().unwrap(),
+        "{what} scrolls sideways (scrollWidth, innerWidth, widest): {sizes}"
+    );
+}
+
 /// Screenshots of the current page at phone and desktop widths: `docs/screenshots/<name>-{phone,desktop}.png`.
+/// At both widths the page must fit its window.
 async fn shoot(c: &Client, name: &str, ready: &str) {
     for (label, (w, h)) in [("phone", PHONE), ("desktop", DESKTOP)] {
         c.set_window_size(w, h).await.unwrap();
         tokio::time::sleep(Duration::from_millis(400)).await;
         wait_js(c, ready, 20, &format!("{name} to render")).await;
         assert_no_page_errors(c, name).await;
+        assert_fits(c, &format!("{name} ({label})")).await;
         // The whole page, not just the first screen: the window as tall as the document.
         let full = c
             .execute(
@@ -295,6 +312,74 @@ async fn api_launch(
     prepared["mint"].as_str().unwrap().to_string()
 }
 
+/// A buy of `lamports` of a SOL launch's `mint` by `wallet` over the API (quote, build, sign, submit), as
+/// another trader would make it: the trade the chain recorded (its signature).
+async fn api_buy(
+    s: &common::Stack,
+    wallet: &solana_keypair::Keypair,
+    mint: &str,
+    lamports: u64,
+) -> String {
+    use solana_signer::Signer;
+    let http = reqwest::Client::new();
+    let request = json!({
+        "chainKey": "solana", "tokenIn": "So11111111111111111111111111111111111111112", "tokenOut": mint,
+        "amountIn": lamports.to_string(), "slippageBps": 100, "taker": wallet.pubkey().to_string(),
+    });
+    let (status, quote) = common::post(&http, &format!("{}/swap/quote", s.base), &request).await;
+    assert_eq!(status, 200, "{quote}");
+    let build = json!({
+        "request": request, "route": quote["best"]["route"], "minAmountOut": quote["best"]["minAmountOut"],
+    });
+    let (status, built) = common::post(&http, &format!("{}/swap/build", s.base), &build).await;
+    assert_eq!(status, 200, "{built}");
+    let signed = common::sign(built["solanaTransaction"].as_str().unwrap(), wallet);
+    let (status, sent) = s.submit(&http, &signed).await;
+    assert_eq!(status, 200, "{sent}");
+    sent["signature"].as_str().unwrap().to_string()
+}
+
+/// What `wallet` received of `mint` in the transaction `signature` (its token balance after less before).
+async fn received(s: &common::Stack, signature: &str, wallet: &str, mint: &str) -> u64 {
+    let http = reqwest::Client::new();
+    let (_, tx) = common::post(
+        &http,
+        &s.net.rpc_url(),
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "getTransaction",
+                "params": [signature, {"commitment": "confirmed", "maxSupportedTransactionVersion": 0, "encoding": "json"}]}),
+    )
+    .await;
+    let meta = &tx["result"]["meta"];
+    assert!(meta.is_object(), "no transaction {signature}: {tx}");
+    let amount = |list: &Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["owner"] == wallet && b["mint"] == mint)
+            .map_or(0, |b| {
+                b["uiTokenAmount"]["amount"]
+                    .as_str()
+                    .unwrap()
+                    .parse::<u64>()
+                    .unwrap()
+            })
+    };
+    amount(&meta["postTokenBalances"]) - amount(&meta["preTokenBalances"])
+}
+
+/// A base-unit integer from the digits of a figure on the page (`5,515,082.63 UITEST` with 6 decimals).
+fn base_units(figure: &str, decimals: u32) -> u64 {
+    let number: String = figure
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let (whole, frac) = number.split_once('.').unwrap_or((&number, ""));
+    let frac = format!("{frac:0<width$}", width = decimals as usize);
+    format!("{whole}{}", &frac[..decimals as usize])
+        .parse()
+        .unwrap()
+}
+
 /// Ticks the quote's confirmation when it asks for one, sends the trade, and waits for it in the trades (more
 /// than `rows` of them) or for the panel's error, which fails the test.
 async fn confirm_and_trade(c: &Client, rows: u64, what: &str) {
@@ -384,8 +469,22 @@ async fn the_launchpad_journey_in_chromium() {
     )
     .await;
 
-    // 2. The local development wallet, funded by the localnet's faucet.
+    // 2. The local development wallet, funded by the localnet's faucet. The wallet menu fits a phone's screen.
+    c.set_window_size(PHONE.0, PHONE.1).await.unwrap();
     click(&c, "#wallet-connect").await;
+    wait_js(&c, "document.querySelector('#wallet-menu').open && document.querySelector('#dev-wallet').offsetParent", 10, "the wallet menu on a phone").await;
+    assert_fits(&c, "the wallet menu (phone)").await;
+    let menu = c
+        .execute("const r = document.querySelector('#wallet-menu .menu').getBoundingClientRect(); return [r.left, r.right, window.innerWidth];", vec![])
+        .await
+        .unwrap();
+    assert!(
+        menu[0].as_f64().unwrap() >= 0.0 && menu[1].as_f64().unwrap() <= menu[2].as_f64().unwrap(),
+        "the wallet menu within the phone's screen: {menu}"
+    );
+    c.set_window_size(DESKTOP.0, DESKTOP.1).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_fits(&c, "the wallet menu (desktop)").await;
     click(&c, "#dev-wallet").await;
     wait_js(
         &c,
@@ -702,69 +801,219 @@ async fn the_launchpad_journey_in_chromium() {
     .await;
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert_eq!(trade_rows(&c).await, rows_before, "nothing was signed");
-    let mut saw_refund = false;
-    let mut saw_confirm = false;
-    let mut buys = 0;
-    while text(&c, "#venue").await != "AMM" {
-        assert!(buys < 6, "the curve never graduated");
-        let (before_bps, before_rows) = (progress_bps(&c).await, trade_rows(&c).await);
-        click(&c, "#side-buy").await;
-        fill(&c, "#trade-amount", "4").await;
-        wait_js(&c, "document.querySelector('#quote-out')", 20, "a quote").await;
-        // A 4 SOL buy moves this curve's price by more than 10%: the quote says so, and nothing is signed
-        // until the user ticks the confirmation.
-        let impact: f64 = text(&c, "#quote-impact")
-            .await
-            .trim_end_matches('%')
-            .parse()
-            .unwrap_or(0.0);
-        if impact > 10.0 {
-            wait_js(
-                &c,
-                "!document.querySelector('#trade-confirm-row').hidden",
-                10,
-                "the confirmation of a high-impact buy",
-            )
-            .await;
-            if !saw_confirm {
-                let rows = trade_rows(&c).await;
-                click(&c, "#trade-submit").await;
-                wait_js(
-                    &c,
-                    "document.querySelector('#trade-error')?.textContent.includes('tick the box')",
-                    20,
-                    "the buy held back until confirmed",
-                )
-                .await;
-                assert_eq!(trade_rows(&c).await, rows, "nothing was bought");
-                saw_confirm = true;
-            }
-            click(&c, "#trade-confirm").await;
-        }
-        if c.execute("return !!document.querySelector('#quote-refund');", vec![])
-            .await
-            .unwrap()
-            == Value::Bool(true)
-        {
-            saw_refund = true;
-        }
-        click(&c, "#trade-submit").await;
-        wait_js(
-            &c,
-            "document.querySelector('#trade-status')?.textContent.startsWith('Bought')",
-            60,
-            "the buy",
+    // Two wallets race: the page shows a quote, another trader buys first, then the user clicks. What is
+    // signed is the minimum that was on screen at the click: the page reads the price again, and when the
+    // new quote no longer reaches that minimum it shows the new figures and waits for another click; the
+    // fill is never below the minimum the user saw.
+    let rival = localnet::testkit::funded(&s.rpc(), 20 * localnet::testkit::SOL)
+        .await
+        .unwrap();
+    click(&c, "#side-buy").await;
+    fill(&c, "#trade-amount", "0.5").await;
+    wait_js(&c, "document.querySelector('#trade-quote')?.dataset.amountIn === '500000000' && document.querySelector('#quote-min')", 20, "a quote for 0.5 SOL").await;
+    let first_min = text(&c, "#quote-min").await;
+    let mine = format!("{base}/launchpad/trades/{mint}?wallet={address}");
+    let my_trades = get_json(&mine).await["trades"].as_array().unwrap().len();
+    // The user looks away: the page's own re-quotes are held (by the test, in `fetch`) until the click, so
+    // the click races the rival's trade deterministically.
+    c.execute(
+        "window.__holdQuotes = true; const f = window.fetch; \
+         window.fetch = (u, ...a) => String(u).includes('/swap/quote') && window.__holdQuotes ? new Promise(() => {}) : f(u, ...a);",
+        vec![],
+    )
+    .await
+    .unwrap();
+    api_buy(&s, &rival, &mint, 2 * localnet::testkit::SOL).await;
+    s.wait_indexed().await;
+    // The minimum on screen read in the same script as the click: exactly what the user saw.
+    const CLICK_READING_MIN: &str = "window.__holdQuotes = false; \
+         const row = document.querySelector('#trade-confirm-row'), box = document.querySelector('#trade-confirm'); \
+         if (!row.hidden && !box.checked) box.click(); \
+         const m = document.querySelector('#quote-min').textContent; \
+         document.querySelector('#trade-submit').click(); return m;";
+    let shown_min = c
+        .execute(CLICK_READING_MIN, vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        shown_min, first_min,
+        "the quote the user saw before the rival's trade"
+    );
+    wait_js(
+        &c,
+        "document.querySelector('#trade-moved') || document.querySelector('#trade-status')?.textContent.startsWith('Bought') || !document.querySelector('#trade-error').hidden",
+        60,
+        "the racing buy's outcome",
+    )
+    .await;
+    // Held back: nothing signed, the new (lower) figures on screen, a new click takes them.
+    let moved = text(&c, "#trade-moved").await;
+    assert!(
+        moved.starts_with("The price moved since this quote: you would now receive about ")
+            && moved.contains(text(&c, "#quote-out").await.trim_start_matches("≈ ")),
+        "the racing buy held back in words: {moved} / {}",
+        page_errors(&c).await
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        get_json(&mine).await["trades"].as_array().unwrap().len(),
+        my_trades,
+        "held back: nothing was signed"
+    );
+    let moved_min = text(&c, "#quote-min").await;
+    assert!(
+        base_units(&moved_min, 6) < base_units(&shown_min, 6),
+        "the new minimum ({moved_min}) is below the one shown before ({shown_min})"
+    );
+    let min_at_click = c
+        .execute(CLICK_READING_MIN, vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(min_at_click, moved_min);
+    wait_js(&c, "document.querySelector('#trade-status')?.textContent.startsWith('Bought') || !document.querySelector('#trade-error').hidden", 60, "the buy after the race").await;
+    assert_eq!(text(&c, "#trade-error").await, "", "the buy after the race");
+    let signature = c
+        .execute(
+            "return document.querySelector('#trade-status').dataset.signature;",
+            vec![],
         )
-        .await;
-        buys += 1;
-        let after = format!(
-            "document.querySelectorAll('#trades tr.trade-row').length > {before_rows} && \
-             Math.round(Number(document.querySelector('#curve-panel .progress').getAttribute('aria-valuenow')) * 100) > {before_bps}"
-        );
-        wait_js(&c, &after, 30, "trades and progress to update").await;
-    }
-    assert!(saw_refund, "the graduating buy's quote shows its refund");
-    assert!(saw_confirm, "a high-impact buy asked for a confirmation");
+        .await
+        .unwrap();
+    let signed_min = c
+        .execute(
+            "return document.querySelector('#trade-status').dataset.minAmountOut;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let signed_min: u64 = signed_min.as_str().unwrap().parse().unwrap();
+    // The page shows at most 4 decimals (cut, never rounded up): equal to the hundredth of a base unit.
+    assert_eq!(
+        signed_min / 100,
+        base_units(&min_at_click, 6) / 100,
+        "the transaction carries the minimum on screen ({min_at_click})"
+    );
+    let filled = received(&s, signature.as_str().unwrap(), &address, &mint).await;
+    assert!(
+        filled >= signed_min && filled >= base_units(&min_at_click, 6),
+        "filled {filled}, below the minimum on screen {min_at_click}"
+    );
+    // Live: with a quote on screen, another wallet's trade re-quotes the panel by itself.
+    fill(&c, "#trade-amount", "0.5").await;
+    wait_js(&c, "document.querySelector('#trade-quote')?.dataset.amountIn === '500000000' && document.querySelector('#quote-min')", 20, "a quote for 0.5 SOL").await;
+    let before = text(&c, "#quote-out").await;
+    api_buy(&s, &rival, &mint, localnet::testkit::SOL).await;
+    wait_js(
+        &c,
+        &format!(
+            "document.querySelector('#quote-out')?.textContent !== {}",
+            serde_json::to_string(&before).unwrap()
+        ),
+        6,
+        "the quote on screen re-quoted after another wallet's trade",
+    )
+    .await;
+    assert_no_page_errors(&c, "after the race").await;
+
+    // A 3 SOL buy's cost is spelled out: network and priority fee, the total leaving the wallet.
+    let rows = trade_rows(&c).await;
+    fill(&c, "#trade-amount", "3").await;
+    wait_js(&c, "document.querySelector('#trade-quote')?.dataset.amountIn === '3000000000' && document.querySelector('#quote-total')", 20, "a quote for 3 SOL").await;
+    assert_eq!(text(&c, "#quote-network").await, "0.000005 SOL");
+    let quote = text(&c, "#trade-quote").await;
+    assert!(
+        quote.contains("Priority fee (Medium)") && quote.contains("Total from your wallet"),
+        "{quote}"
+    );
+    confirm_and_trade(&c, rows, "the 3 SOL buy").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-status')?.textContent.startsWith('Bought')",
+        30,
+        "the 3 SOL buy",
+    )
+    .await;
+    assert_eq!(
+        text(&c, "#venue").await,
+        "Bonding curve",
+        "the curve is not complete yet"
+    );
+
+    // Max on the buy that completes the curve: it leaves room for the fees, the temporary wrapped-SOL
+    // account and the rent of the accounts migration opens; its impact is computed from what it uses (net of
+    // the refund) and asks for the confirmation; it lands.
+    let rows = trade_rows(&c).await;
+    let lamports_before = rpc.get_balance(&address.parse().unwrap()).await.unwrap();
+    click(&c, "#trade-max").await;
+    wait_js(
+        &c,
+        "document.querySelector('#quote-refund') && document.querySelector('#quote-rent-migration') && \
+         !document.querySelector('#trade-confirm-row').hidden",
+        20,
+        "the graduating Max buy's quote: refund, migration rent, confirmation",
+    )
+    .await;
+    let impact: f64 = text(&c, "#quote-impact")
+        .await
+        .trim_end_matches('%')
+        .parse()
+        .unwrap();
+    assert!(impact > 10.0, "a graduating Max buy's impact: {impact}%");
+    // Nothing is signed until the user ticks the confirmation.
+    click(&c, "#trade-submit").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-error')?.textContent.includes('tick the box')",
+        20,
+        "the graduating buy held back until confirmed",
+    )
+    .await;
+    assert_eq!(trade_rows(&c).await, rows, "nothing was bought");
+    assert_eq!(text(&c, "#quote-rent-migration").await, "0.01172064 SOL");
+    let offered: u64 = c
+        .execute(
+            "return document.querySelector('#trade-quote').dataset.amountIn;",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        offered > lamports_before - 20_000_000,
+        "Max offers nearly everything: {offered} of {lamports_before}"
+    );
+    confirm_and_trade(&c, rows, "the graduating Max buy").await;
+    wait_js(&c, "document.querySelector('#trade-status')?.textContent.startsWith('Bought: the curve graduated')", 60, "the Max buy graduating the curve").await;
+    wait_js(
+        &c,
+        "document.querySelector('#venue')?.textContent === 'AMM'",
+        30,
+        "the page on the AMM",
+    )
+    .await;
+    // After migration the panel shows the AMM pool's fee, as the chain charges it (not the curve's).
+    let curve = get_json(&format!("{base}/launchpad/curve/{mint}")).await;
+    let amm_fee = curve["ammFeeBps"]
+        .as_u64()
+        .expect("ammFeeBps after migration");
+    assert_ne!(amm_fee, curve["finalFeeBps"].as_u64().unwrap(), "{curve}");
+    let shown_fee = format!("{}%", amm_fee as f64 / 100.0);
+    wait_js(
+        &c,
+        &format!("document.querySelector('#current-fee')?.textContent === '{shown_fee}'"),
+        20,
+        "the AMM fee in the curve panel",
+    )
+    .await;
     wait_js(
         &c,
         "document.querySelector('#progress-text')?.textContent === '100%'",
@@ -806,6 +1055,13 @@ async fn the_launchpad_journey_in_chromium() {
         text(&c, "#trade-quote").await.contains("AMM"),
         "the sell routes through the AMM"
     );
+    assert!(
+        text(&c, "#trade-quote")
+            .await
+            .contains(&format!("AMM fee ({shown_fee})")),
+        "the quote's fee is the pool's: {}",
+        text(&c, "#quote-fee").await
+    );
     let rows = trade_rows(&c).await;
     click(&c, "#trade-submit").await;
     wait_js(
@@ -829,6 +1085,30 @@ async fn the_launchpad_journey_in_chromium() {
     // badges and small text at 4.5:1 or more, the chart in words, the AMM's vault labelled among the holders.
     c.set_window_size(PHONE.0, PHONE.1).await.unwrap();
     tokio::time::sleep(Duration::from_millis(600)).await;
+    // With a quote on screen: the quote's total and the button within the first screen.
+    click(&c, "#side-buy").await;
+    fill(&c, "#trade-amount", "0.1").await;
+    wait_js(
+        &c,
+        "document.querySelector('#quote-total')",
+        20,
+        "a quote on the phone",
+    )
+    .await;
+    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+    let fold = c
+        .execute(
+            "return [document.querySelector('#quote-total').getBoundingClientRect().bottom, \
+                     document.querySelector('#trade-submit').getBoundingClientRect().bottom, window.innerHeight];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        fold[0].as_f64().unwrap() <= fold[2].as_f64().unwrap() && fold[1].as_f64().unwrap() <= fold[2].as_f64().unwrap(),
+        "the quote's total and the button above the fold on a phone (total, button, screen): {fold}"
+    );
+    assert_fits(&c, "the token page with a quote (phone)").await;
     let phone = c
         .execute(
             r#"
@@ -928,6 +1208,23 @@ async fn the_launchpad_journey_in_chromium() {
     );
     let team_fees = get_json(&format!("{base}/launchpad/fees?creator={team}")).await;
     assert_eq!(team_fees["fees"][0]["kind"], "share", "{team_fees}");
+    // The wallet's trades name the token, not a pool address.
+    wait_js(&c, "[...document.querySelectorAll('#wallet-trades td')].some((td) => td.textContent === '$UITEST')", 20, "the trades naming the token").await;
+    // A wallet address that is not one: said in words, no raw error code on the page.
+    go(&c, &base, "#/wallet/garbage").await;
+    wait_js(
+        &c,
+        "document.querySelector('#wallet-missing')",
+        20,
+        "an invalid wallet address in words",
+    )
+    .await;
+    assert!(
+        !text(&c, "main").await.contains("INVALID_ADDRESS"),
+        "{}",
+        text(&c, "main").await
+    );
+    assert_fits(&c, "an invalid wallet address").await;
 
     // 9. A Wallet Standard wallet (the way Phantom, Solflare and Backpack announce themselves): a test wallet
     // registers through the `wallet-standard:register-wallet` window event; the page lists it, connects it,

@@ -58,7 +58,8 @@ const WORDS = {
  */
 export function errorView(e, ctx = {}) {
   const code = e instanceof ApiError ? e.code : null;
-  const plain = explain(code, e?.message, ctx);
+  // Every API error in words (its code's sentence when nothing more is known), the raw text one click away.
+  const plain = explain(code, e?.message, ctx) ?? (code ? { text: WORDS[code] || 'The request failed.', next: null } : null);
   if (!plain) return el('span', {}, errorText(e));
   return el(
     'span',

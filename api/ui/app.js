@@ -1,6 +1,6 @@
 // The launchpad in a browser: a hash router over four pages, the wallet menu, and the server's config.
 import './errors.js';
-import { get, errorText, captureReferrer } from './api.js';
+import { get, errorView, captureReferrer } from './api.js';
 import { el, short, units, put } from './format.js';
 import { session, standardWallets, onWalletsChanged } from './wallet.js';
 import * as discover from './pages/discover.js';
@@ -52,7 +52,7 @@ async function render() {
     // Left while it loaded: whatever it started stops now.
     else stop?.();
   } catch (e) {
-    if (current === me) put(view, el('p', { class: 'error', role: 'alert' }, errorText(e)));
+    if (current === me) put(view, el('p', { class: 'error', role: 'alert' }, errorView(e)));
   }
 }
 
@@ -119,7 +119,7 @@ async function paintBalance() {
 }
 
 function alertError(e) {
-  const box = el('p', { class: 'error toast', role: 'alert' }, errorText(e));
+  const box = el('p', { class: 'error toast', role: 'alert' }, errorView(e));
   document.body.append(box);
   setTimeout(() => box.remove(), 8000);
 }

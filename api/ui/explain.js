@@ -27,6 +27,20 @@ export function explain(code, message, ctx = {}) {
       next: faucet,
     };
   }
+  // The system or token program's error 1 (insufficient funds) in a simulation: the wallet cannot cover
+  // the amount with the fees and rent the transaction also pays.
+  if (/custom program error: 0x1\b/i.test(m) && !/0x1[0-9a-f]/i.test(m)) {
+    return {
+      text: 'Your wallet does not have enough for this: the amount, plus the network fee and the rent of the accounts the transaction opens (shown in the quote).',
+      next: ctx.localnet ? 'Trade a smaller amount, or get SOL from the development faucet on the Wallet page.' : 'Trade a smaller amount.',
+    };
+  }
+  if (code === 'NO_ROUTE' && /InsufficientLiquidity|cannot fill/.test(m) && ctx.exactOut && ctx.side === 'sell') {
+    return {
+      text: `The pool does not hold that much ${ctx.outSymbol || 'of the quote token'} to pay out.`,
+      next: 'Ask for less.',
+    };
+  }
   if (code === 'NO_ROUTE' && /InsufficientLiquidity/.test(m) && ctx.side === 'sell') {
     return {
       text: `The pool cannot take that much ${ctx.symbol || 'of this token'}.`,

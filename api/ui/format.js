@@ -123,7 +123,8 @@ export function usd(v) {
   if (v === null || v === undefined || v === '') return null;
   const n = Number(v);
   if (!Number.isFinite(n)) return null;
-  if (n !== 0 && Math.abs(n) < 1) return `$${price(v)}`;
+  // A figure the page computed may come in exponent form (`1.549e-7`): read as the number it is.
+  if (n !== 0 && Math.abs(n) < 1) return `$${price(/e/i.test(String(v)) ? n : v)}`;
   return `$${compact(v)}`;
 }
 

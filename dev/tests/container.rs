@@ -440,7 +440,9 @@ async fn the_image_runs_the_production_topology_a_launch_and_a_trade_and_stops_c
         .await
         .unwrap();
     assert_eq!(status, 200);
-    assert!(body.contains("http_requests_total"), "{body}");
+    for series in ["http_requests_total", "\napi_ready 1\n"] {
+        assert!(body.contains(series), "{series:?} missing: {body}");
+    }
     // Both indexers report their lease and readiness; the writer its lag behind the chain too.
     let (active, standby) = if role(&http, &indexers[0].1).await == "active" {
         (0, 1)

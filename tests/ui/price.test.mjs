@@ -46,6 +46,8 @@ test('dollars read as dollars: compact above a dollar, a price below, nothing wi
   assert.equal(usd('1250000.5'), '$1.25M');
   assert.equal(usd('12.5'), '$12.5');
   assert.equal(usd('0.000000421300000000'), '$4.213e-7');
+  // Dollars the page computed from a float (a claim of one lamport) come in exponent form.
+  assert.equal(usd(String(1.5490175132e-7)), '$1.549e-7');
   assert.equal(usd('0.000000'), '$0');
   assert.equal(usd(null), null);
   assert.equal(usd(''), null);

@@ -46,6 +46,7 @@ static ASSETS: &[Asset] = &[
     asset!("feed.js", JS),
     asset!("chart.js", JS),
     asset!("candles.js", JS),
+    asset!("costs.js", JS),
     asset!("rules.js", JS),
     asset!("pages/discover.js", JS),
     asset!("pages/token.js", JS),

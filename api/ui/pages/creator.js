@@ -28,7 +28,8 @@ export function creatorPanel({ view, session, localnet, onDone }) {
       const signature = await signAndSubmit(session.wallet, built.solanaTransaction);
       status.textContent = `${what}: done. Transaction ${short(signature)}`;
       status.dataset.signature = signature;
-      onDone?.();
+      // The page keeps the message where a redrawn panel cannot take it away.
+      onDone?.(`${what}: done. Transaction ${short(signature)}`, signature);
     } catch (e) {
       status.textContent = '';
       showError(e);

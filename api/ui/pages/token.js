@@ -5,6 +5,7 @@ import { get, post, qs, errorView, quoteSymbol, launchImage, signAndSubmit, TOKE
 import { el, price, compact, usd, age, units, bps, short, share, parseAmount, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { candleChart } from '../chart.js';
+import { swapCosts, maxSolBuy, stillAsShown, graduates, PRIORITY_LEVELS } from '../costs.js';
 import { tokenAvatar, progressBar } from './discover.js';
 import { creatorPanel } from './creator.js';
 
@@ -15,9 +16,8 @@ export const IMPACT_CONFIRM = 0.1;
 
 /** Wrapped SOL's mint: a launch quoted in SOL. */
 const SOL_MINT = 'So11111111111111111111111111111111111111112';
-/** SOL a trade keeps aside: network fees and the rent of the token (and temporary wrapped SOL) accounts it
- * may open. */
-const SOL_RESERVE = 5_000_000n;
+/** A quote on screen older than this is read again (the panel also re-quotes on every trade of the token). */
+const QUOTE_FRESH_MS = 10_000;
 
 function stat(label, value, id) {
   return el('div', {}, el('dt', {}, label), el('dd', { id }, value));
@@ -42,23 +42,26 @@ export async function render(main, ctx, mint) {
     put(main, el('section', { class: 'panel', id: 'token-missing' }, el('h1', {}, 'Not a token address'), el('p', {}, `“${mint}” is not a Solana address.`), wayOut()));
     return null;
   }
-  // A launch just recorded may take a moment to reach the index: checked for 30 s, with a way out meanwhile.
+  // A launch just recorded may take a moment to reach the index: checked again, less and less often, for
+  // about 30 s (seven requests), with a way out meanwhile; then the page says so and stops asking.
+  const AGAIN_MS = [1000, 2000, 3000, 5000, 8000, 11000];
   let tokenView;
   let curve;
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) return null;
     try {
-      [tokenView, curve] = await Promise.all([get(`/launchpad/tokens/${mint}`), get(`/launchpad/curve/${mint}`)]);
+      tokenView = await get(`/launchpad/tokens/${mint}`);
+      curve = await get(`/launchpad/curve/${mint}`);
       break;
     } catch (e) {
       if (e.code !== 'NOT_FOUND') throw e;
-      if (attempt >= 30) {
+      if (attempt >= AGAIN_MS.length) {
         const again = el('button', { type: 'button', class: 'ghost', id: 'missing-retry', onclick: () => window.dispatchEvent(new HashChangeEvent('hashchange')) }, 'Check again');
         put(main, el('section', { class: 'panel', id: 'token-missing' }, el('h1', {}, 'No launch with this address'), el('p', { class: 'mono' }, mint), el('p', { class: 'muted' }, 'The index has no launch with this mint. A launch just sent shows up within seconds of confirming.'), again, wayOut()));
         return null;
       }
       put(main, el('section', { class: 'panel', id: 'token-missing' }, el('h1', {}, 'Looking for this token…'), el('p', { class: 'mono' }, mint), el('p', { class: 'muted' }, 'Not in the index yet: a launch just sent shows up within seconds of confirming. Checking again for a few more seconds.'), wayOut()));
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, AGAIN_MS[attempt]));
     }
   }
   if (signal?.aborted) return null;
@@ -70,26 +73,40 @@ export async function render(main, ctx, mint) {
 
   // Header
   const avatar = tokenAvatar(view, view.image);
-  const links = el(
-    'p',
-    { class: 'links' },
-    safeLink(view.links?.website, 'Website'),
-    safeLink(view.links?.twitter, 'X'),
-    safeLink(view.links?.telegram, 'Telegram'),
-    el('a', { href: `#/wallet/${view.creator}` }, `Creator ${short(view.creator)}`),
-    view.feeShares
-      ? el(
-          'span',
-          {
-            id: 'fee-shares',
-            class: 'muted',
-            title: view.feeShares.recipients.map((r) => `${r.wallet}: ${r.bps / 100}%`).join('\n'),
-          },
-          `Creator fees shared by ${view.feeShares.recipients.length} wallet${view.feeShares.recipients.length === 1 ? '' : 's'}${view.feeShares.locked ? ' (locked)' : ''}`,
-        )
-      : null,
-    el('span', { class: 'muted mono', title: mint }, `Mint ${short(mint)}`),
-  );
+  const links = el('p', { class: 'links' });
+  const copyMint = el('button', { type: 'button', class: 'ghost small', id: 'copy-mint', title: `Copy ${mint}` }, 'Copy');
+  copyMint.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(mint);
+      copyMint.textContent = 'Copied';
+    } catch {
+      copyMint.textContent = 'Select the address to copy it';
+    }
+    setTimeout(() => (copyMint.textContent = 'Copy'), 2000);
+  });
+  /** The header's links: the creator and the fee shares as the index has them now (they change by
+   * handover and by the creator's updates). */
+  function paintLinks() {
+    put(links,
+      safeLink(view.links?.website, 'Website'),
+      safeLink(view.links?.twitter, 'X'),
+      safeLink(view.links?.telegram, 'Telegram'),
+      el('a', { href: `#/wallet/${view.creator}`, id: 'token-creator', 'data-creator': view.creator }, `Creator ${short(view.creator)}`),
+      view.feeShares
+        ? el(
+            'span',
+            {
+              id: 'fee-shares',
+              class: 'muted',
+              title: view.feeShares.recipients.map((r) => `${r.wallet}: ${r.bps / 100}%`).join('\n'),
+            },
+            `Creator fees shared by ${view.feeShares.recipients.length} wallet${view.feeShares.recipients.length === 1 ? '' : 's'}${view.feeShares.locked ? ' (locked)' : ''}`,
+          )
+        : null,
+      el('span', { class: 'muted mono', title: mint }, `Mint ${short(mint)}`, ' ', copyMint),
+    );
+  }
+  paintLinks();
   const venue = el('span', { id: 'venue', class: 'badge' });
   const head = el(
     'div',
@@ -138,13 +155,27 @@ export async function render(main, ctx, mint) {
   const holdersInfo = el('p', { class: 'muted' });
   // The creator role's tools, for the wallet that holds it (or is proposed for it).
   const creatorBox = el('div', { id: 'creator-box' });
+  // The last creator action's outcome, kept across the panel's redraws.
+  const creatorDone = el('p', { class: 'ok', id: 'creator-done', role: 'status' });
   let creatorKey = '';
   function paintCreator() {
     // Redrawn only when what it shows changed, so a half-typed address survives the live refreshes.
     const key = JSON.stringify([session.wallet?.address, view.creator, view.pendingCreator, view.feeShares]);
     if (key === creatorKey) return;
     creatorKey = key;
-    put(creatorBox, creatorPanel({ view, session, localnet: !!ctx.config?.localnet, onDone: () => refresh() }));
+    put(creatorBox, creatorDone, creatorPanel({
+      view,
+      session,
+      localnet: !!ctx.config?.localnet,
+      onDone: (message, signature) => {
+        creatorDone.textContent = message;
+        creatorDone.dataset.signature = signature;
+        // The index takes a moment to record it: read again until the page shows it.
+        refresh();
+        setTimeout(refresh, 1500);
+        setTimeout(refresh, 4000);
+      },
+    }));
   }
 
   // Trade panel
@@ -152,7 +183,11 @@ export async function render(main, ctx, mint) {
   // "Receive exactly": the field is the amount out (exact), the input is quoted with a maximum.
   let exactOut = false;
   let slippageBps = 100;
+  let priority = 'medium';
+  // The quote on screen: `{ request, best, at }` (what a click signs for), null when none is shown.
   let lastQuote = null;
+  // Max was the last thing that set the amount (a graduating Max then also leaves the migration's rent).
+  let maxMode = false;
   const amount = el('input', {
     id: 'trade-amount',
     name: 'amount',
@@ -211,25 +246,66 @@ export async function render(main, ctx, mint) {
     {
       id: 'slippage',
       onchange: (e) => {
+        customSlippage.hidden = e.target.value !== 'custom';
+        if (e.target.value === 'custom') return customSlippage.focus();
         slippageBps = Number(e.target.value);
         requote();
       },
     },
     SLIPPAGES.map((s) => el('option', { value: s, selected: s === slippageBps }, bps(s))),
+    el('option', { value: 'custom' }, 'Custom…'),
+  );
+  // A tolerance of its own, in percent with up to two decimals (0.01% to 50%, as the API accepts).
+  const customSlippage = el('input', { id: 'slippage-custom', inputmode: 'decimal', placeholder: 'e.g. 3.5 (%)', 'aria-label': 'Custom slippage tolerance in percent', hidden: true });
+  customSlippage.addEventListener('input', () => {
+    const a = parseAmount(customSlippage.value.replace('%', ''), 2);
+    const v = a.units ? Number(a.units) : NaN;
+    const ok = v >= 1 && v <= 5000;
+    customSlippage.setAttribute('aria-invalid', String(!ok));
+    if (ok) {
+      slippageBps = v;
+      requote();
+    }
+  });
+  const prioritySelect = el(
+    'select',
+    {
+      id: 'priority',
+      onchange: (e) => {
+        priority = e.target.value;
+        if (lastQuote) showQuote(lastQuote.best);
+      },
+    },
+    PRIORITY_LEVELS.map((p) => el('option', { value: p.level, selected: p.level === priority }, p.label)),
   );
   let held = '0';
   // The wallet's SOL and USDC as the chain has them (the wallet view's `balances`), null until read.
   let funds = null;
-  /** What the wallet can spend of the quote on a buy: all its USDC, or its SOL less what the transaction
-   * costs (fees and the token account's rent). */
-  function spendable() {
+  /** What the transaction costs in SOL beside its amount (`swapCosts`) for `best` (null: before a quote). */
+  function costsOf(best) {
+    return swapCosts({
+      side,
+      solQuote: cur.quoteMint === SOL_MINT,
+      holdsTokenAccount: BigInt(held) > 0n,
+      holdsQuoteAccount: BigInt(funds?.usdc ?? '0') > 0n,
+      completes: graduates(best),
+      priority,
+    });
+  }
+  /** What the wallet can spend of the quote on a buy: all its USDC, or its SOL less everything the
+   * transaction also takes (`completes`: the buy graduates the curve and pays the migration's rent). */
+  function spendable(completes) {
     if (!funds) return null;
     if (cur.quoteMint !== SOL_MINT) return BigInt(funds.usdc ?? '0');
-    const sol = BigInt(funds.sol) - SOL_RESERVE;
-    return sol > 0n ? sol : 0n;
+    return maxSolBuy(funds.sol, costsOf(completes ? { refund: '1' } : null));
   }
-  const setUnits = (value, dec) => {
-    amount.value = units(String(value), dec, dec).replace(/,/g, '');
+  // An amount the page wrote (Max, a share of the balance): shown grouped as the balances are, read back as
+  // exactly the units it was written from (`1,500` alone would read two ways if typed).
+  let written = null;
+  const setUnits = (value, dec, max = false) => {
+    amount.value = units(String(value), dec, dec);
+    written = { value: amount.value, units: String(value), text: amount.value.replace(/,/g, ''), side, exactOut, dec };
+    maxMode = max;
     confirmBox.checked = false;
     echo();
     requote();
@@ -242,13 +318,14 @@ export async function render(main, ctx, mint) {
       put(quick,
         ...steps.map((v) => chip(`${v} ${q}`, () => {
           amount.value = v;
+          maxMode = false;
           confirmBox.checked = false;
           echo();
           requote();
         }, `quick-${v.replace('.', '_')}`)),
         chip('Max', () => {
-          const max = spendable();
-          if (max !== null) setUnits(max, qd);
+          const max = spendable(false);
+          if (max !== null) setUnits(max, qd, true);
         }, 'trade-max'),
       );
     } else {
@@ -269,8 +346,9 @@ export async function render(main, ctx, mint) {
     quick,
     amountEcho,
     balance,
-    el('label', { for: 'slippage' }, 'Slippage tolerance'),
-    slippage,
+    el('div', { class: 'trade-settings' },
+      el('label', { for: 'slippage' }, 'Slippage tolerance', slippage, customSlippage),
+      el('label', { for: 'priority' }, 'Priority fee', prioritySelect)),
     quoteBox,
     confirmRow,
     submit,
@@ -307,7 +385,11 @@ export async function render(main, ctx, mint) {
   /** The amount field as read: `{ units, text }`, or `{ error }` (a sell of more than the wallet holds too). */
   function typed() {
     const t = tokens();
-    const a = parseAmount(amount.value, exactOut ? t.outDec : t.inDec);
+    const dec = exactOut ? t.outDec : t.inDec;
+    const mine = written && written.value === amount.value && written.side === side && written.exactOut === exactOut && written.dec === dec;
+    const a = mine
+      ? { units: written.units, text: written.text }
+      : parseAmount(amount.value, exactOut ? t.outDec : t.inDec);
     if (!exactOut && a.units && side === 'sell' && session.wallet && BigInt(a.units) > BigInt(held)) {
       return { error: `You hold ${units(held, TOKEN_DECIMALS)} ${t.inSym}: sell at most that (Max).` };
     }
@@ -341,6 +423,8 @@ export async function render(main, ctx, mint) {
       put(tradeError, errorView(e, {
         localnet: !!ctx.config?.localnet,
         side,
+        exactOut,
+        outSymbol: t.outSym,
         symbol: view.symbol,
         heldText: side === 'sell' && session.wallet ? `${units(held, TOKEN_DECIMALS)} ${t.inSym}` : null,
       }));
@@ -356,7 +440,7 @@ export async function render(main, ctx, mint) {
       kinds.push('impact');
     }
     const feeBps = best.poolFee?.bps ?? 0;
-    if (cur.venue !== 'amm' && feeBps > cur.finalFeeBps) {
+    if (best.dexId === 'launchpad-solana' && feeBps > cur.finalFeeBps) {
       why.push(`a ${bps(feeBps)} launch fee (it falls to ${bps(cur.finalFeeBps)})`);
       kinds.push('fee');
     }
@@ -393,20 +477,53 @@ export async function render(main, ctx, mint) {
     const impact = impactOf(best);
     const feeSym = feeIn ? t.inSym : t.outSym;
     const feeDec = feeIn ? t.inDec : t.outDec;
-    put(quoteBox, 
+    const costs = costsOf(best);
+    const sol = (l) => `${units(String(l), 9, 9)} SOL`;
+    const solLaunch = cur.quoteMint === SOL_MINT;
+    // What leaves the wallet: the amount it pays (a buy's is net of any refund; exact out: at most its
+    // maximum), and in SOL the fees and the rent of the accounts the transaction opens.
+    const pays = BigInt(exactOut ? best.maxAmountIn ?? best.amountIn : best.amountIn);
+    const solUsd = (l) => (solLaunch ? quoteUsd(String(l), 9) : null);
+    const total = side === 'buy' && solLaunch
+      ? withUsd(sol(pays + costs.total), String(pays + costs.total), 9)
+      : side === 'buy'
+        ? withUsd(`${units(String(pays), qd)} ${q} + ${sol(costs.total)}`, String(pays))
+        : [sol(costs.total), solUsd(costs.total) ? el('span', { class: 'usd' }, `(${solUsd(costs.total)})`) : null];
+    // A sell's proceeds in dollars beside what it receives; a buy's are beside its total.
+    const route = best.dexId === 'launchpad-solana' ? 'Launch fee, bonding curve' : best.dexId === 'launchpad-amm-solana' ? 'AMM fee' : `Fee, ${best.dexId}`;
+    put(quoteBox,
       exactOut ? stat('You pay', `≈ ${units(best.amountIn, t.inDec)} ${t.inSym}`, 'quote-in') : null,
       exactOut && best.maxAmountIn
         ? stat(`At most, at ${bps(slippageBps)} slippage`, `${units(best.maxAmountIn, t.inDec)} ${t.inSym}`, 'quote-max-in')
         : null,
-      stat(exactOut ? 'You receive exactly' : 'You receive', `${exactOut ? '' : '≈ '}${units(best.amountOut, t.outDec)} ${t.outSym}`, 'quote-out'),
-      exactOut ? null : stat(`Minimum at ${bps(slippageBps)} slippage`, `${units(best.minAmountOut, t.outDec)} ${t.outSym}`),
-      stat(`Fee (${bps(best.poolFee?.bps ?? 0)})`, `${units(best.poolFee?.amount || '0', feeDec)} ${feeSym}`),
+      stat(exactOut ? 'You receive exactly' : 'You receive', side === 'sell'
+        ? withUsd(`${exactOut ? '' : '≈ '}${units(best.amountOut, t.outDec)} ${t.outSym}`, best.amountOut)
+        : `${exactOut ? '' : '≈ '}${units(best.amountOut, t.outDec)} ${t.outSym}`, 'quote-out'),
+      exactOut ? null : stat(`Minimum at ${bps(slippageBps)} slippage`, `${units(best.minAmountOut, t.outDec)} ${t.outSym}`, 'quote-min'),
+      stat(`${route} (${bps(best.poolFee?.bps ?? 0)})`, `${units(best.poolFee?.amount || '0', feeDec)} ${feeSym}`, 'quote-fee'),
       stat('Price impact', impact === null ? '–' : `${(Math.max(0, impact) * 100).toFixed(2)}%`, 'quote-impact'),
-      refund > 0n
-        ? stat('Refund', `${units(String(refund), qd)} ${q}: this buy completes the curve; the rest comes back and the token moves to the AMM`, 'quote-refund')
+      refund > 0n || graduates(best)
+        ? stat('Graduates', `${refund > 0n ? `${units(String(refund), qd)} ${q} of what you offer comes back: ` : ''}this buy completes the curve and moves the token to the AMM`, 'quote-refund')
         : null,
-      stat('Route', best.dexId === 'launchpad-solana' ? 'Bonding curve' : best.dexId === 'launchpad-amm-solana' ? 'AMM' : best.dexId),
+      stat('Network fee', sol(costs.network), 'quote-network'),
+      stat(`Priority fee (${PRIORITY_LEVELS.find((p) => p.level === priority).label})`, costs.priority > 0n ? `at most ${sol(costs.priority)}` : sol(0n), 'quote-priority'),
+      ...costs.rent.map((r) => stat(`Rent: ${r.what}`, sol(r.lamports), `quote-rent-${r.what.split(' ')[0]}`)),
+      stat('Total from your wallet', total, 'quote-total'),
     );
+    quoteBox.dataset.costLamports = String(costs.total);
+  }
+
+  /** Dollars of `amount` base units of the launch's quote (SOL or USDC), by the oracle the API prices
+   * the token with (`priceUsd` over `price`); null without a price. Display only. */
+  function quoteUsd(amount, dec = qd) {
+    const rate = Number(view.priceUsd) / Number(view.price);
+    if (!(rate > 0) || amount === null || amount === undefined) return null;
+    return usd(String((Number(amount) / 10 ** dec) * rate));
+  }
+  /** `text` with its dollars beside it, when known. */
+  function withUsd(text, amount, dec = qd) {
+    const d = quoteUsd(amount, dec);
+    return d ? [text, el('span', { class: 'usd' }, `(${d})`)] : text;
   }
 
   /** The price impact of a quote against the spot price (null when it cannot be told). */
@@ -414,8 +531,8 @@ export async function render(main, ctx, mint) {
     const t = tokens();
     const fee = BigInt(best.poolFee?.amount || '0');
     const feeIn = best.poolFee?.token === t.tokenIn;
-    const refund = BigInt(best.refund || '0');
-    const netIn = BigInt(best.amountIn) - (feeIn ? fee : 0n) - refund;
+    // `amountIn` is what the swap uses: a graduating buy's is already net of its refund.
+    const netIn = BigInt(best.amountIn) - (feeIn ? fee : 0n);
     const netOut = BigInt(best.amountOut) + (feeIn ? 0n : fee);
     const spot = Number(cur.price);
     if (!(spot > 0 && netIn > 0n && netOut > 0n)) return null;
@@ -438,7 +555,15 @@ export async function render(main, ctx, mint) {
     try {
       const res = await post('/swap/quote', r);
       if (mine !== quoteSeq) return null;
-      lastQuote = { request: r, best: res.best };
+      // Max on a buy that graduates the curve: the migration's rent is left aside too.
+      if (maxMode && side === 'buy' && !exactOut && graduates(res.best) && cur.quoteMint === SOL_MINT) {
+        const max = spendable(true);
+        if (max !== null && BigInt(r.amountIn) > max) {
+          setUnits(max, qd, true);
+          return null;
+        }
+      }
+      lastQuote = { request: r, best: res.best, at: Date.now() };
       showError(null);
       showQuote(res.best);
       // The amount the quote was asked for, as sent: what the field's echo says.
@@ -455,6 +580,7 @@ export async function render(main, ctx, mint) {
   }
   const requote = debounce(fetchQuote, 250);
   amount.addEventListener('input', () => {
+    maxMode = false;
     tradeStatus.textContent = '';
     confirmBox.checked = false;
     echo();
@@ -468,19 +594,44 @@ export async function render(main, ctx, mint) {
     const sol = BigInt(funds.sol);
     // Exact out may take up to its maximum.
     const amountIn = BigInt(r.amountIn ?? best?.maxAmountIn ?? best?.amountIn ?? '0');
+    const costs = costsOf(best);
+    // While it runs the transaction also lends the temporary wrapped-SOL account its rent (returned).
+    const solNeeded = costs.total + costs.returned;
     if (side === 'buy' && cur.quoteMint === SOL_MINT) {
-      if (amountIn + SOL_RESERVE > sol) {
-        return `Your wallet has ${units(funds.sol, 9)} SOL; this buy needs ${units(String(amountIn + SOL_RESERVE), 9)} SOL with fees and rent.`;
+      if (amountIn + solNeeded > sol) {
+        return `Your wallet has ${units(funds.sol, 9, 9)} SOL; this buy needs ${units(String(amountIn + solNeeded), 9, 9)} SOL with fees and rent.`;
       }
       return null;
     }
     if (side === 'buy' && amountIn > BigInt(funds.usdc ?? '0')) {
       return `Your wallet has ${units(funds.usdc ?? '0', qd)} ${q}; this buy needs ${units(String(amountIn), qd)} ${q}.`;
     }
-    if (sol < SOL_RESERVE) {
-      return `Your wallet has ${units(funds.sol, 9)} SOL; a trade needs about ${units(String(SOL_RESERVE), 9)} SOL for fees and rent.`;
+    if (sol < solNeeded) {
+      return `Your wallet has ${units(funds.sol, 9, 9)} SOL; this trade needs ${units(String(solNeeded), 9, 9)} SOL for fees and rent.`;
     }
     return null;
+  }
+
+  /** A quote for `r` as the API gives it now, without touching the panel. */
+  async function quoteNow(r) {
+    return (await post('/swap/quote', r)).best;
+  }
+
+  /** The panel's figures, stopped: the new quote is shown and the user clicks again to accept it. */
+  function askAgain(fresh, request, why) {
+    ++quoteSeq;
+    lastQuote = { request, best: fresh, at: Date.now() };
+    showQuote(fresh);
+    const t = tokens();
+    const words = {
+      less: `The price moved since this quote: you would now receive about ${units(fresh.amountOut, t.outDec)} ${t.outSym}, below the minimum that was shown.`,
+      dearer: `The price moved since this quote: it would now cost about ${units(fresh.amountIn, t.inDec)} ${t.inSym}, above the maximum that was shown.`,
+      graduates: 'The curve moved since this quote: this buy now completes it, and pays the rent of the AMM pool it opens.',
+      'no-longer-graduates': 'The curve moved since this quote: this buy no longer completes it.',
+    }[why];
+    tradeStatus.textContent = '';
+    tradeError.hidden = false;
+    put(tradeError, el('span', { class: 'explained', id: 'trade-moved', 'data-why': why }, words, el('strong', { class: 'next-step' }, ` Check the new figures and click ${side === 'buy' ? 'Buy' : 'Sell'} again.`)));
   }
 
   let submitting = false;
@@ -488,17 +639,30 @@ export async function render(main, ctx, mint) {
     ev.preventDefault();
     if (!session.wallet) return;
     submitting = true;
+    // A re-quote still in flight never repaints the figures being signed.
+    ++quoteSeq;
     submit.disabled = true;
     showError(null);
-    tradeStatus.textContent = 'Quoting…';
+    // What is on screen as the user clicks: the transaction is built with exactly its minimum (exact out:
+    // its maximum), or not at all.
+    const shown = lastQuote;
+    const r = request();
     try {
-      const quoted = await fetchQuote();
-      if (!quoted) {
+      if (!r) {
         tradeStatus.textContent = '';
-        if (!request()) showError(new Error(typed().error || 'Enter an amount.'));
+        showError(new Error(typed().error || 'Enter an amount.'));
         return;
       }
-      const lacking = shortOfFunds(quoted.request, quoted.best);
+      if (!shown || JSON.stringify(shown.request) !== JSON.stringify(r)) {
+        // No figures on screen for this amount yet: show them first.
+        tradeStatus.textContent = '';
+        if (await fetchQuote()) {
+          tradeError.hidden = false;
+          put(tradeError, el('span', { class: 'explained', id: 'trade-moved', 'data-why': 'new' }, 'Here is the quote for this amount.', el('strong', { class: 'next-step' }, ' Check it and click again.')));
+        }
+        return;
+      }
+      const lacking = shortOfFunds(shown.request, shown.best);
       if (lacking) {
         tradeStatus.textContent = '';
         tradeError.hidden = false;
@@ -506,19 +670,30 @@ export async function render(main, ctx, mint) {
           ctx.config?.localnet ? el('strong', { class: 'next-step' }, ' ', el('a', { href: '#/wallet' }, 'Get SOL and USDC from the faucet'), '.') : null));
         return;
       }
-      const warning = costly(quoted.best, impactOf(quoted.best));
+      const warning = costly(shown.best, impactOf(shown.best));
       if (warning && !confirmBox.checked) {
         tradeStatus.textContent = '';
         showError(new Error(`This trade has ${warning}: tick the box above to go ahead, or trade a smaller amount.`));
         confirmBox.focus();
         return;
       }
+      // The quote shown may be old, or the pool moved: it is read again, and signed only when it still
+      // gives what was shown.
+      tradeStatus.textContent = 'Checking the price…';
+      const fresh = await quoteNow(r);
+      const check = stillAsShown(shown.best, fresh, exactOut);
+      if (!check.ok) {
+        askAgain(fresh, r, check.why);
+        return;
+      }
       tradeStatus.textContent = 'Building the transaction…';
       const buildBody = {
-        request: quoted.request,
-        route: quoted.best.route,
-        minAmountOut: quoted.best.minAmountOut,
+        request: r,
+        route: fresh.route,
+        minAmountOut: shown.best.minAmountOut,
+        priorityLevel: priority,
       };
+      if (exactOut) buildBody.maxAmountIn = shown.best.maxAmountIn;
       // The referral this browser arrived with is paid by curve trades; a referral the chain cannot pay
       // (no account yet, or the trader itself) never stops the trade.
       const ref = referrer();
@@ -529,11 +704,17 @@ export async function render(main, ctx, mint) {
         if (!(e instanceof ApiError) || !['REFERRER_ACCOUNT_MISSING', 'SELF_REFERRAL'].includes(e.code)) throw e;
         built = await post('/swap/build', buildBody);
       }
-      tradeStatus.textContent = 'Waiting for your wallet to sign…';
+      // The signed figures, kept for anyone checking the page against the chain.
+      tradeStatus.dataset.minAmountOut = buildBody.minAmountOut;
+      if (buildBody.maxAmountIn) tradeStatus.dataset.maxAmountIn = buildBody.maxAmountIn;
+      const fees = BigInt(built.estimatedGas?.lamports ?? '0');
+      tradeStatus.textContent = `Waiting for your wallet to sign (fees at most ${units(String(fees), 9, 9)} SOL)…`;
       const signature = await signAndSubmit(session.wallet, built.solanaTransaction);
       tradeStatus.textContent = `${side === 'buy' ? 'Bought' : 'Sold'}${built.migrates ? ': the curve graduated and migrated to the AMM' : ''}. Transaction ${short(signature)}`;
       tradeStatus.dataset.signature = signature;
       amount.value = '';
+      maxMode = false;
+      lastQuote = null;
       echo();
       showQuote(null);
       refresh();
@@ -563,7 +744,15 @@ export async function render(main, ctx, mint) {
     );
   }
 
+  // The shield fee's next step, counted down (by this browser's clock against the chain's `feeChangesAt`).
+  const feeCountdown = el('span', { id: 'fee-countdown' });
+  function paintCountdown() {
+    if (cur.feeChangesAt == null) return;
+    const left = Math.max(0, Math.round(cur.feeChangesAt - Date.now() / 1000));
+    feeCountdown.textContent = `Next step in ${left} s.`;
+  }
   function paintCurve() {
+    paintCountdown();
     const amm = cur.venue === 'amm';
     venue.textContent = amm ? 'AMM' : cur.status === 'complete' ? 'Graduated, migrating' : 'Bonding curve';
     venue.className = `badge ${cur.status}`;
@@ -582,12 +771,15 @@ export async function render(main, ctx, mint) {
         amm
           ? stat('Trading on', 'the AMM (liquidity locked forever)', 'curve-left')
           : stat('Left to graduation', `${units(left > 0n ? String(left) : '0', qd)} ${q}`, 'curve-left'),
-        stat(amm ? 'AMM fee' : 'Fee now', bps(amm ? cur.currentFeeBps : cur.currentFeeBps), 'current-fee'),
-        stat('Final fee', bps(cur.finalFeeBps)),
+        // The fee of the pool a trade goes through now: the AMM pool's after migration, the curve's before.
+        amm
+          ? stat('AMM fee', cur.ammFeeBps != null ? bps(cur.ammFeeBps) : '–', 'current-fee')
+          : stat('Fee now', bps(cur.currentFeeBps), 'current-fee'),
+        amm ? null : stat('Final fee', bps(cur.finalFeeBps), 'final-fee'),
         stat('Preset', cur.preset),
       ),
       decaying
-        ? el('p', { class: 'muted', id: 'fee-decay' }, `Launch fee by the chain's clock: ${bps(cur.currentFeeBps)} now, a step lower every minute until ${bps(cur.finalFeeBps)}.`)
+        ? el('p', { class: 'muted', id: 'fee-decay' }, `Launch fee by the chain's clock: ${bps(cur.currentFeeBps)} now, a step lower every minute until ${bps(cur.finalFeeBps)}. `, feeCountdown)
         : null,
       amm && cur.ammPool ? el('p', { class: 'muted mono' }, `AMM pool ${short(cur.ammPool)}`) : null,
     );
@@ -604,7 +796,7 @@ export async function render(main, ctx, mint) {
           el('td', { class: t.side }, t.side),
           el('td', {}, el('a', { href: `#/wallet/${t.wallet}` }, short(t.wallet))),
           el('td', { class: 'num' }, units(t.baseAmount, TOKEN_DECIMALS, 2)),
-          el('td', { class: 'num' }, units(t.quoteAmount, qd)),
+          el('td', { class: 'num' }, withUsd(units(t.quoteAmount, qd), t.quoteAmount)),
           el('td', { class: 'num' }, price(t.priceAfter)),
           el('td', {}, t.venue === 'amm' ? 'AMM' : 'curve'),
         ),
@@ -677,6 +869,7 @@ export async function render(main, ctx, mint) {
       ]);
       view = v;
       cur = c;
+      paintLinks();
       paintStats();
       paintCurve();
       paintTrades(t.trades);
@@ -740,17 +933,35 @@ export async function render(main, ctx, mint) {
     return null;
   }
   const refreshSoon = debounce(refresh, 200);
-  const stop = watch({ kinds: ['trade', 'curve', 'complete', 'migrate'], mints: [mint] }, { onEvent: refreshSoon, refresh });
+  // Every trade of this token moves its price: the quote on screen is read again at once (and the page's
+  // figures with it), so what a click signs is what the pool gives now.
+  const stop = watch(
+    { kinds: ['trade', 'curve', 'complete', 'migrate'], mints: [mint] },
+    {
+      onEvent: () => {
+        refreshSoon();
+        if (lastQuote && !submitting) requote();
+      },
+      refresh: () => {
+        refresh();
+        if (lastQuote && !submitting) requote();
+      },
+    },
+  );
   const unsub = session.onChange(() => paintPanel());
   // A decaying launch fee changes with the chain's time, trade or no trade: the curve (and the quote on
-  // screen) are read again every few seconds while it decays.
+  // screen) are read again every few seconds while it decays; any quote is read again once it is old.
+  let ticks = 0;
   const feeTimer = setInterval(() => {
-    if (cur.feeChangesAt != null) {
-      refreshSoon();
-      if (!submitting) requote();
-    }
+    // The creator role and the fee shares change without a trade (a handover, an update): read again
+    // every 15 s, and at once on every event of this token.
+    if (cur.feeChangesAt != null || ++ticks % 3 === 0) refreshSoon();
+    const stale = lastQuote && Date.now() - lastQuote.at > QUOTE_FRESH_MS;
+    if (!submitting && lastQuote && (cur.feeChangesAt != null || stale)) requote();
   }, 5000);
+  const countdownTimer = setInterval(paintCountdown, 1000);
   return () => {
+    clearInterval(countdownTimer);
     clearInterval(feeTimer);
     stop();
     unsub();

@@ -1,8 +1,9 @@
 // A wallet: its holdings valued where each token trades now, the creator fees it can claim (claim buttons
 // for the connected wallet), its launches and recent trades. The development wallet gets the localnet faucet.
 import { get, post, errorView, signAndSubmit, airdrop, decimals, TOKEN_DECIMALS, NATIVE_MINT } from '../api.js';
-import { el, units, price, short, age, put } from '../format.js';
+import { el, units, price, short, age, put, usd } from '../format.js';
 import { watch, debounce } from '../feed.js';
+import { SIGNATURE_FEE } from '../costs.js';
 
 const KINDS = {
   trading: 'Trading fees (creator share of the bonding phase)',
@@ -10,6 +11,30 @@ const KINDS = {
   'locked-lp': 'Locked LP fees (AMM trading fees of the locked position)',
   share: 'Shared creator fees (your share of the creator fees and the locked LP fees)',
 };
+/** What a claim of each kind took, in the success message. */
+const CLAIMED = {
+  trading: 'trading fees',
+  surplus: 'surplus',
+  'locked-lp': 'locked LP fees',
+  share: 'share of the creator fees',
+};
+
+/** Each launch's pools (curve and AMM) by mint, read once per page load of the app. */
+const pools = new Map();
+/** `{ mint, symbol }` by pool address for `tokens` (entries with `mint` and `symbol`). */
+async function tokensByPool(tokens) {
+  const out = new Map();
+  await Promise.all(
+    [...new Map(tokens.map((t) => [t.mint, t])).values()].map(async (t) => {
+      if (!pools.has(t.mint)) pools.set(t.mint, get(`/launchpad/curve/${t.mint}`).catch(() => null));
+      const c = await pools.get(t.mint);
+      // Until it migrates a launch may still get its AMM pool: asked again next time.
+      if (!c?.ammPool) pools.delete(t.mint);
+      for (const p of [c?.pool, c?.ammPool]) if (p) out.set(p, { mint: t.mint, symbol: t.symbol });
+    }),
+  );
+  return out;
+}
 
 export async function render(main, ctx, address) {
   const session = ctx.session;
@@ -20,6 +45,10 @@ export async function render(main, ctx, address) {
       el('h1', {}, 'Wallet'),
       el('p', { class: 'notice' }, 'Connect a wallet (the button in the header) to see your holdings, launches and the fees you can claim.'),
     );
+    return null;
+  }
+  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(who)) {
+    put(main, el('section', { class: 'panel', id: 'wallet-missing' }, el('h1', {}, 'Not a wallet address'), el('p', { class: 'wrap' }, `“${who}” is not a Solana address: a wallet address is 32 to 44 letters and digits (base58).`), el('p', {}, el('a', { href: '#/' }, 'Back to Discover'))));
     return null;
   }
   const own = who === me;
@@ -43,7 +72,7 @@ export async function render(main, ctx, address) {
     try {
       const built = await post('/launchpad/claim', { creator: me, pool: entry.pool, kind: entry.kind });
       const signature = await signAndSubmit(session.wallet, built.solanaTransaction);
-      status.textContent = `Claimed ${entry.kind} fees. Transaction ${short(signature)}`;
+      status.textContent = `Claimed ${CLAIMED[entry.kind] || entry.kind}. Transaction ${short(signature)}`;
       status.dataset.signature = signature;
       load();
     } catch (e) {
@@ -55,12 +84,30 @@ export async function render(main, ctx, address) {
 
   async function load() {
     let w;
+    let solUsd = null;
     try {
-      w = await get(`/launchpad/wallets/${who}`);
+      [w, solUsd] = await Promise.all([
+        get(`/launchpad/wallets/${who}`),
+        // The oracle the listing prices SOL launches in dollars with.
+        get('/launchpad/launches?limit=1').then((r) => Number(r.usd?.solUsd) || null).catch(() => null),
+      ]);
     } catch (e) {
       showError(e);
       return;
     }
+    /** Dollars of `amount` base units of a quote (`sol`: lamports, else USDC's 6 decimals). */
+    const dollars = (amount, quoteMint) => {
+      const sol = quoteMint === NATIVE_MINT;
+      if (sol && !solUsd) return null;
+      return usd(String((Number(amount) / 10 ** (sol ? 9 : 6)) * (sol ? solUsd : 1)));
+    };
+    const withUsd = (text, amount, quoteMint) => {
+      const d = dollars(amount, quoteMint);
+      return d ? [text, el('span', { class: 'usd' }, `(${d})`)] : text;
+    };
+    // Trades name their pool (the curve's or the AMM's): the token is found from the wallet's holdings and
+    // launches, whose curves name both pools.
+    const byPool = await tokensByPool([...w.holdings, ...w.launches]);
     const rows = await Promise.all(
       w.holdings.map(async (h) => {
         const qd = await decimals(h.quoteMint);
@@ -71,7 +118,7 @@ export async function render(main, ctx, address) {
           el('td', {}, el('a', { href: `#/token/${h.mint}` }, `${h.name} ($${h.symbol})`)),
           el('td', { class: 'num' }, units(h.amount, TOKEN_DECIMALS, 2)),
           el('td', { class: 'num' }, `${price(h.price)} ${q}`),
-          el('td', { class: 'num' }, `${units(h.value, qd)} ${q}`),
+          el('td', { class: 'num' }, withUsd(`${units(h.value, qd)} ${q}`, h.value, h.quoteMint)),
           el('td', {}, h.venue === 'amm' ? 'AMM' : 'curve'),
         );
       }),
@@ -82,15 +129,22 @@ export async function render(main, ctx, address) {
       w.claimable.map(async (c) => {
         const qd = await decimals(c.quoteMint);
         const q = c.quoteMint === NATIVE_MINT ? 'SOL' : 'USDC';
-        const button = own
+        // A claim worth less than the network fee of its transaction costs more than it gives.
+        const sol = c.quoteMint === NATIVE_MINT;
+        const worthless =
+          c.baseAmount === '0' &&
+          (sol ? BigInt(c.quoteAmount) <= SIGNATURE_FEE : solUsd && Number(c.quoteAmount) / 1e6 <= (Number(SIGNATURE_FEE) / 1e9) * solUsd);
+        const button = own && !worthless
           ? el('button', { type: 'button', class: 'primary small', id: `claim-${c.kind}-${c.pool}`, 'data-kind': c.kind }, 'Claim')
-          : null;
-        button?.addEventListener('click', () => claim(c, button));
+          : own
+            ? el('span', { class: 'muted too-small', 'data-kind': c.kind, title: `Less than the ${units(String(SIGNATURE_FEE), 9)} SOL network fee of a claim` }, 'Too small to claim')
+            : null;
+        if (button?.tagName === 'BUTTON') button.addEventListener('click', () => claim(c, button));
         return el(
           'div',
           { class: 'claim-row', 'data-kind': c.kind, 'data-pool': c.pool },
           el('div', {}, el('strong', {}, KINDS[c.kind] || c.kind), el('div', { class: 'muted' }, el('a', { href: `#/token/${c.mint}` }, `token ${short(c.mint)}`), ` · as ${c.role}`)),
-          el('div', { class: 'num' }, `${units(c.quoteAmount, qd)} ${q}`, c.baseAmount !== '0' ? ` + ${units(c.baseAmount, TOKEN_DECIMALS)} tokens` : ''),
+          el('div', { class: 'num' }, withUsd(`${units(c.quoteAmount, qd)} ${q}`, c.quoteAmount, c.quoteMint), c.baseAmount !== '0' ? ` + ${units(c.baseAmount, TOKEN_DECIMALS)} tokens` : ''),
           button,
         );
       }),
@@ -129,7 +183,7 @@ export async function render(main, ctx, address) {
               {},
               el('td', {}, age(t.time)),
               el('td', { class: t.side }, t.side),
-              el('td', { class: 'mono' }, short(t.pool)),
+              el('td', {}, byPool.get(t.pool) ? el('a', { href: `#/token/${byPool.get(t.pool).mint}` }, `$${byPool.get(t.pool).symbol}`) : el('span', { class: 'mono' }, short(t.pool))),
               el('td', { class: 'num' }, units(t.baseAmount, TOKEN_DECIMALS, 2)),
               el('td', {}, t.venue === 'amm' ? 'AMM' : 'curve'),
             ),
@@ -179,7 +233,7 @@ export async function render(main, ctx, address) {
       'section',
       { class: 'panel' },
       el('h2', {}, 'Recent trades'),
-      el('div', { class: 'table-wrap' }, el('table', {}, el('thead', {}, el('tr', {}, ['Age', 'Side', 'Pool', 'Tokens', 'Venue'].map((h) => el('th', { scope: 'col' }, h)))), trades)),
+      el('div', { class: 'table-wrap' }, el('table', {}, el('thead', {}, el('tr', {}, ['Age', 'Side', 'Token', 'Tokens', 'Venue'].map((h) => el('th', { scope: 'col' }, h)))), trades)),
     ),
   );
   await load();

@@ -71,6 +71,14 @@ enum Command {
     AcceptPartner,
     /// Prints the global state and the configs.
     Show,
+    /// Adds a new route key to the index (the keys API replicas seal quoted routes with, shared through the
+    /// database) and keeps only the one before it. The new key verifies on a replica once it restarts and
+    /// signs 600 s after it was made: restart every replica within that. Needs no keypair; prints no secret.
+    RotateRouteKeys {
+        /// The index: postgres://user:password@host/database or sqlite://path.
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
 }
 
 fn preset_quote(preset: &str, quote: &str) -> anyhow::Result<(Preset, QuoteAsset)> {
@@ -86,6 +94,20 @@ async fn main() -> anyhow::Result<()> {
     let rpc = RpcClient::new_with_commitment(args.url.clone(), CommitmentConfig::confirmed());
     if let Command::Show = args.command {
         print!("{}", admin::show(&rpc).await?);
+        return Ok(());
+    }
+    if let Command::RotateRouteKeys { database_url } = &args.command {
+        let store = index::Store::connect(database_url).await?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)?
+            .as_secs() as i64;
+        let secret = hex::encode(rand::random::<[u8; 32]>());
+        let keys = store.rotate_route_key(&secret, now).await?;
+        println!(
+            "route key {} added (kept: {}); it signs 600 s from now: restart every API replica before then",
+            keys[0].id,
+            keys.iter().map(|k| k.id.to_string()).collect::<Vec<_>>().join(", ")
+        );
         return Ok(());
     }
     let path = args
@@ -114,7 +136,7 @@ async fn main() -> anyhow::Result<()> {
             vec![admin::propose(&rpc, &signer, Role::Partner, &new_partner).await?]
         }
         Command::AcceptPartner => admin::accept(&rpc, &signer, Role::Partner).await?,
-        Command::Show => unreachable!("handled above"),
+        Command::Show | Command::RotateRouteKeys { .. } => unreachable!("handled above"),
     };
     for o in outcomes {
         println!("{o}");
