@@ -13,10 +13,15 @@ mod common;
 /// The `api` binary (the `server` package's): `API_BIN`, else `api` beside this bench's own directory
 /// (`target/release/api`, which `scripts/bench-feed` builds first).
 fn api_binary() -> std::path::PathBuf {
-    std::env::var_os("API_BIN").map(Into::into).unwrap_or_else(|| {
-        let exe = std::env::current_exe().unwrap();
-        exe.parent().and_then(|deps| deps.parent()).unwrap().join("api")
-    })
+    std::env::var_os("API_BIN")
+        .map(Into::into)
+        .unwrap_or_else(|| {
+            let exe = std::env::current_exe().unwrap();
+            exe.parent()
+                .and_then(|deps| deps.parent())
+                .unwrap()
+                .join("api")
+        })
 }
 
 use futures::{SinkExt, StreamExt};

@@ -573,7 +573,8 @@ async fn a_flood_of_fresh_addresses_and_client_ids_leaves_the_limiters_as_they_w
         "the flood's keys were held: peak {peak:?}"
     );
     // ...forgotten once their quota is whole again (2 s here), by the pruning timer.
-    tokio::time::sleep(api::http::layers::LIMITER_PRUNE_EVERY + std::time::Duration::from_secs(3)).await;
+    tokio::time::sleep(api::http::layers::LIMITER_PRUNE_EVERY + std::time::Duration::from_secs(3))
+        .await;
     let after = limiters.keys();
     assert!(
         after.0 <= baseline.0 + 1 && after.1 <= baseline.1 + 1,

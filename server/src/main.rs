@@ -157,9 +157,11 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
                 let now = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_secs() as i64);
-                api.route_keys = api::process::route_keys::shared(&store, now).await.map_err(|e| {
-                    anyhow::anyhow!("reading the shared route keys (route_keys): {e}")
-                })?;
+                api.route_keys = api::process::route_keys::shared(&store, now)
+                    .await
+                    .map_err(|e| {
+                        anyhow::anyhow!("reading the shared route keys (route_keys): {e}")
+                    })?;
             }
             let rpc_url = indexer.rpc_url.clone();
             let mut tasks = Vec::new();

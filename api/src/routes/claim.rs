@@ -116,7 +116,7 @@ pub async fn build_claim(state: &AppState, req: &ClaimRequest) -> Result<ClaimRe
     let ixs = instructions(
         &keys,
         kind,
-        &owed.role,
+        owed.role,
         payee,
         collect_lp_first,
         owed.base_amount > 0,

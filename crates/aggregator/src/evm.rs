@@ -383,7 +383,10 @@ mod tests {
             revert_error(Some("Router: insufficient output")).code,
             "SIMULATION_FAILED"
         );
-        assert_eq!(revert_error(None).status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(
+            revert_error(None).status,
+            axum::http::StatusCode::UNPROCESSABLE_ENTITY
+        );
     }
 
     #[test]
