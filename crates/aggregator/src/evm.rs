@@ -368,6 +368,7 @@ fn revert_reason(e: &RpcError<TransportErrorKind>) -> Option<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::StatusCode;
 
     #[test]
     fn reverts_map_to_clear_codes() {
