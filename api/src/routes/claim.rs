@@ -113,7 +113,7 @@ pub async fn build_claim(state: &AppState, req: &ClaimRequest) -> Result<ClaimRe
             .unclaimed_lp_of_shared(&curve.pool, &pool)
             .await?;
     let payee = Payee { wallet, paid_to };
-    let ixs = instructions(&keys, kind, &owed.role, payee, collect_lp_first);
+    let ixs = instructions(&keys, kind, owed.role, payee, collect_lp_first);
     let built =
         crate::solana::unsigned_transaction(&state.rpc, &wallet, &ixs, state.fee_policy(None))
             .await?;
