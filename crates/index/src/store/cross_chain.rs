@@ -1,7 +1,7 @@
 //! The API's cross-chain tables: the quotes it gave (`cross_chain_quotes`), the transfers it follows
 //! (`cross_chain_transfers`) and each transfer's transitions (`cross_chain_events`). A transfer's status is
 //! [`PENDING`] until it reaches a terminal one, which it never leaves; what the statuses mean and how a
-//! bridge's answers map onto them is the API's (`api/src/multichain/transfers`).
+//! bridge's answers map onto them is the API's (`crates/aggregator/src/transfers`).
 
 use super::Store;
 use sqlx::Row as _;

@@ -1,6 +1,6 @@
 //! The keys API replicas seal quoted routes with, shared through the index (migration 0015) so that every
 //! replica verifies every other's routes. Made once, by the first replica to start; rotated by
-//! `admin route-keys rotate`. Which key signs is the API's choice (`api/src/route_keys.rs`).
+//! `admin route-keys rotate`. Which key signs is the API's choice (`api/src/process/route_keys.rs`).
 
 use super::Store;
 use sqlx::Row as _;
