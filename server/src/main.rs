@@ -21,7 +21,7 @@ fn version() -> &'static str {
 }
 
 #[derive(Parser, Debug)]
-#[command(version = version(), about = "The launchpad's REST API")]
+#[command(name = "api", version = version(), about = "The launchpad's REST API")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -17,7 +17,7 @@ fn api_command(args: &[&str]) -> tokio::process::Command {
     cmd.args(args)
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("RUST_LOG", "warn,api=info,indexer=info")
+        .env("RUST_LOG", "warn,api=info,indexer=info,ops=info")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

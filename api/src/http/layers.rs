@@ -17,18 +17,7 @@ use tower_governor::{GovernorError, GovernorLayer};
 
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-/// The one header a trusted proxy names the client in (`--forwarded-header`); the other is never read, so a
-/// client cannot pick its identity through the header its proxy does not overwrite.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ForwardedHeader {
-    /// `X-Forwarded-For` (what nginx, HAProxy and cloud load balancers write).
-    #[default]
-    #[value(name = "x-forwarded-for")]
-    XForwardedFor,
-    /// `Forwarded` (RFC 7239), its `for=` parameters.
-    #[value(name = "forwarded")]
-    Forwarded,
-}
+pub use crate::process::config::ForwardedHeader;
 
 /// Who sent a request: the connection's peer address, unless that peer is a trusted proxy; then the
 /// rightmost hop of the configured [`ForwardedHeader`] that is not itself a trusted proxy. Hops left of that

@@ -92,8 +92,8 @@ pub struct ApiConfig {
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// The one header a trusted proxy names the client in: `x-forwarded-for` or `forwarded` (RFC 7239).
     /// The other is never read: the proxy must overwrite the one chosen (docs/operations.md).
-    #[arg(long, env = "FORWARDED_HEADER", value_enum, default_value_t = crate::http::layers::ForwardedHeader::XForwardedFor)]
-    pub forwarded_header: crate::http::layers::ForwardedHeader,
+    #[arg(long, env = "FORWARDED_HEADER", value_enum, default_value_t = ForwardedHeader::XForwardedFor)]
+    pub forwarded_header: ForwardedHeader,
     /// Live feed: events a client may fall behind the newest before it is told so and disconnected (the
     /// size of the process's broadcast ring, shared by all its feed clients).
     #[arg(long, env = "FEED_BUFFER", default_value_t = 4_096)]
@@ -212,7 +212,7 @@ impl ApiConfig {
             request_timeout_secs: 45,
             prepared_ttl_secs: 86_400,
             trusted_proxies: vec![],
-            forwarded_header: crate::http::layers::ForwardedHeader::XForwardedFor,
+            forwarded_header: ForwardedHeader::XForwardedFor,
             // Tests and the local stack stop at once.
             shutdown_drain_secs: 0,
             feed_buffer: 4_096,
@@ -231,4 +231,17 @@ impl ApiConfig {
             .clone()
             .unwrap_or_else(|| format!("http://{}", self.addr))
     }
+}
+
+/// The one header a trusted proxy names the client in (`--forwarded-header`); the other is never read, so a
+/// client cannot pick its identity through the header its proxy does not overwrite.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ForwardedHeader {
+    /// `X-Forwarded-For` (what nginx, HAProxy and cloud load balancers write).
+    #[default]
+    #[value(name = "x-forwarded-for")]
+    XForwardedFor,
+    /// `Forwarded` (RFC 7239), its `for=` parameters.
+    #[value(name = "forwarded")]
+    Forwarded,
 }

@@ -349,7 +349,7 @@ export interface paths {
         };
         /**
          * The process answers (nothing else is checked: a failing dependency must not get a live process
-         *     restarted).
+         *     restarted). Outside the rate limit (never 429).
          */
         get: operations["livez"];
         put?: never;
@@ -368,8 +368,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service can serve: 200 when the database answers within 2 s, else 503 (a load balancer stops
-         *     sending traffic here until it answers again).
+         * The service can serve: 200 when the database answered its last check within 2 s, else 503 (a load
+         *     balancer stops sending traffic here until it answers again); 503 `shutting down` from the stop signal
+         *     on, for `--shutdown-drain-secs`, while the replica still serves. The database is checked at most once
+         *     a second per process, whatever the request rate; the probes are outside the rate limit (never 429).
          */
         get: operations["readyz"];
         put?: never;
@@ -861,6 +863,12 @@ export interface components {
         };
         /** @description The bonding curve of a launched token, as of the index's latest slot. */
         CurveResponse: {
+            /**
+             * Format: int32
+             * @description The AMM pool's swap fee, basis points: what a swap pays once `venue` is `amm` (null before
+             *     migration). `currentFeeBps` and `finalFeeBps` stay the curve's.
+             */
+            ammFeeBps?: number | null;
             /** @description The AMM pool the curve migrated into (null before migration). */
             ammPool?: string | null;
             baseReserve: string;
@@ -937,9 +945,79 @@ export interface components {
         ErrorBody: {
             error: components["schemas"]["ErrorDetail"];
         };
+        /**
+         * @description A stable machine-readable code, answered with its status:
+         *     - `MISSING_PARAMS` (400): a required field or parameter is absent or blank
+         *     - `INVALID_PARAMS` (400): a field or parameter is malformed, out of range or contradicted by the chain
+         *     - `INVALID_ADDRESS` (400): an address is not one of its chain's
+         *     - `INVALID_JSON` (400): the body is not JSON of the expected shape
+         *     - `SAME_TOKEN` (400): `tokenIn` and `tokenOut` are the same token
+         *     - `SAME_CHAIN` (400): a cross-chain swap within one chain
+         *     - `UNSUPPORTED_CHAIN` (400): a chain key the service does not support (for this request)
+         *     - `INVALID_ROUTE` (400): a route this service did not quote, or changed since
+         *     - `QUOTE_EXPIRED` (400): the quote is older than its lifetime: quote again
+         *     - `SECRET_MATERIAL` (400): the request carries what looks like a private key or seed phrase; nothing was read
+         *     - `PROGRAM_NOT_ALLOWED` (400): the relay does not send transactions calling that program
+         *     - `NOT_SIGNED` (400): the transaction to relay is not signed
+         *     - `BAD_SIGNATURE` (400): a signature of the transaction to relay does not verify
+         *     - `REFERRER_ACCOUNT_MISSING` (400): the referrer has no quote token account
+         *     - `SELF_REFERRAL` (400): the referrer is the taker
+         *     - `INVALID_FEE_SHARES` (400): fee-share recipients that are not 1 to 10 distinct wallets with shares summing to 10,000 bps
+         *     - `INVALID_KIND` (400): a claim kind the service does not know
+         *     - `INVALID_IMAGE` (400): a launch image that is not a PNG, JPEG, GIF or WebP within the limits
+         *     - `INVALID_CHAIN` (400): a launch on a chain other than `solana`
+         *     - `INVALID_LAUNCH_TYPE` (400): a launch type other than `bonding-curve`
+         *     - `INVALID_PRESET` (400): a curve preset the launchpad does not have
+         *     - `INVALID_QUOTE` (400): a quote asset the launchpad does not have
+         *     - `INVALID_NAME` (400): a launch name outside its length
+         *     - `INVALID_SYMBOL` (400): a launch symbol outside its length or alphabet
+         *     - `INVALID_DESCRIPTION` (400): a launch description above its length
+         *     - `INVALID_SUPPLY` (400): a total supply other than the launchpad's
+         *     - `INVALID_AMOUNT` (400): a first buy that is not a positive amount the curve can fill
+         *     - `INVALID_LINK` (400): a website, X or Telegram link that is not an https profile or site
+         *     - `INVALID_SIGNATURE` (400): a transaction signature that is not one
+         *     - `TX_MISMATCH` (400): the record does not match what was prepared, or the transaction is not the launch
+         *     - `TX_FAILED` (400): the recorded transaction failed on chain
+         *     - `NOT_ENTITLED` (403): the wallet holds no role that may do this
+         *     - `FEES_SHARED` (403): the creator's fees are shared: the recipients claim them
+         *     - `NOT_FOUND` (404): no such token, pool, quote, record or endpoint
+         *     - `NO_ROUTE` (404): no venue routes the pair for that amount
+         *     - `METHOD_NOT_ALLOWED` (405): the endpoint does not take that method
+         *     - `NOT_CONFIRMED` (409): the transaction is not confirmed yet: retry shortly
+         *     - `ALREADY_RECORDED` (409): the launch was recorded with another transaction
+         *     - `NOTHING_TO_CLAIM` (409): there is nothing to claim
+         *     - `FEE_SHARES_LOCKED` (409): the fee shares are locked
+         *     - `BRIDGE_IN_FLIGHT` (409): the wallet's previous cross-chain transfer has not settled
+         *     - `ROUTE_STALE` (409): the curve graduated since the quote: quote again
+         *     - `NOT_PROPOSED` (409): the wallet was not proposed as the creator
+         *     - `ORIGIN_NOT_FOUND` (409): the origin transaction of a cross-chain transfer is not on its chain
+         *     - `RESUME_TOO_OLD` (410): the feed no longer keeps events that old: read the state over REST
+         *     - `PAYLOAD_TOO_LARGE` (413): the body is above the limit
+         *     - `SIMULATION_FAILED` (422): the built transaction would fail
+         *     - `INSUFFICIENT_BALANCE` (422): the wallet does not hold enough
+         *     - `INSUFFICIENT_ALLOWANCE` (422): the wallet's ERC-20 allowance is too low
+         *     - `RATE_LIMITED` (429): the client is over its quota: retry after `Retry-After` seconds
+         *     - `TOO_MANY_RELAYS` (429): the client's share of relays awaited at once is taken
+         *     - `TOO_MANY_CONNECTIONS` (429): the client's share of feed connections is taken
+         *     - `TOO_MANY_SUBSCRIPTIONS` (429): a feed connection's subscriptions are at their limit
+         *     - `SLOW_CONSUMER` (429): a feed client fell too far behind and is disconnected (a feed message)
+         *     - `INTERNAL` (500): the request was not completed
+         *     - `INVALID_UPSTREAM` (502): an aggregator answered without what its documentation promises
+         *     - `UNAVAILABLE` (503): the index, an RPC node or an aggregator cannot be reached
+         *     - `UPSTREAM_RATE_LIMITED` (503): an aggregator rate-limits the service: retry after `Retry-After` seconds
+         *     - `NO_CROSS_CHAIN_ROUTE` (503): neither LI.FI nor Relay has a route
+         *     - `SOLANA_BLOCKHASH_EXPIRED` (503): the relayed transaction's blockhash expired: build and sign again
+         *     - `SOLANA_SIMULATION_FAILED` (503): the relayed transaction fails
+         *     - `SOLANA_TRANSACTION_FAILED` (503): the relayed transaction failed on chain
+         *     - `SOLANA_SUBMIT_FAILED` (503): the RPC node refused the relayed transaction
+         *     - `RELAY_BUSY` (503): this replica's relays are all taken: another replica may take it
+         *     - `FEED_FULL` (503): this replica's feed connections are all taken: another replica may take it
+         *     - `TIMEOUT` (504): the request took longer than the service allows
+         * @enum {string}
+         */
+        ErrorCode: "MISSING_PARAMS" | "INVALID_PARAMS" | "INVALID_ADDRESS" | "INVALID_JSON" | "SAME_TOKEN" | "SAME_CHAIN" | "UNSUPPORTED_CHAIN" | "INVALID_ROUTE" | "QUOTE_EXPIRED" | "SECRET_MATERIAL" | "PROGRAM_NOT_ALLOWED" | "NOT_SIGNED" | "BAD_SIGNATURE" | "REFERRER_ACCOUNT_MISSING" | "SELF_REFERRAL" | "INVALID_FEE_SHARES" | "INVALID_KIND" | "INVALID_IMAGE" | "INVALID_CHAIN" | "INVALID_LAUNCH_TYPE" | "INVALID_PRESET" | "INVALID_QUOTE" | "INVALID_NAME" | "INVALID_SYMBOL" | "INVALID_DESCRIPTION" | "INVALID_SUPPLY" | "INVALID_AMOUNT" | "INVALID_LINK" | "INVALID_SIGNATURE" | "TX_MISMATCH" | "TX_FAILED" | "NOT_ENTITLED" | "FEES_SHARED" | "NOT_FOUND" | "NO_ROUTE" | "METHOD_NOT_ALLOWED" | "NOT_CONFIRMED" | "ALREADY_RECORDED" | "NOTHING_TO_CLAIM" | "FEE_SHARES_LOCKED" | "BRIDGE_IN_FLIGHT" | "ROUTE_STALE" | "NOT_PROPOSED" | "ORIGIN_NOT_FOUND" | "RESUME_TOO_OLD" | "PAYLOAD_TOO_LARGE" | "SIMULATION_FAILED" | "INSUFFICIENT_BALANCE" | "INSUFFICIENT_ALLOWANCE" | "RATE_LIMITED" | "TOO_MANY_RELAYS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_SUBSCRIPTIONS" | "SLOW_CONSUMER" | "INTERNAL" | "INVALID_UPSTREAM" | "UNAVAILABLE" | "UPSTREAM_RATE_LIMITED" | "NO_CROSS_CHAIN_ROUTE" | "SOLANA_BLOCKHASH_EXPIRED" | "SOLANA_SIMULATION_FAILED" | "SOLANA_TRANSACTION_FAILED" | "SOLANA_SUBMIT_FAILED" | "RELAY_BUSY" | "FEED_FULL" | "TIMEOUT";
         ErrorDetail: {
-            /** @description A stable machine-readable code. */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             /** @description What went wrong, for a human. */
             message: string;
         };
@@ -1354,7 +1432,7 @@ export interface components {
          */
         PriorityLevel: "none" | "low" | "medium" | "high" | "veryHigh";
         Probe: {
-            /** @description Why the service is unavailable (`database unreachable`). */
+            /** @description Why the service is unavailable (`database unreachable`, `shutting down`). */
             reason?: string | null;
             /** @description `ok` (`/livez`), `ready`, or `unavailable` (`/readyz`). */
             status: string;
@@ -3372,6 +3450,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description the process answers */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3391,6 +3470,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description ready: the database answered its last check (at most 1 s old) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3399,6 +3479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Probe"];
                 };
             };
+            /** @description unavailable: `database unreachable`, or `shutting down` (draining after SIGTERM) */
             503: {
                 headers: {
                     [name: string]: unknown;
