@@ -132,13 +132,25 @@ async fn text(c: &Client, css: &str) -> String {
     .to_string()
 }
 
+/// Clicks `css`. The page re-renders panels as the feed reports trades, so an element found an instant
+/// before can be replaced before the click lands: a stale element is found again (a few times) and clicked.
 async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no {css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
+    for attempt in 0.. {
+        let element = c
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no {css}: {e}"));
+        match element.click().await {
+            Ok(_) => return,
+            Err(fantoccini::error::CmdError::Standard(e))
+                if e.error == fantoccini::error::ErrorStatus::StaleElementReference
+                    && attempt < 5 =>
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await
+            }
+            Err(e) => panic!("clicking {css}: {e}"),
+        }
+    }
 }
 
 async fn fill(c: &Client, css: &str, value: &str) {
@@ -825,6 +837,14 @@ async fn the_launchpad_journey_in_chromium() {
     .unwrap();
     api_buy(&s, &rival, &mint, 2 * localnet::testkit::SOL).await;
     s.wait_indexed().await;
+    // The button is live again (whatever the page was doing has finished) before the user clicks.
+    wait_js(
+        &c,
+        "!document.querySelector('#trade-submit').disabled",
+        20,
+        "the Buy button enabled",
+    )
+    .await;
     // The minimum on screen read in the same script as the click: exactly what the user saw.
     const CLICK_READING_MIN: &str = "window.__holdQuotes = false; \
          const row = document.querySelector('#trade-confirm-row'), box = document.querySelector('#trade-confirm'); \
