@@ -275,15 +275,22 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
         },
     )
     .await;
-    for ix in &indexers {
-        let (status, body) = get_json(&http, &format!("{}/readyz", ix.health))
-            .await
-            .unwrap();
-        assert_eq!(
-            status, 200,
-            "a connected writer and a waiting standby are ready: {body}"
-        );
-    }
+    // The writer holds the lease a moment before its gRPC session is up: both turn ready within seconds.
+    wait_for(
+        "a connected writer and a waiting standby are ready",
+        Duration::from_secs(15),
+        || async {
+            let mut ready = true;
+            for ix in &indexers {
+                let status = get_json(&http, &format!("{}/readyz", ix.health))
+                    .await
+                    .map(|(status, _)| status);
+                ready &= status == Some(200);
+            }
+            ready
+        },
+    )
+    .await;
 
     // Two API replicas reading the same database.
     let mut replicas = Vec::new();
