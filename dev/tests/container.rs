@@ -11,6 +11,10 @@
 //! Runs `../shared/tools/podman-setup` when it is there (idempotent; it installs podman and builds a local
 //! `debian:bookworm-slim`); skipped, with a message, where podman is absent.
 
+mod common;
+
+use common::wait_for;
+
 use localnet::testkit::{self, SOL};
 use localnet::{Localnet, LocalnetConfig};
 use std::path::{Path, PathBuf};
@@ -197,18 +201,6 @@ async fn get(http: &reqwest::Client, url: &str) -> Option<(u16, String)> {
     let r = http.get(url).send().await.ok()?;
     let status = r.status().as_u16();
     Some((status, r.text().await.ok()?))
-}
-
-async fn wait_for<F, Fut>(what: &str, within: Duration, mut f: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let start = Instant::now();
-    while !f().await {
-        assert!(start.elapsed() < within, "{what}: not within {within:?}");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
 }
 
 async fn role(http: &reqwest::Client, health: &str) -> String {

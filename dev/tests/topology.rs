@@ -9,6 +9,10 @@
 //! The binaries are the workspace's own (`scripts/test` builds them with `--bins`), found beside this test's
 //! `dev` binary.
 
+mod common;
+
+use common::wait_for;
+
 use localnet::testkit::{self, SOL};
 use localnet::{Localnet, LocalnetConfig};
 use std::path::{Path, PathBuf};
@@ -187,18 +191,6 @@ async fn get_json(http: &reqwest::Client, url: &str) -> Option<(u16, serde_json:
     let r = http.get(url).send().await.ok()?;
     let status = r.status().as_u16();
     Some((status, r.json().await.ok()?))
-}
-
-async fn wait_for<F, Fut>(what: &str, within: Duration, mut f: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let start = Instant::now();
-    while !f().await {
-        assert!(start.elapsed() < within, "{what}: not within {within:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 struct Indexer {
