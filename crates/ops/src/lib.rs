@@ -5,6 +5,7 @@
 //! - [`signal`]: SIGTERM/SIGINT and the stop channel a graceful shutdown watches
 //! - [`logging`]: the process's log (human or JSON, redacted, written off the request path)
 //! - [`metrics`]: the Prometheus registry and `GET /metrics`
+//! - [`upstream`]: each call to a service the process depends on, counted and timed by upstream and method
 //! - [`health`]: the indexer's counters and health snapshot, read by whichever process serves `/health`
 
 pub mod health;
@@ -13,3 +14,4 @@ pub mod metrics;
 pub mod redact;
 pub mod secret_files;
 pub mod signal;
+pub mod upstream;

@@ -42,10 +42,15 @@ pub fn prometheus() -> &'static metrics_exporter_prometheus::PrometheusHandle {
 /// The Prometheus text of this process: the indexer's series when it runs here, and whatever else was
 /// recorded (the API's requests, the indexer's batch latencies).
 pub fn prometheus_text(indexer: Option<&Metrics>) -> String {
+    // The recorder first: what the hooks set before it exists would be lost.
+    let handle = prometheus();
     if let Some(m) = indexer {
         m.export();
     }
-    let handle = prometheus();
+    process_gauges();
+    for hook in HOOKS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        hook();
+    }
     handle.run_upkeep();
     handle.render()
 }
@@ -67,4 +72,82 @@ pub fn metrics_router(indexer: Option<Arc<Metrics>>) -> axum::Router {
             }
         }),
     )
+}
+
+/// What runs at every scrape, before the text is rendered: gauges read from their source then (the
+/// database pool's connections).
+type Hook = Box<dyn Fn() + Send + Sync>;
+static HOOKS: std::sync::Mutex<Vec<Hook>> = std::sync::Mutex::new(Vec::new());
+
+/// Runs `hook` at every scrape of this process (it sets gauges read from their source).
+pub fn on_scrape(hook: impl Fn() + Send + Sync + 'static) {
+    HOOKS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(Box::new(hook));
+}
+
+/// `launchpad_build_info{version, commit, binary} 1`: which build each replica runs.
+pub fn build_info(binary: &'static str, version: &'static str, commit: &'static str) {
+    metrics::gauge!(
+        "launchpad_build_info",
+        "binary" => binary,
+        "version" => version,
+        "commit" => commit
+    )
+    .set(1.0);
+}
+
+/// A database pool's connections as a scrape sees them: `db_pool_connections{pool, state="in_use"|"idle"}`
+/// and `db_pool_max_connections{pool}` (`pool`: `primary` or `replica`). Waits for a connection are counted
+/// as they happen ([`crate::logging`]: `db_pool_waits_total`).
+pub fn pool_gauges(pool: &'static str, size: u32, idle: usize, max: u32) {
+    let idle = idle as f64;
+    let in_use = (f64::from(size) - idle).max(0.0);
+    metrics::gauge!("db_pool_connections", "pool" => pool, "state" => "in_use").set(in_use);
+    metrics::gauge!("db_pool_connections", "pool" => pool, "state" => "idle").set(idle);
+    metrics::gauge!("db_pool_max_connections", "pool" => pool).set(f64::from(max));
+}
+
+/// `process_resident_memory_bytes` and `process_open_fds`, as Prometheus's client libraries name them, read
+/// from `/proc/self` (Linux; elsewhere they are absent).
+fn process_gauges() {
+    if let Some(rss) = resident_bytes() {
+        metrics::gauge!("process_resident_memory_bytes").set(rss as f64);
+    }
+    if let Ok(fds) = std::fs::read_dir("/proc/self/fd") {
+        // The directory handle read here is one of them.
+        let open = fds.count().saturating_sub(1);
+        metrics::gauge!("process_open_fds").set(open as f64);
+    }
+}
+
+/// The resident set from `/proc/self/status` (`VmRSS:  1234 kB`).
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_vm_rss(&status)
+}
+
+fn parse_vm_rss(status: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn resident_memory_is_read_in_bytes() {
+        let status = "Name:\tapi\nVmPeak:\t  9000 kB\nVmRSS:\t   1234 kB\nThreads:\t4\n";
+        assert_eq!(super::parse_vm_rss(status), Some(1234 * 1024));
+        assert_eq!(super::parse_vm_rss("Name:\tapi\n"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_scrape_carries_the_process_series() {
+        let text = super::prometheus_text(None);
+        assert!(text.contains("process_resident_memory_bytes"), "{text}");
+        assert!(text.contains("process_open_fds"), "{text}");
+    }
 }
