@@ -7,11 +7,13 @@
 //! - [`feed`]: what a live-feed event says, as data (the API renders it)
 //! - [`market`]: the trade series across curve and AMM, and its candles
 //! - [`store`]: the connection, migrations and the write side (batches, rollups, holders, the feed table)
+//! - [`pnl`]: a wallet's profit and loss in a token from its trades (average cost, exact)
 //! - [`read`]: the queries the API serves (launches, curves, trades, candles, holders, wallets, the feed)
 
 pub mod feed;
 pub mod market;
 pub mod model;
+pub mod pnl;
 pub mod read;
 pub mod store;
 pub mod usd;
