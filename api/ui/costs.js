@@ -19,6 +19,39 @@ export const CLASSIC_ACCOUNT_RENT = rentExempt(165);
  */
 export const MIGRATION_RENT = rentExempt(355) + rentExempt(165) + rentExempt(170) + 2n * rentExempt(177);
 /**
+ * The mint `create_launch` makes (Token-2022): the mint (82 bytes, padded to 165, its account-type byte), its
+ * metadata pointer (4 + 64 bytes) and the metadata itself (4 bytes of header; update authority and mint, 32
+ * bytes each; name, symbol and URI, each 4 bytes of length and its UTF-8 bytes; 4 bytes of an empty
+ * additional-metadata list): 318 bytes and the text.
+ */
+export const mintBytes = (name, symbol, uri) => 318 + utf8Bytes(name) + utf8Bytes(symbol) + utf8Bytes(uri);
+const utf8Bytes = (s) => new TextEncoder().encode(String(s ?? '')).length;
+/** The launchpad's pool account (8 bytes of discriminator and `Pool`'s 397). */
+export const POOL_BYTES = 405;
+/** A launch's fee-shares account (8 bytes of discriminator and `FeeShares` with its 16 slots of 66 bytes). */
+export const FEE_SHARES_BYTES = 1_099;
+/**
+ * The rent a creator leaves in the accounts a launch makes, lamports: `[{ what, lamports }]` and `total`.
+ * `launch`: `{ name, symbol, uri, feeShares: bool }`. The mint (whose size follows the metadata), the pool,
+ * its token vault and its quote vault (165 bytes each), and the fee-shares account when fees are shared. A
+ * first buy adds what `swapCosts` lists for it.
+ */
+export function launchRent(launch) {
+  const rent = [
+    { what: 'mint and metadata', lamports: rentExempt(mintBytes(launch.name, launch.symbol, launch.uri)) },
+    { what: 'pool', lamports: rentExempt(POOL_BYTES) },
+    { what: 'pool vaults', lamports: 2n * CLASSIC_ACCOUNT_RENT },
+  ];
+  if (launch.feeShares) rent.push({ what: 'fee shares', lamports: rentExempt(FEE_SHARES_BYTES) });
+  return { rent, total: rent.reduce((t, r) => t + r.lamports, 0n) };
+}
+/**
+ * The metadata URI a launch prepared by the API at `base` gets: `{base}/launchpad/metadata/{mint}.json`, the
+ * mint a base58 address of 32 to 44 characters; before prepare the mint is unknown, so the longest.
+ */
+export const metadataUri = (base, mint = '1'.repeat(44)) => `${String(base).replace(/\/+$/, '')}/launchpad/metadata/${mint}.json`;
+
+/**
  * The priority fee a swap may offer at each `priorityLevel` of `/swap/build`, at most (lamports). The build
  * prices compute units at that percentile of recent fees; the page keeps this much aside for it and shows
  * the exact figure of the built transaction before the wallet signs.

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { seeded } from './seeded.mjs';
 
 const source = readFileSync(new URL('../../api/ui/costs.js', import.meta.url), 'utf8');
-const { swapCosts, maxSolBuy, stillAsShown, graduates, rentExempt, TOKEN_ACCOUNT_RENT, CLASSIC_ACCOUNT_RENT, MIGRATION_RENT, SIGNATURE_FEE } =
+const { swapCosts, maxSolBuy, stillAsShown, graduates, rentExempt, TOKEN_ACCOUNT_RENT, CLASSIC_ACCOUNT_RENT, MIGRATION_RENT, SIGNATURE_FEE, launchRent, mintBytes, metadataUri } =
   await import(`data:text/javascript,${encodeURIComponent(source)}`);
 
 const rand = seeded(0x3c6ef372);
@@ -84,4 +84,26 @@ test('a buy that starts or stops completing the curve asks again', () => {
   assert.deepEqual(stillAsShown(plain, grad, false), { ok: false, why: 'graduates' });
   assert.deepEqual(stillAsShown(grad, plain, false), { ok: false, why: 'no-longer-graduates' });
   assert.deepEqual(stillAsShown(grad, grad, false), { ok: true });
+});
+
+test("a launch's rent: the mint sized by its metadata, the pool, its vaults, the fee shares when shared", () => {
+  // Token-2022's sizes: a mint with a metadata pointer is 234 bytes; the metadata adds 4 + 80 bytes and its text.
+  assert.equal(mintBytes('', '', ''), 318);
+  assert.equal(mintBytes('Frög', 'FROG', 'u'), 318 + 5 + 4 + 1);
+  const uri = metadataUri('http://127.0.0.1:8080/');
+  assert.equal(uri, `http://127.0.0.1:8080/launchpad/metadata/${'1'.repeat(44)}.json`);
+  const plain = launchRent({ name: 'Frog', symbol: 'FROG', uri, feeShares: false });
+  assert.deepEqual(plain.rent.map((r) => r.what), ['mint and metadata', 'pool', 'pool vaults']);
+  // `solana rent 416`, `solana rent 405` and twice `solana rent 165`.
+  assert.equal(plain.total, 3_786_240n + 3_709_680n + 2n * 2_039_280n);
+  const shared = launchRent({ name: 'Frog', symbol: 'FROG', uri, feeShares: true });
+  assert.equal(shared.total - plain.total, rentExempt(1_099));
+  // Every byte of name, symbol or URI costs a byte of rent, nothing else does.
+  for (let i = 0; i < 2_000; i++) {
+    const name = 'x'.repeat(1 + rand(32));
+    const symbol = 'Y'.repeat(1 + rand(10));
+    const a = launchRent({ name, symbol, uri, feeShares: false }).total;
+    const b = launchRent({ name: `${name}z`, symbol, uri, feeShares: false }).total;
+    assert.equal(b - a, 3_480n * 2n);
+  }
 });

@@ -2,8 +2,9 @@
 // token). Fields are checked as they are typed with the API's own rules (`rules` below), errors shown on the
 // field; the API checks again, and its errors land on the field they name.
 import { get, post, errorView, signAndSubmit, ApiError } from '../api.js';
-import { el, put, parseAmount } from '../format.js';
+import { el, put, parseAmount, units } from '../format.js';
 import { rules as fieldRules, imageError, parseFeeShares } from '../rules.js';
+import { launchRent, metadataUri, swapCosts, SIGNATURE_FEE } from '../costs.js';
 
 const rules = { ...fieldRules, firstBuyAmount: (v) => (v.trim() ? parseAmount(v, 6).error ?? null : null) };
 
@@ -77,6 +78,8 @@ export async function render(main, ctx) {
   const error = el('p', { class: 'error', id: 'launch-error', role: 'alert', hidden: true });
   // What a first buy costs with the chosen preset: on a shield launch it pays the launch-minute fee.
   const firstBuyNote = el('p', { class: 'muted', id: 'first-buy-note', 'aria-live': 'polite' });
+  // The rent the launch leaves in the accounts it makes (the creator pays it), as the fields change.
+  const rentNote = el('p', { class: 'muted', id: 'launch-rent', 'aria-live': 'polite' });
   const steps = el('ol', { class: 'steps', id: 'launch-steps', 'aria-live': 'polite' });
   const submit = el('button', { type: 'submit', class: 'primary', id: 'launch-submit' }, 'Launch');
   const form = el(
@@ -101,6 +104,7 @@ export async function render(main, ctx) {
     ),
     el('label', { class: 'choice' }, el('input', { type: 'checkbox', name: 'lockFeeShares', id: 'f-lockFeeShares' }), el('strong', {}, 'Lock the shares'), el('span', { class: 'muted' }, 'final: nobody, you included, can change them later')),
     el('p', { class: 'muted' }, 'Supply: 1,000,000,000 tokens with 6 decimals; no mint authority; metadata cannot change. At graduation the pool migrates to the AMM with its liquidity locked forever.'),
+    rentNote,
     submit,
     error,
     steps,
@@ -121,6 +125,35 @@ export async function render(main, ctx) {
   }
   form.addEventListener('input', noteFirstBuy);
   form.addEventListener('change', noteFirstBuy);
+
+  const sol = (l) => `${units(String(l), 9, 9)} SOL`;
+  /** The launch's rent, with `uri` the metadata URI (before prepare: the longest this server makes). */
+  function noteRent(uri) {
+    const data = new FormData(form);
+    const base = ctx.config?.publicBaseUrl || location.origin;
+    const launchCost = launchRent({
+      name: String(data.get('name') || ''),
+      symbol: String(data.get('symbol') || ''),
+      uri: uri ?? metadataUri(base),
+      feeShares: !!parseFeeShares(String(data.get('feeShares') || '')).shares,
+    });
+    const text = String(data.get('firstBuyAmount') || '').trim();
+    const buying = !!(text && parseAmount(text, 6).units);
+    // A first buy opens the creator's token account (its wrapped SOL account comes back in the same transaction).
+    const buyRent = buying
+      ? swapCosts({ side: 'buy', solQuote: data.get('quote') !== 'usdc', holdsTokenAccount: false, holdsQuoteAccount: true, completes: false, priority: 'none' }).rent
+      : [];
+    const parts = [...launchCost.rent, ...buyRent];
+    const total = parts.reduce((t, r) => t + r.lamports, 0n);
+    rentNote.dataset.lamports = String(total);
+    rentNote.dataset.exact = uri ? 'true' : 'false';
+    rentNote.textContent =
+      `Rent: ${uri ? '' : 'about '}${sol(total)}, kept by the accounts this launch makes (${parts.map((r) => `${r.what} ${sol(r.lamports)}`).join(', ')}); ` +
+      `with the network fee (${sol(SIGNATURE_FEE)}) and any priority fee, it leaves your wallet${buying ? ' besides the first buy' : ''}.`;
+  }
+  form.addEventListener('input', () => noteRent());
+  form.addEventListener('change', () => noteRent());
+  noteRent();
 
   /** Shows `message` on the field `name` (null clears it); returns whether it is valid. */
   function mark(name, message) {
@@ -218,6 +251,8 @@ export async function render(main, ctx) {
       let s = step('Preparing: the API validates the launch and builds its transaction…');
       const prepared = await post('/launchpad/prepare', imageData ? { ...body, image: imageData } : body);
       s.textContent = `Prepared: mint ${prepared.mint}`;
+      // The exact rent, now that the metadata URI (and so the mint's size) is known.
+      noteRent(prepared.metadataURI);
       s = step('Signing with your wallet and submitting…');
       const signature = await signAndSubmit(session.wallet, prepared.solanaTransaction);
       s.textContent = `Launched: transaction ${signature}`;
