@@ -175,3 +175,18 @@ export function el(tag, attrs = {}, ...children) {
 export function put(node, ...children) {
   node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 }
+
+/**
+ * The explorer page of `id` from the server's `--explorer-url` template (`{kind}`: `address`, or `tx` for a
+ * transaction's signature; `{id}`: the address or signature), or null without a template.
+ */
+export function explorerHref(template, kind, id) {
+  if (!template || !id) return null;
+  return template.replaceAll('{kind}', kind === 'tx' ? 'tx' : 'address').replaceAll('{id}', encodeURIComponent(id));
+}
+
+/** A link opening `id` in the configured explorer (a new tab), or null when none is configured. */
+export function explorerLink(template, kind, id, label = 'Explorer ↗') {
+  const href = explorerHref(template, kind, id);
+  return href ? el('a', { href, class: 'explorer', target: '_blank', rel: 'noopener noreferrer', 'data-explorer': kind, title: `Open in the explorer: ${id}` }, label) : null;
+}

@@ -85,6 +85,24 @@ pub struct ApiConfig {
     /// metadata URI then answers 404, and record `NOT_FOUND`); its transaction expired within minutes.
     #[arg(long, env = "PREPARED_TTL_SECS", default_value_t = 86_400)]
     pub prepared_ttl_secs: u64,
+    /// How often the sweeper deletes expired prepared launches (and their images), seconds: on its own
+    /// timer in every replica, every expired row each round, in chunks.
+    #[arg(long, env = "PREPARED_SWEEP_SECS", default_value_t = 60)]
+    pub prepared_sweep_secs: u64,
+    /// Prepared launches one creator may have pending (neither recorded nor launched, younger than
+    /// `--prepared-ttl-secs`); past it prepare answers 429 `TOO_MANY_PENDING_LAUNCHES`.
+    #[arg(long, env = "MAX_PENDING_PREPARES_PER_CREATOR", default_value_t = 10)]
+    pub max_pending_prepares_per_creator: u32,
+    /// Prepared launches pending from one client address (an IPv6 client by its /64, under
+    /// `--trusted-proxies`); past it prepare answers 429 `TOO_MANY_PENDING_LAUNCHES_ADDRESS`.
+    #[arg(long, env = "MAX_PENDING_PREPARES_PER_ADDRESS", default_value_t = 50)]
+    pub max_pending_prepares_per_address: u32,
+    /// Where launch images are stored (never in the database): a directory (made when missing),
+    /// `file:///path`, `s3://bucket[/prefix]` (an S3-compatible store; credentials, region and endpoint from
+    /// `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`, `AWS_ENDPOINT`, `AWS_ALLOW_HTTP`), or
+    /// `memory:`. Replicas share it: a directory only when they share the disk.
+    #[arg(long, env = "IMAGE_STORE", default_value = "images")]
+    pub image_store: String,
     /// Reverse proxies and load balancers in front of the API, addresses or CIDRs, comma-separated: a
     /// request from one of them is rate-limited by the client its `--forwarded-header` names (the rightmost
     /// hop that is not a trusted proxy). From anyone else the header is ignored. None: the peer address.
@@ -145,10 +163,30 @@ pub struct ApiConfig {
     /// drain and the process stops. 0: stop accepting at once.
     #[arg(long, env = "SHUTDOWN_DRAIN_SECS", default_value_t = 5)]
     pub shutdown_drain_secs: u64,
+    /// A block explorer the browser UI links mints, wallets and transactions to: a URL template in which
+    /// `{kind}` becomes `address` or `tx` and `{id}` the address or the signature, e.g.
+    /// `https://explorer.solana.com/{kind}/{id}?cluster=devnet`. None (the default, a localnet's too): no
+    /// explorer links.
+    #[arg(long, env = "EXPLORER_URL", value_parser = parse_explorer_url)]
+    pub explorer_url: Option<String>,
     /// The RPC node is a localnet (`dev`): the browser UI offers its local development wallet and
     /// `POST /ui/airdrop` funds it from the localnet's faucet. Never set by a flag.
     #[arg(skip)]
     pub localnet: bool,
+}
+
+/// An explorer URL template: an http(s) URL naming `{id}` (where the address or signature goes).
+pub fn parse_explorer_url(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    let filled = s.replace("{kind}", "tx").replace("{id}", "x");
+    match reqwest::Url::parse(&filled) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && s.contains("{id}") => Ok(s.to_string()),
+        Ok(_) => Err(format!(
+            "`{s}` is not an http(s) URL template naming `{{id}}` (e.g. \
+             `https://explorer.solana.com/{{kind}}/{{id}}?cluster=devnet`)"
+        )),
+        Err(e) => Err(format!("`{s}`: {e}")),
+    }
 }
 
 fn parse_route_key(s: &str) -> Result<String, String> {
@@ -211,6 +249,11 @@ impl ApiConfig {
             usd_max_age_secs: 120,
             request_timeout_secs: 45,
             prepared_ttl_secs: 86_400,
+            prepared_sweep_secs: 60,
+            max_pending_prepares_per_creator: 10,
+            max_pending_prepares_per_address: 50,
+            // Tests and the local stack keep images in memory.
+            image_store: "memory:".into(),
             trusted_proxies: vec![],
             forwarded_header: ForwardedHeader::XForwardedFor,
             // Tests and the local stack stop at once.
@@ -222,6 +265,7 @@ impl ApiConfig {
             feed_max_subscriptions: 16,
             feed_max_filter_values: 100,
             feed_send_timeout_ms: 10_000,
+            explorer_url: None,
             localnet: false,
         }
     }

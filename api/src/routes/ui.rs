@@ -150,6 +150,12 @@ pub struct UiConfig {
     pub airdrop_lamports: u64,
     /// Local USDC (base units, 6 decimals) one `POST /ui/airdrop` mints too (0 when not on a localnet).
     pub airdrop_usdc: u64,
+    /// `--explorer-url`: the template the page links mints, wallets (`{kind}` = `address`) and transactions
+    /// (`tx`) with, `{id}` the address or signature; null: no explorer links.
+    pub explorer_url: Option<String>,
+    /// The URL this API is reached at (`--public-base-url`): launches' metadata URIs start with it, so the
+    /// launch form can size (and price the rent of) the mint it makes.
+    pub public_base_url: String,
 }
 
 /// Lamports one airdrop sends the local development wallet: 100 SOL.
@@ -169,6 +175,8 @@ pub async fn config(State(state): State<AppState>) -> Response {
             version: VERSION.clone(),
             airdrop_lamports: if localnet { AIRDROP_LAMPORTS } else { 0 },
             airdrop_usdc: if localnet { AIRDROP_USDC } else { 0 },
+            explorer_url: state.config.explorer_url.clone(),
+            public_base_url: state.config.base_url().trim_end_matches('/').to_string(),
         }),
     )
         .into_response()

@@ -2,7 +2,7 @@
 // now (the shield fee as it decays), trades, top holders and links, and the trade panel. After migration the
 // same page continues on the AMM (`venue` of /launchpad/curve).
 import { get, post, qs, errorView, quoteSymbol, launchImage, signAndSubmit, TOKEN_DECIMALS, decimals, ApiError, referrer } from '../api.js';
-import { el, price, compact, usd, age, units, bps, short, share, parseAmount, put } from '../format.js';
+import { el, price, compact, usd, age, units, bps, short, share, parseAmount, put, explorerLink } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { candleChart } from '../chart.js';
 import { swapCosts, maxSolBuy, stillAsShown, graduates, PRIORITY_LEVELS } from '../costs.js';
@@ -36,6 +36,8 @@ function safeLink(href, text) {
 export async function render(main, ctx, mint) {
   const session = ctx.session;
   const signal = ctx.signal;
+  // `--explorer-url`: mints, wallets and transactions link to it (none unless the server names one).
+  const explorer = ctx.config?.explorerUrl ?? null;
   const wayOut = () =>
     el('p', {}, el('a', { href: '#/', id: 'missing-discover' }, 'Back to Discover'), ' · ', el('a', { href: '#/launch' }, 'Launch a token'));
   if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(mint)) {
@@ -103,7 +105,7 @@ export async function render(main, ctx, mint) {
             `Creator fees shared by ${view.feeShares.recipients.length} wallet${view.feeShares.recipients.length === 1 ? '' : 's'}${view.feeShares.locked ? ' (locked)' : ''}`,
           )
         : null,
-      el('span', { class: 'muted mono', title: mint }, `Mint ${short(mint)}`, ' ', copyMint),
+      el('span', { class: 'muted mono', title: mint }, `Mint ${short(mint)}`, ' ', copyMint, ' ', explorerLink(explorer, 'address', mint)),
     );
   }
   paintLinks();
@@ -710,7 +712,7 @@ export async function render(main, ctx, mint) {
       const fees = BigInt(built.estimatedGas?.lamports ?? '0');
       tradeStatus.textContent = `Waiting for your wallet to sign (fees at most ${units(String(fees), 9, 9)} SOL)…`;
       const signature = await signAndSubmit(session.wallet, built.solanaTransaction);
-      tradeStatus.textContent = `${side === 'buy' ? 'Bought' : 'Sold'}${built.migrates ? ': the curve graduated and migrated to the AMM' : ''}. Transaction ${short(signature)}`;
+      put(tradeStatus, `${side === 'buy' ? 'Bought' : 'Sold'}${built.migrates ? ': the curve graduated and migrated to the AMM' : ''}. Transaction ${short(signature)} `, explorerLink(explorer, 'tx', signature));
       tradeStatus.dataset.signature = signature;
       amount.value = '';
       maxMode = false;
@@ -792,7 +794,7 @@ export async function render(main, ctx, mint) {
         el(
           'tr',
           { class: `trade-row ${t.side}`, 'data-signature': t.signature },
-          el('td', {}, age(t.time)),
+          el('td', {}, explorerLink(explorer, 'tx', t.signature, age(t.time)) ?? age(t.time)),
           el('td', { class: t.side }, t.side),
           el('td', {}, el('a', { href: `#/wallet/${t.wallet}` }, short(t.wallet))),
           el('td', { class: 'num' }, units(t.baseAmount, TOKEN_DECIMALS, 2)),

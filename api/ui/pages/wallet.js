@@ -1,7 +1,7 @@
 // A wallet: its holdings valued where each token trades now, the creator fees it can claim (claim buttons
 // for the connected wallet), its launches and recent trades. The development wallet gets the localnet faucet.
 import { get, post, errorView, signAndSubmit, airdrop, decimals, TOKEN_DECIMALS, NATIVE_MINT } from '../api.js';
-import { el, units, price, short, age, put, usd } from '../format.js';
+import { el, units, price, short, age, put, usd, explorerLink } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { SIGNATURE_FEE } from '../costs.js';
 
@@ -72,7 +72,7 @@ export async function render(main, ctx, address) {
     try {
       const built = await post('/launchpad/claim', { creator: me, pool: entry.pool, kind: entry.kind });
       const signature = await signAndSubmit(session.wallet, built.solanaTransaction);
-      status.textContent = `Claimed ${CLAIMED[entry.kind] || entry.kind}. Transaction ${short(signature)}`;
+      put(status, `Claimed ${CLAIMED[entry.kind] || entry.kind}. Transaction ${short(signature)} `, explorerLink(ctx.config?.explorerUrl, 'tx', signature));
       status.dataset.signature = signature;
       load();
     } catch (e) {
@@ -181,7 +181,7 @@ export async function render(main, ctx, address) {
             el(
               'tr',
               {},
-              el('td', {}, age(t.time)),
+              el('td', {}, explorerLink(ctx.config?.explorerUrl, 'tx', t.signature, age(t.time)) ?? age(t.time)),
               el('td', { class: t.side }, t.side),
               el('td', {}, byPool.get(t.pool) ? el('a', { href: `#/token/${byPool.get(t.pool).mint}` }, `$${byPool.get(t.pool).symbol}`) : el('span', { class: 'mono' }, short(t.pool))),
               el('td', { class: 'num' }, units(t.baseAmount, TOKEN_DECIMALS, 2)),
@@ -215,6 +215,8 @@ export async function render(main, ctx, address) {
       'p',
       { class: 'mono wrap', id: 'wallet-page-address' },
       who,
+      ' ',
+      explorerLink(ctx.config?.explorerUrl, 'address', who),
       own && session.wallet?.dev ? el('span', { class: 'dev-badge' }, 'DEV WALLET: key kept in this browser, localnet only') : null,
     ),
     airdropButton,
