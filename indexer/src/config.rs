@@ -17,6 +17,20 @@ pub const PROCESSED_REFUSED: &str = "processed commitment is not supported: a tr
 forks, and rows of a slot that later dies cannot be told from the surviving fork's; use confirmed (the \
 default, about a second behind processed) or finalized (see docs/indexer.md, Forks)";
 
+/// One endpoint of `--rpc-url` or `--grpc-url`: an `http://` or `https://` URL (surrounding spaces
+/// trimmed).
+pub fn endpoint(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Err("an empty endpoint (check the commas of the list)".into());
+    }
+    match url::Url::parse(s) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Ok(s.to_string()),
+        Ok(_) => Err("an endpoint must be an http:// or https:// URL with a host".into()),
+        Err(e) => Err(format!("not a URL: {e}")),
+    }
+}
+
 /// `--commitment`: `confirmed` or `finalized`; `processed` with the reason it is refused.
 pub fn parse_commitment(s: &str) -> Result<Commitment, String> {
     match s.to_ascii_lowercase().as_str() {
@@ -31,24 +45,30 @@ pub fn parse_commitment(s: &str) -> Result<Commitment, String> {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct IndexerConfig {
-    /// Solana JSON-RPC URL (used to backfill account state). URLs can hold a provider's key: their
-    /// environment values are never shown in `--help`.
+    /// Solana JSON-RPC URLs (used to backfill account state): several endpoints, repeated or
+    /// comma-separated, are tried in order, the next when one cannot be reached, and the first again once it
+    /// is back. URLs can hold a provider's key: their environment values are never shown in `--help`.
     #[arg(
         long,
         env = "RPC_URL",
         default_value = "http://127.0.0.1:8899",
+        value_delimiter = ',',
+        value_parser = endpoint,
         hide_env_values = true
     )]
-    pub rpc_url: String,
-    /// Yellowstone gRPC URL; `https://` connects over TLS, verified against the system's roots (or the
-    /// `--grpc-ca-cert` file).
+    pub rpc_url: Vec<String>,
+    /// Yellowstone gRPC URLs, repeated or comma-separated: tried in order, the next when one cannot be
+    /// reached, and the first again once it is back; `https://` connects over TLS, verified against the
+    /// system's roots (or the `--grpc-ca-cert` file).
     #[arg(
         long,
         env = "GRPC_URL",
         default_value = "http://127.0.0.1:10000",
+        value_delimiter = ',',
+        value_parser = endpoint,
         hide_env_values = true
     )]
-    pub grpc_url: String,
+    pub grpc_url: Vec<String>,
     /// Yellowstone `x-token`, when the endpoint requires one.
     #[arg(long, env = "GRPC_X_TOKEN", hide_env_values = true)]
     pub grpc_x_token: Option<String>,
@@ -89,6 +109,11 @@ pub struct IndexerConfig {
     /// Serve `GET /health` (JSON metrics) on this address.
     #[arg(long, env = "INDEXER_HEALTH_ADDR")]
     pub health_addr: Option<SocketAddr>,
+    /// Seconds the writer may go without progress (nothing heard from its gRPC source) while its sources
+    /// cannot be reached before it gives up the writer's lease, so that a standby with a working source
+    /// takes over; it takes the lease again only once a source of its own answers. 0: never give it up.
+    #[arg(long, env = "INDEXER_LEASE_YIELD_SECS", default_value_t = 60)]
+    pub lease_yield_secs: u64,
     /// Seconds the gRPC stream may deliver nothing (not even a slot or a ping) before the indexer asks the
     /// RPC node whether the chain moved on; if it did, the stream is stale (a half-open connection) and is
     /// reconnected. Also how long `/readyz` tolerates silence. 0 turns the watchdog off.
@@ -139,8 +164,8 @@ impl IndexerConfig {
     /// Defaults for a local stack: the given endpoints and database, confirmed commitment.
     pub fn local(rpc_url: String, grpc_url: String, database_url: String) -> Self {
         IndexerConfig {
-            rpc_url,
-            grpc_url,
+            rpc_url: vec![rpc_url],
+            grpc_url: vec![grpc_url],
             grpc_x_token: None,
             grpc_ca_cert: None,
             database_url,
@@ -152,6 +177,7 @@ impl IndexerConfig {
             metrics_interval_secs: 30,
             health_addr: None,
             stream_idle_secs: 30,
+            lease_yield_secs: 60,
             db_max_connections: None,
             db_statement_timeout_ms: 0,
             no_migrate: false,
@@ -172,23 +198,34 @@ impl IndexerConfig {
         }
     }
 
-    /// The TLS settings for the gRPC URL: none for `http://`; for `https://` the system's roots, or only the
-    /// `--grpc-ca-cert` authority when one is given. Errors name the flag at fault.
-    pub fn grpc_tls(&self) -> anyhow::Result<Option<tonic::transport::ClientTlsConfig>> {
-        use anyhow::Context;
-        use tonic::transport::{Certificate, ClientTlsConfig};
-        let https = self
-            .grpc_url
-            .get(..8)
-            .is_some_and(|s| s.eq_ignore_ascii_case("https://"));
-        if !https {
-            if let Some(path) = &self.grpc_ca_cert {
+    /// Checks the gRPC settings at start: every endpoint's TLS settings can be made (see
+    /// [`IndexerConfig::grpc_tls_for`]), and a `--grpc-ca-cert` has an `https://` endpoint to apply to.
+    /// Errors name the flag at fault.
+    pub fn grpc_tls(&self) -> anyhow::Result<()> {
+        if let Some(path) = &self.grpc_ca_cert {
+            if !self.grpc_url.iter().any(|u| is_https(u)) {
                 anyhow::bail!(
-                    "--grpc-ca-cert (GRPC_CA_CERT) {} is set but --grpc-url (GRPC_URL) {} is not https://",
+                    "--grpc-ca-cert (GRPC_CA_CERT) {} is set but no --grpc-url (GRPC_URL) is https:// ({})",
                     path.display(),
-                    self.grpc_url
+                    self.grpc_url.join(", ")
                 );
             }
+        }
+        for url in &self.grpc_url {
+            self.grpc_tls_for(url)?;
+        }
+        Ok(())
+    }
+
+    /// The TLS settings for one gRPC endpoint: none for `http://`; for `https://` the system's roots, or only
+    /// the `--grpc-ca-cert` authority when one is given. Errors name the flag at fault.
+    pub fn grpc_tls_for(
+        &self,
+        url: &str,
+    ) -> anyhow::Result<Option<tonic::transport::ClientTlsConfig>> {
+        use anyhow::Context;
+        use tonic::transport::{Certificate, ClientTlsConfig};
+        if !is_https(url) {
             return Ok(None);
         }
         let tls = ClientTlsConfig::new();
@@ -209,6 +246,12 @@ impl IndexerConfig {
         }))
     }
 
+    /// The writer gives up its lease after this long without progress while its sources are unreachable
+    /// (`None`: never).
+    pub fn lease_yield(&self) -> Option<Duration> {
+        (self.lease_yield_secs > 0).then(|| Duration::from_secs(self.lease_yield_secs))
+    }
+
     pub fn batch_wait(&self) -> Duration {
         Duration::from_millis(self.batch_wait_ms)
     }
@@ -226,6 +269,11 @@ impl IndexerConfig {
             .without_max_times()
             .build()
     }
+}
+
+fn is_https(url: &str) -> bool {
+    url.get(..8)
+        .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
 }
 
 #[cfg(test)]
@@ -266,20 +314,15 @@ mod tests {
 
     #[test]
     fn tls_follows_the_url_scheme_and_a_ca_file_is_checked_at_start() {
-        assert!(with("http://127.0.0.1:10000", None)
-            .grpc_tls()
-            .unwrap()
-            .is_none());
-        assert!(with("https://grpc.example.com:443", None)
-            .grpc_tls()
-            .unwrap()
-            .is_some());
-        assert!(with("HTTPS://grpc.example.com", None)
-            .grpc_tls()
-            .unwrap()
-            .is_some());
+        let tls = |url: &str| with(url, None).grpc_tls_for(url).unwrap();
+        assert!(tls("http://127.0.0.1:10000").is_none());
+        assert!(tls("https://grpc.example.com:443").is_some());
+        assert!(tls("HTTPS://grpc.example.com").is_some());
+        assert!(with("http://127.0.0.1:10000", None).grpc_tls().is_ok());
         let plain = with("http://127.0.0.1:10000", Some("/ca.pem")).grpc_tls();
-        assert!(format!("{:#}", plain.unwrap_err()).contains("is not https://"));
+        assert!(
+            format!("{:#}", plain.unwrap_err()).contains("no --grpc-url (GRPC_URL) is https://")
+        );
         let missing = with("https://grpc.example.com", Some("/nonexistent/ca.pem")).grpc_tls();
         assert!(format!("{:#}", missing.unwrap_err())
             .contains("--grpc-ca-cert (GRPC_CA_CERT) /nonexistent/ca.pem"));
@@ -290,5 +333,44 @@ mod tests {
         let bad = with("https://grpc.example.com", not_pem.to_str()).grpc_tls();
         let _ = std::fs::remove_dir_all(&dir);
         assert!(format!("{:#}", bad.unwrap_err()).contains("holds no PEM certificate"));
+    }
+
+    #[test]
+    fn several_endpoints_come_repeated_or_comma_separated_in_order_and_bad_ones_are_refused() {
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("indexer").chain(args.iter().copied()))
+        };
+        let cli = parse(&[
+            "--grpc-url",
+            "http://a:10000, https://b:443",
+            "--grpc-url",
+            "http://c:10000",
+            "--rpc-url",
+            "http://r1:8899,http://r2:8899",
+        ])
+        .unwrap();
+        assert_eq!(
+            cli.config.grpc_url,
+            ["http://a:10000", "https://b:443", "http://c:10000"]
+        );
+        assert_eq!(cli.config.rpc_url, ["http://r1:8899", "http://r2:8899"]);
+        let defaults = parse(&[]).unwrap().config;
+        assert_eq!(defaults.rpc_url, ["http://127.0.0.1:8899"]);
+        assert_eq!(defaults.grpc_url, ["http://127.0.0.1:10000"]);
+        assert_eq!(
+            defaults.lease_yield(),
+            Some(std::time::Duration::from_secs(60))
+        );
+        let never = parse(&["--lease-yield-secs", "0"]).unwrap().config;
+        assert_eq!(never.lease_yield(), None);
+        for bad in [
+            "http://a:1,,http://b:2",
+            "ftp://a",
+            "not a url",
+            "secret-key-in-url",
+        ] {
+            let e = parse(&["--rpc-url", bad]).err().expect(bad).to_string();
+            assert!(e.contains("--rpc-url"), "{e}");
+        }
     }
 }

@@ -6,6 +6,7 @@
 //! - [`decode`]: accounts and `emit_cpi!` events from updates
 //! - the database it writes is the `index` crate (`crates/index`): batches go to [`index::Store::apply`]
 //! - [`recover`]: a gap's events from the RPC node's transaction history
+//! - [`rpc`]: several JSON-RPC endpoints behind one client, with failover and return to the first
 //! - [`backfill`], [`config`]; its health counters ([`Metrics`]) and the process plumbing are the `ops` crate
 
 pub mod backfill;
@@ -13,6 +14,7 @@ pub mod config;
 pub mod decode;
 pub mod pipeline;
 pub mod recover;
+pub mod rpc;
 
 pub use config::{Commitment, IndexerConfig};
 pub use ops::health::{Metrics, Snapshot};

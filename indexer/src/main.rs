@@ -62,7 +62,7 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
     };
     tracing::info!(
         "indexing {} into {} at {:?} commitment",
-        config.grpc_url,
+        config.grpc_url.join(", "),
         store.backend().name(),
         config.commitment
     );

@@ -7,7 +7,6 @@ use common::*;
 use index::Store;
 use localnet::testkit::{self, SOL};
 use solana_signer::Signer;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 macro_rules! on_both_databases {
@@ -251,72 +250,6 @@ async fn a_whole_lifecycle_is_indexed_exactly(db: Db) {
     assert_eq!(run.metrics.snapshot().decode_failures, 0);
     run.stop().await;
     net.shutdown().await;
-}
-
-/// Buys and sells from two wallets in the background until stopped, recording every swap signature.
-struct Trader {
-    stop: Arc<std::sync::atomic::AtomicBool>,
-    swaps: Arc<Mutex<Vec<solana_signature::Signature>>>,
-    handle: tokio::task::JoinHandle<()>,
-}
-
-async fn start_trader(rpc_url: String, salt: u64) -> Trader {
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        rpc_url,
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
-    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
-    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Distribute, salt, "BG")
-        .await
-        .unwrap();
-    let wallets = [
-        testkit::funded(&rpc, 20 * SOL).await.unwrap(),
-        testkit::funded(&rpc, 20 * SOL).await.unwrap(),
-    ];
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let swaps = Arc::new(Mutex::new(Vec::new()));
-    let (s, out) = (stop.clone(), swaps.clone());
-    let handle = tokio::spawn(async move {
-        let mut i = 0u64;
-        while !s.load(std::sync::atomic::Ordering::SeqCst) {
-            let w = &wallets[(i % 2) as usize];
-            let sig = if i % 3 == 2 {
-                let held = testkit::token_balance(
-                    &rpc,
-                    &w.pubkey(),
-                    &keys.mint,
-                    &sdk::ids::TOKEN_2022_PROGRAM,
-                )
-                .await;
-                testkit::sell(&rpc, &keys, w, held / 4).await
-            } else {
-                testkit::buy(&rpc, &keys, w, SOL / 20 + i).await
-            };
-            out.lock().unwrap().push(sig.expect("trade lands"));
-            i += 1;
-        }
-    });
-    Trader {
-        stop,
-        swaps,
-        handle,
-    }
-}
-
-impl Trader {
-    fn count(&self) -> usize {
-        self.swaps.lock().unwrap().len()
-    }
-
-    async fn wait_for(&self, n: usize) {
-        eventually(60, "background trades", || async { self.count() >= n }).await;
-    }
-
-    async fn finish(self) -> Vec<solana_signature::Signature> {
-        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        self.handle.await.unwrap();
-        Arc::try_unwrap(self.swaps).unwrap().into_inner().unwrap()
-    }
 }
 
 async fn a_killed_indexer_restarts_without_loss_or_duplicates(db: Db) {

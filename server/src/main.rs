@@ -3,7 +3,7 @@
 //! links no development chain; it is its own package (`server`) so that the `api` library links no indexer.
 
 use api::process::config::ApiConfig;
-use api::process::serve::{bind, rpc_client, serve_metrics};
+use api::process::serve::{bind, serve_metrics};
 use api::AppState;
 use clap::{Parser, Subcommand};
 use index::Store;
@@ -187,7 +187,10 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
             let listener = bind(api.addr, "--listen (API_ADDR)").await?;
             serve_metrics(&api, metrics.clone(), rx.clone()).await?;
             tracing::info!("API on {}", api.base_url());
-            let rpc = Arc::new(rpc_client(&rpc_url));
+            let rpc = Arc::new(indexer::rpc::client(
+                &rpc_url,
+                solana_commitment_config::CommitmentConfig::confirmed(),
+            ));
             if let Some(path) = keeper_keypair {
                 let operator = solana_keypair::read_keypair_file(&path).map_err(|e| {
                     anyhow::anyhow!("reading the keeper keypair {}: {e}", path.display())

@@ -14,8 +14,11 @@ mod run;
 mod source;
 
 pub use processor::{Processor, SharedLease};
-pub use run::{Indexer, LEASE_RETRY};
-pub use source::{connect, explain, subscribe_request, CHAIN_SLOT_EVERY};
+pub use run::{Indexer, LEASE_RETRY, YIELD_GRACE};
+pub use source::{
+    connect, connect_to, explain, open_source, probe, subscribe_request, CHAIN_SLOT_EVERY,
+    PROBE_TIMEOUT, RETURN_EVERY,
+};
 
 use std::time::Instant;
 use tokio::sync::watch;

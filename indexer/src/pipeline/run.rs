@@ -35,6 +35,10 @@ fn replay_start(first_available: Option<u64>, snapshot_slot: u64) -> u64 {
 /// How often a standby tries to take the writer's lease (the takeover delay after the active one goes).
 pub const LEASE_RETRY: Duration = Duration::from_secs(1);
 
+/// How long a writer that gave its lease up (no progress, sources unreachable) leaves it to the standbys
+/// before it may take it back.
+pub const YIELD_GRACE: Duration = Duration::from_secs(3);
+
 /// The indexer: runs sessions until shut down, reconnecting with capped exponential backoff.
 pub struct Indexer {
     pub(super) config: IndexerConfig,
@@ -49,7 +53,7 @@ impl Indexer {
             Commitment::Confirmed => solana_commitment_config::CommitmentConfig::confirmed(),
             Commitment::Finalized => solana_commitment_config::CommitmentConfig::finalized(),
         };
-        let rpc = RpcClient::new_with_commitment(config.rpc_url.clone(), commitment);
+        let rpc = crate::rpc::client(&config.rpc_url, commitment);
         let metrics = Metrics::default();
         metrics.stall_after_ms.store(
             config.stream_idle_secs.saturating_mul(1000),
@@ -80,10 +84,45 @@ impl Indexer {
                 return;
             };
             let lease = Arc::new(tokio::sync::Mutex::new(lease));
-            self.write(&mut shutdown, &lease).await;
+            let yielded = self.write(&mut shutdown, &lease).await;
+            if yielded {
+                // The sessions (and their processors) are over: this is the only holder left.
+                if let Ok(lease) = Arc::try_unwrap(lease) {
+                    lease.into_inner().release().await;
+                }
+                self.metrics.set_role(Role::Standby);
+                metrics::counter!("indexer_lease_yields_total").increment(1);
+                if !self.wait_for_a_source(&mut shutdown).await {
+                    return;
+                }
+                continue;
+            }
             if !lease.lock().await.is_lost() {
                 return;
             }
+        }
+    }
+
+    /// After giving the lease up: waits (as the standby) until one of this indexer's gRPC endpoints
+    /// answers, leaving a standby with a working source [`YIELD_GRACE`] to take the lease first. `false` on
+    /// shutdown.
+    async fn wait_for_a_source(&self, shutdown: &mut watch::Receiver<bool>) -> bool {
+        let mut wait = YIELD_GRACE;
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = stopped(shutdown) => return false,
+            }
+            match super::source::open_source(&self.config).await {
+                Ok(_) => {
+                    tracing::info!(
+                        "indexer: a gRPC source answers again; taking the writer's lease when free"
+                    );
+                    return true;
+                }
+                Err(e) => self.metrics.set_last_error(Some(explain(&e))),
+            }
+            wait = LEASE_RETRY;
         }
     }
 
@@ -131,14 +170,16 @@ impl Indexer {
     }
 
     /// Runs sessions under `lease` until shut down or the lease is lost, reconnecting with capped
-    /// exponential backoff.
-    async fn write(&self, shutdown: &mut watch::Receiver<bool>, lease: &SharedLease) {
+    /// exponential backoff. `true` when it gives the lease up: `--lease-yield-secs` passed without progress
+    /// (nothing heard from a gRPC source) while the sessions failed for want of a source.
+    async fn write(&self, shutdown: &mut watch::Receiver<bool>, lease: &SharedLease) -> bool {
         let mut shutdown = shutdown.clone();
         let mut backoff = self.config.backoff();
         let mut force_backfill = false;
+        let taken_ms = Metrics::now_ms();
         loop {
             if *shutdown.borrow() || lease.lock().await.is_lost() {
-                return;
+                return false;
             }
             let progress_before = self
                 .metrics
@@ -148,18 +189,41 @@ impl Indexer {
             self.metrics
                 .connected
                 .store(0, std::sync::atomic::Ordering::Relaxed);
-            match end {
-                Ok(End::Shutdown) => return,
+            let source_failed = match end {
+                Ok(End::Shutdown) => return false,
                 Ok(End::Lost { reason, gap }) => {
                     force_backfill = gap;
                     tracing::warn!("indexer: stream lost ({reason}); reconnecting");
                     self.metrics.set_last_error(Some(reason));
+                    true
+                }
+                Ok(End::Database(reason)) => {
+                    force_backfill = false;
+                    tracing::warn!("indexer: {reason}; reconnecting");
+                    self.metrics.set_last_error(Some(reason));
+                    false
                 }
                 Err(e) => {
                     force_backfill = false;
                     let reason = explain(&e);
                     tracing::error!("indexer: {reason}; reconnecting");
                     self.metrics.set_last_error(Some(reason));
+                    true
+                }
+            };
+            if let Some(limit) = self.config.lease_yield().filter(|_| source_failed) {
+                let heard_ms = self
+                    .metrics
+                    .last_update_ms
+                    .load(std::sync::atomic::Ordering::Relaxed)
+                    .max(taken_ms);
+                let silent = Duration::from_millis(Metrics::now_ms().saturating_sub(heard_ms));
+                if silent >= limit {
+                    tracing::warn!(
+                        "indexer: no progress for {silent:?} and no source answers: giving up the writer's \
+                         lease for a standby with a working source"
+                    );
+                    return true;
                 }
             }
             Metrics::bump(&self.metrics.reconnects, 1);
@@ -174,7 +238,7 @@ impl Indexer {
             let delay = backoff.next().unwrap_or(Duration::from_secs(1));
             tokio::select! {
                 _ = tokio::time::sleep(delay) => {}
-                _ = stopped(&mut shutdown) => return,
+                _ = stopped(&mut shutdown) => return false,
             }
         }
     }

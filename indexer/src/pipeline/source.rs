@@ -6,7 +6,6 @@ use super::{sleep_until, stopped, Indexer, Processor, SharedLease};
 use crate::config::{Commitment, IndexerConfig};
 use futures::{SinkExt, StreamExt};
 use ops::health::Metrics;
-use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -105,12 +104,24 @@ pub(super) fn slot_status_of(c: Commitment) -> SlotStatus {
     }
 }
 
-/// Connects to the Yellowstone endpoint of `config`: over TLS for an `https://` URL (the system's roots, or
-/// the configured CA), with the `x-token` when one is set.
+/// Longest an endpoint may take to connect and answer `GetVersion` before the next one is tried.
+pub const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How often a session on a later gRPC endpoint checks whether an earlier one answers again (and, if so,
+/// ends to reconnect to it).
+pub const RETURN_EVERY: Duration = crate::rpc::RETURN_EVERY;
+
+/// Connects to the first Yellowstone endpoint of `config`.
 pub async fn connect(config: &IndexerConfig) -> anyhow::Result<GeyserGrpcClient> {
+    connect_to(config, &config.grpc_url[0]).await
+}
+
+/// Connects to the Yellowstone endpoint `url` with the settings of `config`: over TLS for an `https://`
+/// URL (the system's roots, or the configured CA), with the `x-token` when one is set.
+pub async fn connect_to(config: &IndexerConfig, url: &str) -> anyhow::Result<GeyserGrpcClient> {
     use anyhow::Context;
-    let mut builder = GeyserGrpcClient::build_from_shared(config.grpc_url.clone())
-        .with_context(|| format!("--grpc-url (GRPC_URL) {}", config.grpc_url))?
+    let mut builder = GeyserGrpcClient::build_from_shared(url.to_string())
+        .with_context(|| format!("--grpc-url (GRPC_URL) {url}"))?
         .x_token(config.grpc_x_token.clone())
         .context("--grpc-x-token (GRPC_X_TOKEN)")?
         .connect_timeout(Duration::from_secs(5))
@@ -121,13 +132,86 @@ pub async fn connect(config: &IndexerConfig) -> anyhow::Result<GeyserGrpcClient>
         .keep_alive_while_idle(true)
         .tcp_keepalive(Some(Duration::from_secs(30)))
         .max_decoding_message_size(64 * 1024 * 1024);
-    if let Some(tls) = config.grpc_tls()? {
+    if let Some(tls) = config.grpc_tls_for(url)? {
         builder = builder.tls_config(tls)?;
     }
     builder
         .connect()
         .await
-        .with_context(|| format!("connecting to {}", config.grpc_url))
+        .with_context(|| format!("connecting to {url}"))
+}
+
+/// Connects to the gRPC endpoint `i` of `config` and checks that it answers (`GetVersion`) within
+/// [`PROBE_TIMEOUT`].
+pub async fn probe(config: &IndexerConfig, i: usize) -> anyhow::Result<GeyserGrpcClient> {
+    let url = &config.grpc_url[i];
+    let answered = tokio::time::timeout(PROBE_TIMEOUT, async {
+        let mut client = connect_to(config, url).await?;
+        client.get_version().await?;
+        anyhow::Ok(client)
+    })
+    .await;
+    match answered {
+        Ok(r) => r,
+        Err(_) => anyhow::bail!("{url} did not answer within {PROBE_TIMEOUT:?}"),
+    }
+}
+
+/// The first of the gRPC endpoints of `config` (in their order) that answers, with its index; else every
+/// endpoint's error.
+pub async fn open_source(config: &IndexerConfig) -> anyhow::Result<(usize, GeyserGrpcClient)> {
+    let mut errors = Vec::new();
+    for i in 0..config.grpc_url.len() {
+        match probe(config, i).await {
+            Ok(client) => return Ok((i, client)),
+            Err(e) => errors.push(explain(&e)),
+        }
+    }
+    anyhow::bail!("no gRPC endpoint answers: {}", errors.join("; "))
+}
+
+/// Reports (once) when an endpoint earlier than `current` answers again, checking every [`RETURN_EVERY`].
+fn watch_for_earlier(config: &IndexerConfig, current: usize) -> Option<ReturnWatch> {
+    if current == 0 {
+        return None;
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let config = config.clone();
+    let task = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(RETURN_EVERY).await;
+            for i in 0..current {
+                if probe(&config, i).await.is_ok() {
+                    let _ = tx.send(i);
+                    return;
+                }
+            }
+        }
+    });
+    Some(ReturnWatch { rx, task })
+}
+
+/// The watch of [`watch_for_earlier`]; stopped when dropped.
+struct ReturnWatch {
+    rx: tokio::sync::oneshot::Receiver<usize>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for ReturnWatch {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Waits for an earlier endpoint from `watch` (for ever without one).
+async fn earlier(watch: &mut Option<ReturnWatch>) -> usize {
+    match watch {
+        Some(w) => match (&mut w.rx).await {
+            Ok(i) => i,
+            Err(_) => std::future::pending().await,
+        },
+        None => std::future::pending().await,
+    }
 }
 
 /// An error with its causes, and for a TLS failure what to configure.
@@ -165,6 +249,8 @@ pub(super) enum End {
         reason: String,
         gap: bool,
     },
+    /// The database refused the stream's writes (the source itself was fine).
+    Database(String),
 }
 
 impl Indexer {
@@ -172,8 +258,7 @@ impl Indexer {
     /// chain slot less the committed cursor is the index's true lag (`indexer_chain_lag_slots`), whatever
     /// the stream says.
     pub(super) fn watch_chain_slot(&self, mut shutdown: watch::Receiver<bool>) {
-        let rpc =
-            RpcClient::new_with_commitment(self.config.rpc_url.clone(), self.rpc.commitment());
+        let rpc = crate::rpc::client(&self.config.rpc_url, self.rpc.commitment());
         let metrics = self.metrics.clone();
         tokio::spawn(async move {
             loop {
@@ -217,7 +302,16 @@ impl Indexer {
         };
         let mut processor = processor.with_lease(lease.clone());
 
-        let mut client = connect(&self.config).await?;
+        let (endpoint, mut client) = open_source(&self.config).await?;
+        if self.config.grpc_url.len() > 1 {
+            tracing::info!(
+                "indexer: on gRPC endpoint {} of {}",
+                endpoint + 1,
+                self.config.grpc_url.len()
+            );
+        }
+        metrics::gauge!("indexer_grpc_endpoint").set(endpoint as f64);
+        let mut back_to = watch_for_earlier(&self.config, endpoint);
         let Some(start) = self
             .start_slot(
                 &mut client,
@@ -231,9 +325,13 @@ impl Indexer {
             return Ok(End::Shutdown);
         };
         let from_slot = Some(start);
-        let (mut sink, mut stream) = client
-            .subscribe_with_request(Some(subscribe_request(self.config.commitment, from_slot)))
-            .await?;
+        let (mut sink, mut stream) = tokio::time::timeout(
+            PROBE_TIMEOUT,
+            client
+                .subscribe_with_request(Some(subscribe_request(self.config.commitment, from_slot))),
+        )
+        .await
+        .map_err(|_| anyhow::anyhow!("the subscription did not open within {PROBE_TIMEOUT:?}"))??;
         self.metrics
             .connected
             .store(1, std::sync::atomic::Ordering::Relaxed);
@@ -244,6 +342,9 @@ impl Indexer {
         self.metrics.heard();
         let idle = Duration::from_secs(self.config.stream_idle_secs);
         let mut last_heard = Instant::now();
+        // When the stream last delivered anything (`last_heard` also moves when the RPC node says the chain
+        // is quiet).
+        let mut heard_at = Instant::now();
         let mut chain_slot = self.rpc.get_slot().await.unwrap_or(0);
         Metrics::raise(&self.metrics.chain_slot, chain_slot);
         loop {
@@ -275,14 +376,38 @@ impl Indexer {
                             });
                         }
                         Ok(now) => chain_slot = now,
-                        Err(e) => tracing::warn!("indexer: the stream is silent and getSlot failed: {e}"),
+                        Err(e) => {
+                            tracing::warn!("indexer: the stream is silent and getSlot failed: {e}");
+                            // Every source silent or unreachable: end the session, so that the writer can
+                            // give its lease up (see `lease_yield_secs`).
+                            if self.config.lease_yield().is_some_and(|y| heard_at.elapsed() >= y) {
+                                self.flush(&mut processor, shutdown).await;
+                                return Ok(End::Lost {
+                                    reason: format!(
+                                        "the stream sent nothing for {:?} and the RPC node cannot be reached: {e}",
+                                        heard_at.elapsed()
+                                    ),
+                                    gap: false,
+                                });
+                            }
+                        }
                     }
                     last_heard = Instant::now();
+                }
+                i = earlier(&mut back_to) => {
+                    if !self.flush(&mut processor, shutdown).await {
+                        return Ok(End::Shutdown);
+                    }
+                    return Ok(End::Lost {
+                        reason: format!("gRPC endpoint {} of {} answers again: returning to it", i + 1, self.config.grpc_url.len()),
+                        gap: false,
+                    });
                 }
                 next = stream.next() => match next {
                     Some(Ok(update)) => {
                         received_any = true;
                         last_heard = Instant::now();
+                        heard_at = last_heard;
                         self.metrics.heard();
                         match &update.update_oneof {
                             Some(UpdateOneof::Ping(_)) => {
@@ -299,7 +424,7 @@ impl Indexer {
                                     Err(e) => {
                                         Metrics::bump(&self.metrics.db_errors, 1);
                                         processor.discard();
-                                        return Ok(End::Lost { reason: format!("database: {e}"), gap: false });
+                                        return Ok(End::Database(format!("database: {e}")));
                                     }
                                 };
                                 if flush_now && !self.flush(&mut processor, shutdown).await {

@@ -133,9 +133,9 @@ pub fn spawn_indexer_process(cfg: &IndexerConfig) -> Child {
     let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_indexer"))
         .args([
             "--rpc-url",
-            &cfg.rpc_url,
+            &cfg.rpc_url.join(","),
             "--grpc-url",
-            &cfg.grpc_url,
+            &cfg.grpc_url.join(","),
             "--database-url",
             &cfg.database_url,
             "--backoff-min-ms",
@@ -185,6 +185,10 @@ impl Child {
 /// A TCP proxy in front of a server that can cut every open connection and refuse new ones.
 pub struct Proxy {
     pub addr: SocketAddr,
+    /// Connections forwarded to the server so far.
+    pub forwarded: Arc<std::sync::atomic::AtomicUsize>,
+    /// Connections open through the proxy now.
+    pub open: Arc<std::sync::atomic::AtomicUsize>,
     up: Arc<AtomicBool>,
     generation: watch::Sender<u64>,
 }
@@ -195,7 +199,10 @@ impl Proxy {
         let addr = listener.local_addr().unwrap();
         let up = Arc::new(AtomicBool::new(true));
         let (generation, _) = watch::channel(0u64);
-        let (gen_tx, flag) = (generation.clone(), up.clone());
+        let forwarded = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let open = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (gen_tx, flag, count) = (generation.clone(), up.clone(), forwarded.clone());
+        let live = open.clone();
         tokio::spawn(async move {
             loop {
                 let Ok((mut inbound, _)) = listener.accept().await else {
@@ -206,19 +213,25 @@ impl Proxy {
                     continue;
                 }
                 let mut cut = gen_tx.subscribe();
+                count.fetch_add(1, Ordering::SeqCst);
+                let live = live.clone();
                 tokio::spawn(async move {
                     let Ok(mut outbound) = tokio::net::TcpStream::connect(upstream).await else {
                         return;
                     };
+                    live.fetch_add(1, Ordering::SeqCst);
                     tokio::select! {
                         _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
                         _ = cut.changed() => {}
                     }
+                    live.fetch_sub(1, Ordering::SeqCst);
                 });
             }
         });
         Proxy {
             addr,
+            forwarded,
+            open,
             up,
             generation,
         }
@@ -241,6 +254,72 @@ impl Proxy {
 
     pub fn restore(&self) {
         self.up.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Buys and sells from two wallets in the background until stopped, recording every swap signature.
+pub struct Trader {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    swaps: Arc<std::sync::Mutex<Vec<solana_signature::Signature>>>,
+    handle: tokio::task::JoinHandle<()>,
+}
+
+pub async fn start_trader(rpc_url: String, salt: u64) -> Trader {
+    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
+        rpc_url,
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    );
+    let creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Distribute, salt, "BG")
+        .await
+        .unwrap();
+    let wallets = [
+        testkit::funded(&rpc, 20 * SOL).await.unwrap(),
+        testkit::funded(&rpc, 20 * SOL).await.unwrap(),
+    ];
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swaps = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (s, out) = (stop.clone(), swaps.clone());
+    let handle = tokio::spawn(async move {
+        let mut i = 0u64;
+        while !s.load(std::sync::atomic::Ordering::SeqCst) {
+            let w = &wallets[(i % 2) as usize];
+            let sig = if i % 3 == 2 {
+                let held = testkit::token_balance(
+                    &rpc,
+                    &w.pubkey(),
+                    &keys.mint,
+                    &sdk::ids::TOKEN_2022_PROGRAM,
+                )
+                .await;
+                testkit::sell(&rpc, &keys, w, held / 4).await
+            } else {
+                testkit::buy(&rpc, &keys, w, SOL / 20 + i).await
+            };
+            out.lock().unwrap().push(sig.expect("trade lands"));
+            i += 1;
+        }
+    });
+    Trader {
+        stop,
+        swaps,
+        handle,
+    }
+}
+
+impl Trader {
+    pub fn count(&self) -> usize {
+        self.swaps.lock().unwrap().len()
+    }
+
+    pub async fn wait_for(&self, n: usize) {
+        eventually(60, "background trades", || async { self.count() >= n }).await;
+    }
+
+    pub async fn finish(self) -> Vec<solana_signature::Signature> {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.handle.await.unwrap();
+        Arc::try_unwrap(self.swaps).unwrap().into_inner().unwrap()
     }
 }
 

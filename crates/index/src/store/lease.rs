@@ -75,6 +75,24 @@ impl Lease {
         !self.lost
     }
 
+    /// Gives the lease up at once (a standby may take it on its next try): on PostgreSQL the lock is
+    /// unlocked and its session closed; on SQLite the file is unlocked. A session that cannot be reached is
+    /// dropped, which releases the lock as the server notices.
+    pub async fn release(self) {
+        match self.holder {
+            Holder::Postgres(mut conn) => {
+                let unlocked = sqlx::query("SELECT pg_advisory_unlock($1)")
+                    .bind(self.kind.key())
+                    .execute(&mut conn)
+                    .await;
+                if unlocked.is_ok() {
+                    conn.close().await.ok();
+                }
+            }
+            Holder::Sqlite(file) => drop(file),
+        }
+    }
+
     /// The connection the holder writes through (`None` on SQLite, whose writes use the pool).
     pub(super) fn connection(&mut self) -> Option<&mut AnyConnection> {
         match &mut self.holder {
