@@ -108,6 +108,7 @@ fn areas(state: &AppState) -> OpenApiRouter<AppState> {
         .merge(routes::feed::router())
         .merge(routes::holders::router(state))
         .merge(routes::wallets::router(state))
+        .merge(routes::pnl::router(state))
         .merge(routes::launch::router(state))
         .merge(routes::claim::router())
         .merge(routes::creator::router())

@@ -10,6 +10,7 @@ pub mod health;
 pub mod holders;
 pub mod launch;
 pub mod launchpad;
+pub mod pnl;
 pub mod referrals;
 pub mod submit;
 pub mod swap;
