@@ -22,6 +22,9 @@ fn version() -> &'static str {
 struct Cli {
     #[command(flatten)]
     config: IndexerConfig,
+    /// The log's format: `text` (human) or `json` (one object per line, for a log collector).
+    #[arg(long, global = true, env = "LOG_FORMAT", value_parser = ["text", "json"])]
+    log_format: Option<String>,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -31,7 +34,8 @@ fn main() -> anyhow::Result<()> {
 
 async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
     // One log setup for every binary: redacted (an RPC provider's key rides in its URL), human or JSON.
-    let _log = ops::logging::init(
+    let _log = ops::logging::init_as(
+        ops::logging::Format::of(&args),
         std::io::stdout(),
         std::io::IsTerminal::is_terminal(&std::io::stdout()),
     );
@@ -48,6 +52,11 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
         );
     }
     ops::metrics::prometheus();
+    ops::metrics::build_info(
+        "indexer",
+        env!("CARGO_PKG_VERSION"),
+        option_env!("LAUNCHPAD_COMMIT").unwrap_or("unknown"),
+    );
     let config = cli.config;
     // Settings that can never work stop here, with the flag at fault named, rather than in a retry loop.
     config.grpc_tls()?;
@@ -60,6 +69,16 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
             }
         }
     };
+    // The pool's connections in every scrape of --health-addr's /metrics.
+    let pool = store.pool().clone();
+    ops::metrics::on_scrape(move || {
+        ops::metrics::pool_gauges(
+            "primary",
+            pool.size(),
+            pool.num_idle(),
+            pool.options().get_max_connections(),
+        )
+    });
     tracing::info!(
         "indexing {} into {} at {:?} commitment",
         config.grpc_url.join(", "),

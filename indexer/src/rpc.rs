@@ -18,10 +18,12 @@ use std::time::{Duration, Instant};
 /// How often a client on a later endpoint tries the first one again.
 pub const RETURN_EVERY: Duration = Duration::from_secs(10);
 
-/// An RPC client over `urls` (at least one), tried in order, at `commitment`.
+/// An RPC client over `urls` (at least one), tried in order, at `commitment`; each request is recorded by
+/// method as `upstream_requests_total{upstream="solana-rpc"}` (`ops::upstream`), once whichever endpoints it
+/// tried.
 pub fn client(urls: &[String], commitment: CommitmentConfig) -> RpcClient {
     RpcClient::new_sender(
-        Failover::new(urls),
+        ops::upstream::solana::Metered(Failover::new(urls)),
         RpcClientConfig::with_commitment(commitment),
     )
 }

@@ -25,6 +25,10 @@ fn version() -> &'static str {
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The log's format: `text` (human) or `json` (one object per line, for a log collector). Read before
+    /// anything is logged.
+    #[arg(long, global = true, env = "LOG_FORMAT", value_parser = ["text", "json"])]
+    log_format: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -121,11 +125,17 @@ fn main() -> anyhow::Result<()> {
 }
 
 async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
-    let _log = ops::logging::init(
+    let _log = ops::logging::init_as(
+        ops::logging::Format::of(&args),
         std::io::stdout(),
         std::io::IsTerminal::is_terminal(&std::io::stdout()),
     );
     ops::metrics::prometheus();
+    ops::metrics::build_info(
+        "api",
+        env!("CARGO_PKG_VERSION"),
+        option_env!("LAUNCHPAD_COMMIT").unwrap_or("unknown"),
+    );
     let (stop, rx) = watch::channel(false);
     let matches = <Cli as clap::CommandFactory>::command().get_matches_from(args);
     let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
@@ -163,6 +173,7 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
                         anyhow::anyhow!("reading the shared route keys (route_keys): {e}")
                     })?;
             }
+            api::process::serve::pool_metrics(&store, database_read_url.is_some());
             let rpc_url = indexer.rpc_url.clone();
             let mut tasks = Vec::new();
             let metrics = if with_indexer {

@@ -135,8 +135,37 @@ pub struct Hub {
 
 pub use crate::http::admission::Refusal;
 
-/// A connection counted against its client's share and the process's total; uncounted when dropped.
-pub type Admission = crate::http::admission::Permit;
+/// A connection counted against its client's share and the process's total, and in `feed_connections`;
+/// uncounted when dropped.
+pub struct Admission {
+    _permit: crate::http::admission::Permit,
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        series().connections.decrement(1.0);
+    }
+}
+
+/// The feed's series ([`series`]).
+pub struct Series {
+    /// `feed_connections`: open SSE and WebSocket connections.
+    pub connections: metrics::Gauge,
+    /// `feed_events_sent_total`: events written to clients (one per event per connection).
+    pub sent: metrics::Counter,
+    /// `feed_lagged_disconnects_total`: clients dropped for falling behind (`SLOW_CONSUMER`).
+    pub lagged: metrics::Counter,
+}
+
+/// The feed's series, registered once (the fan-out records without looking them up).
+pub fn series() -> &'static Series {
+    static SERIES: std::sync::OnceLock<Series> = std::sync::OnceLock::new();
+    SERIES.get_or_init(|| Series {
+        connections: metrics::gauge!("feed_connections"),
+        sent: metrics::counter!("feed_events_sent_total"),
+        lagged: metrics::counter!("feed_lagged_disconnects_total"),
+    })
+}
 
 /// The feed's settings, from the API's configuration.
 #[derive(Debug, Clone, Copy)]
@@ -169,7 +198,9 @@ impl Hub {
     /// Counts a new connection of `client`; refused when it has its share open already, or when the
     /// process has as many as it takes.
     pub fn admit(&self, client: Option<IpAddr>) -> Result<Admission, Refusal> {
-        self.connections.admit(client)
+        let permit = self.connections.admit(client)?;
+        series().connections.increment(1.0);
+        Ok(Admission { _permit: permit })
     }
 
     /// Validates a resume point: `RESUME_TOO_OLD` (410) when events after it are no longer kept.

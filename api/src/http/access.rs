@@ -1,9 +1,10 @@
 //! What the service records of each request: Prometheus metrics by route and status (always), a usage line
 //! per calling client every [`USAGE_WINDOW`] (attribution by `X-Client-Id`, `X-Client-Name` and
-//! `X-Client-Source`), a line for every server error, and a line per request at `debug` level
-//! (`RUST_LOG=info,api::request=debug`). Formatting a log line per request cost more than the rest of a
-//! cached answer (the load benchmark measured it), so the default log does not carry one. Bodies are never
-//! logged.
+//! `X-Client-Source`), and one access line per request at `info` (target `api::request`; a server error's at
+//! `warn`): method, route template (never the raw path or query), status, latency in microseconds, the client's
+//! `X-Client-Id` or else a hash of its address (keyed per process: never the address itself), inside the
+//! request's span, which carries its `request_id`. `RUST_LOG=info,api::request=warn` turns the line off for
+//! successes; nothing is formatted or hashed then. Bodies are never logged.
 
 use axum::extract::Request;
 use axum::http::{Method, StatusCode};
@@ -190,9 +191,35 @@ fn method_label(method: &Method) -> &'static str {
     }
 }
 
+/// A client's address as the access line shows it: a keyed hash (the key is random per process), so that lines
+/// of one client can be grouped without the log holding the address.
+struct HashedAddress(Option<u64>);
+
+impl HashedAddress {
+    fn of(ip: Option<std::net::IpAddr>) -> HashedAddress {
+        static KEY: LazyLock<std::collections::hash_map::RandomState> =
+            LazyLock::new(std::collections::hash_map::RandomState::new);
+        HashedAddress(ip.map(|ip| std::hash::BuildHasher::hash_one(&*KEY, ip)))
+    }
+}
+
+impl std::fmt::Display for HashedAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(h) => write!(f, "{h:016x}"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The middleware: times the request, puts an error response outside the envelope into it
-/// ([`crate::error::envelope`]) and records the outcome.
-pub async fn record(req: Request, next: Next) -> Response {
+/// ([`crate::error::envelope`]), records the outcome and writes the access line. `address` names the client
+/// behind trusted proxies.
+pub async fn record(
+    address: crate::http::layers::ClientAddress,
+    req: Request,
+    next: Next,
+) -> Response {
     let method = method_label(req.method());
     // A key or seed phrase in the path, the query or a header is refused before anything reads it, and
     // the request is logged by its route alone: no path, no client headers.
@@ -208,7 +235,17 @@ pub async fn record(req: Request, next: Next) -> Response {
         return response;
     }
     let client = Client::of(req.headers());
-    let uri = req.uri().clone();
+    // The address is looked up (and hashed) only for a line that is written, and only without a client id.
+    let logged = tracing::enabled!(target: "api::request", tracing::Level::INFO);
+    let hashed = if logged && client.as_ref().is_none_or(|c| c.id.is_empty()) {
+        let peer = req
+            .extensions()
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|c| c.0.ip());
+        HashedAddress::of(address.of(req.headers(), peer))
+    } else {
+        HashedAddress(None)
+    };
     // Metrics are labelled by the matched route (`/launchpad/curve/{mint}`), never the raw path.
     let route = req
         .extensions()
@@ -227,15 +264,15 @@ pub async fn record(req: Request, next: Next) -> Response {
     if status.is_server_error() {
         tracing::warn!(
             target: "api::request",
-            method, path = uri.path(), status = status.as_u16(), us,
-            client_id = id, client_name = name, client_source = source,
+            method, route, status = status.as_u16(), us,
+            client_id = id, client_name = name, client_source = source, address = %hashed,
             "request"
         );
     } else {
-        tracing::debug!(
+        tracing::info!(
             target: "api::request",
-            method, path = uri.path(), status = status.as_u16(), us,
-            client_id = id, client_name = name, client_source = source,
+            method, route, status = status.as_u16(), us,
+            client_id = id, client_name = name, client_source = source, address = %hashed,
             "request"
         );
     }

@@ -355,7 +355,7 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
     let per_address = GovernorConfigBuilder::default()
         .period(shared.replenish_interval())
         .burst_size(shared.burst_size().get())
-        .key_extractor(AddressKey(address))
+        .key_extractor(AddressKey(address.clone()))
         .finish()
         .expect("rate limits are positive");
     let limiters = Limiters {
@@ -381,7 +381,10 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
                     )
                     .on_failure(()),
             )
-            .layer(axum::middleware::from_fn(crate::http::access::record))
+            .layer(axum::middleware::from_fn({
+                let address = address.clone();
+                move |req, next| crate::http::access::record(address.clone(), req, next)
+            }))
             .option_layer(cors(&config.cors_origins))
             .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
             .layer(GovernorLayer::new(per_address).error_handler(governor_error))

@@ -63,6 +63,30 @@ fn upstream(what: &str, e: impl std::fmt::Display) -> ApiError {
     ApiError::unavailable(format!("the Solana aggregator failed ({what})"))
 }
 
+/// Sends a request to Jupiter, recorded as `upstream="jupiter"` by its path ([`ops::upstream`]).
+async fn metered(
+    path: &'static str,
+    send: impl std::future::Future<Output = Result<reqwest::Response, reqwest::Error>>,
+) -> Result<reqwest::Response, reqwest::Error> {
+    let call = ops::upstream::Call::start(ops::upstream::JUPITER, path);
+    let result = send.await;
+    match &result {
+        Ok(r) => call.status(r.status().as_u16()),
+        Err(_) => call.reqwest(&result),
+    }
+    result
+}
+
+/// An answer of Jupiter's that could not be read.
+fn decode_failed(path: &'static str) {
+    ops::upstream::error_of(
+        ops::upstream::JUPITER,
+        path,
+        None,
+        ops::upstream::ErrorKind::Decode,
+    );
+}
+
 fn instruction(ix: Ix) -> Result<Instruction, ApiError> {
     let key = |s: &str| {
         s.parse::<Pubkey>()
@@ -136,11 +160,15 @@ impl Jupiter {
                 ("slippageBps", slippage_bps.to_string()),
                 ("swapMode", "ExactIn".to_string()),
             ])
-            .send()
+            .send();
+        let r = metered("/quote", r)
             .await
             .map_err(|e| upstream("quote", e))?;
         let status = r.status();
-        let body: Value = r.json().await.map_err(|e| upstream("quote body", e))?;
+        let body: Value = r.json().await.map_err(|e| {
+            decode_failed("/quote");
+            upstream("quote body", e)
+        })?;
         if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
             return Err(upstream("quote", "rate limited (429)"));
         }
@@ -192,7 +220,8 @@ impl Jupiter {
                 "wrapAndUnwrapSol": true,
                 "dynamicComputeUnitLimit": true,
             }))
-            .send()
+            .send();
+        let r = metered("/swap-instructions", r)
             .await
             .map_err(|e| upstream("swap-instructions", e))?;
         if !r.status().is_success() {
@@ -200,10 +229,10 @@ impl Jupiter {
             let body = r.text().await.unwrap_or_default();
             return Err(upstream("swap-instructions", format!("{status} {body}")));
         }
-        let s: SwapInstructions = r
-            .json()
-            .await
-            .map_err(|e| upstream("swap-instructions body", e))?;
+        let s: SwapInstructions = r.json().await.map_err(|e| {
+            decode_failed("/swap-instructions");
+            upstream("swap-instructions body", e)
+        })?;
         let mut instructions = Vec::new();
         for ix in s
             .compute_budget_instructions

@@ -35,10 +35,28 @@ pub async fn serve_metrics(
     Ok(())
 }
 
-/// The RPC client the API builds and submits transactions with, at confirmed commitment.
+/// The RPC client the API builds and submits transactions with, at confirmed commitment; each call is
+/// recorded by method (`upstream_requests_total{upstream="solana-rpc"}`, [`ops::upstream`]).
 pub fn rpc_client(url: &str) -> solana_rpc_client::nonblocking::rpc_client::RpcClient {
-    solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        url.to_string(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    )
+    ops::upstream::solana::rpc_client(url, solana_commitment_config::CommitmentConfig::confirmed())
+}
+
+/// The database pools' connections in every scrape of this process (`db_pool_connections`,
+/// `db_pool_max_connections`): the primary's, and the read replica's when `replica`.
+pub fn pool_metrics(store: &index::Store, replica: bool) {
+    let store = store.clone();
+    ops::metrics::on_scrape(move || {
+        let mut pools = vec![("primary", store.pool())];
+        if replica {
+            pools.push(("replica", store.reads()));
+        }
+        for (name, pool) in pools {
+            ops::metrics::pool_gauges(
+                name,
+                pool.size(),
+                pool.num_idle(),
+                pool.options().get_max_connections(),
+            );
+        }
+    });
 }

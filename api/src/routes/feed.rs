@@ -170,12 +170,16 @@ pub async fn stream(
                     }
                 };
                 let event = match next {
-                    Ok(Next::Event(e)) if filter.matches(&e) => SseEvent::default()
-                        .id(e.seq.to_string())
-                        .event(e.kind.as_str())
-                        .data(e.json.as_str()),
+                    Ok(Next::Event(e)) if filter.matches(&e) => {
+                        crate::feed::series().sent.increment(1);
+                        SseEvent::default()
+                            .id(e.seq.to_string())
+                            .event(e.kind.as_str())
+                            .data(e.json.as_str())
+                    }
                     Ok(Next::Event(_)) => continue,
                     Ok(Next::Lagged) => {
+                        crate::feed::series().lagged.increment(1);
                         let last = follower.last();
                         return Some((
                             Ok::<_, Infallible>(
@@ -412,15 +416,21 @@ impl Session {
     /// client does not take them in time (or is gone).
     async fn send_events(&mut self, events: &[Arc<FeedEvent>]) -> bool {
         let (socket, subscriptions) = (&mut self.socket, &self.subscriptions);
+        let mut sent = 0;
         let write = async {
             for e in events {
                 if subscriptions.values().any(|f| f.matches(e)) {
                     socket.feed(Message::Text(e.json.clone())).await?;
+                    sent += 1;
                 }
             }
             socket.flush().await
         };
-        within(self.limits.send_timeout, write).await
+        let flushed = within(self.limits.send_timeout, write).await;
+        if flushed {
+            crate::feed::series().sent.increment(sent);
+        }
+        flushed
     }
 
     /// Sends within the send timeout; `false` when the client does not take it in time (or is gone).
@@ -431,6 +441,7 @@ impl Session {
     /// Tells a client that fell behind where to resume, and closes. No event is queued behind that message;
     /// the connection waits up to [`SLOW_GRACE`] for the client to take it (its buffers are full of events).
     async fn drop_slow(mut self, last: i64) {
+        crate::feed::series().lagged.increment(1);
         let text = lagged_message(last).to_string();
         self.limits.send_timeout = self.limits.send_timeout.max(SLOW_GRACE);
         if self.send(Message::Text(text.into())).await {

@@ -149,7 +149,9 @@ pub async fn submit(
     check_programs(&state.config, &tx)?;
     // Held until the answer: the relays a client, and the process, wait on at once are bounded.
     let client = crate::http::layers::client_of(&state.config, &headers, &extensions);
-    let _permit = state.relays.admit(client).map_err(|refusal| match refusal {
+    let _permit = state.relays.admit(client).map_err(|refusal| {
+        relayed(Relayed::RefusedByCap);
+        match refusal {
         Refusal::PerClient => ApiError::new(ErrorCode::TooManyRelays,
             format!(
                 "at most {} relayed transactions per client are awaited at once: wait for one to answer",
@@ -162,32 +164,69 @@ pub async fn submit(
                 state.config.relay_max_in_flight
             ),
         ),
-    })?;
+    }})?;
     let signature = match state.rpc.send_transaction(&tx).await {
         Ok(signature) => signature,
         // Sent before (a client retrying): report its outcome like a fresh send's.
         Err(e) if e.get_transaction_error() == Some(TransactionError::AlreadyProcessed) => {
             tx.signatures[0]
         }
-        Err(e) => return Err(send_error(&tx, &e)),
+        Err(e) => {
+            relayed(Relayed::Rejected);
+            return Err(send_error(&tx, &e));
+        }
     };
+    relayed(Relayed::Sent);
     let wait = Duration::from_secs(state.config.relay_confirm_wait_secs);
     let (confirmed, indexed) = match state.confirmations().wait(signature, wait).await {
         Outcome::Failed(err) => {
+            relayed(Relayed::Failed);
             return Err(ApiError::new(
                 ErrorCode::SolanaTransactionFailed,
                 format!("transaction {signature} failed: {err}"),
-            ))
+            ));
         }
         // Read-your-writes: the trader's next quote is made on the state after this trade.
-        Outcome::Confirmed { slot } => (true, indexed_by(&state, slot, INDEX_WAIT).await),
-        Outcome::Pending => (false, false),
+        Outcome::Confirmed { slot } => {
+            relayed(Relayed::Confirmed);
+            (true, indexed_by(&state, slot, INDEX_WAIT).await)
+        }
+        Outcome::Pending => {
+            relayed(Relayed::Expired);
+            (false, false)
+        }
     };
     Ok(Json(SubmitResponse {
         signature: signature.to_string(),
         confirmed,
         indexed,
     }))
+}
+
+/// What became of a relayed transaction, as `relay_transactions_total{outcome}` counts it: refused before
+/// sending (`refused_by_cap`: the client's or the replica's cap), refused by the node (`rejected`: preflight,
+/// expired blockhash), `sent`, then one of `confirmed`, `failed` (landed and failed) or `expired` (not
+/// confirmed within the relay's wait).
+#[derive(Debug, Clone, Copy)]
+enum Relayed {
+    RefusedByCap,
+    Rejected,
+    Sent,
+    Confirmed,
+    Failed,
+    Expired,
+}
+
+fn relayed(outcome: Relayed) {
+    let outcome = match outcome {
+        Relayed::RefusedByCap => "refused_by_cap",
+        Relayed::Rejected => "rejected",
+        Relayed::Sent => "sent",
+        Relayed::Confirmed => "confirmed",
+        Relayed::Failed => "failed",
+        Relayed::Expired => "expired",
+    };
+    metrics::counter!("relay_transactions_total", "outcome" => outcome).increment(1);
 }
 
 /// Whether the index holds `slot` within `wait` (polled; the in-process indexer's count is read from

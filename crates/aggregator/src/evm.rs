@@ -152,9 +152,8 @@ impl EvmChains {
         let tx = TransactionRequest::default()
             .with_to(token)
             .with_input(call.abi_encode());
-        let out = self
-            .provider(chain)?
-            .call(tx)
+        let provider = self.provider(chain)?;
+        let out = metered(chain, "eth_call", async { provider.call(tx).await })
             .await
             .map_err(|e| match revert_reason(&e) {
                 Some(_) => not_erc20(),
@@ -182,11 +181,12 @@ impl EvmChains {
         owner: Address,
     ) -> Result<U256, ApiError> {
         if chains::is_evm_native(&token) {
-            return self
-                .provider(chain)?
-                .get_balance(owner)
-                .await
-                .map_err(|e| rpc_unavailable(chain, e));
+            let provider = self.provider(chain)?;
+            return metered(chain, "eth_getBalance", async {
+                provider.get_balance(owner).await
+            })
+            .await
+            .map_err(|e| rpc_unavailable(chain, e));
         }
         self.erc20(chain, token, IERC20::balanceOfCall { owner })
             .await
@@ -254,8 +254,16 @@ impl EvmChains {
             Some(reason) => revert_error(reason.as_deref()),
             None => rpc_unavailable(chain, e),
         };
-        provider.call(request.clone()).await.map_err(fail)?;
-        let estimate = provider.estimate_gas(request).await.map_err(fail)?;
+        metered(chain, "eth_call", async {
+            provider.call(request.clone()).await
+        })
+        .await
+        .map_err(fail)?;
+        let estimate = metered(chain, "eth_estimateGas", async {
+            provider.estimate_gas(request).await
+        })
+        .await
+        .map_err(fail)?;
         Ok(Simulated {
             estimate,
             limit: estimate.saturating_add(estimate / 5),
@@ -271,11 +279,12 @@ impl EvmChains {
     ) -> Result<Option<(Address, Option<Address>)>, ApiError> {
         use alloy::consensus::Transaction as _;
         use alloy::network::TransactionResponse as _;
-        let tx = self
-            .provider(chain)?
-            .get_transaction_by_hash(hash)
-            .await
-            .map_err(|e| rpc_unavailable(chain, e))?;
+        let provider = self.provider(chain)?;
+        let tx = metered(chain, "eth_getTransactionByHash", async {
+            provider.get_transaction_by_hash(hash).await
+        })
+        .await
+        .map_err(|e| rpc_unavailable(chain, e))?;
         Ok(tx.map(|t| (t.from(), t.to())))
     }
 
@@ -297,19 +306,21 @@ impl EvmChains {
         }
         use alloy::sol_types::SolEvent;
         let provider = self.provider(chain)?;
-        let Some(receipt) = provider
-            .get_transaction_receipt(hash)
-            .await
-            .map_err(|e| rpc_unavailable(chain, e))?
+        let Some(receipt) = metered(chain, "eth_getTransactionReceipt", async {
+            provider.get_transaction_receipt(hash).await
+        })
+        .await
+        .map_err(|e| rpc_unavailable(chain, e))?
         else {
             return Ok(None);
         };
         let value = match chains::is_evm_native(&token_in) {
-            true => provider
-                .get_transaction_by_hash(hash)
-                .await
-                .map_err(|e| rpc_unavailable(chain, e))?
-                .map(|t| t.value()),
+            true => metered(chain, "eth_getTransactionByHash", async {
+                provider.get_transaction_by_hash(hash).await
+            })
+            .await
+            .map_err(|e| rpc_unavailable(chain, e))?
+            .map(|t| t.value()),
             false => None,
         };
         let (mut gave, mut got) = (U256::ZERO, U256::ZERO);
@@ -340,6 +351,43 @@ impl EvmChains {
 
 /// `Some(reason)` when the node says the call reverted (`None` inside when it gave no reason), `None`
 /// for transport failures.
+/// Runs one JSON-RPC call of `method` on `chain`'s node, recorded as `upstream="evm-rpc"` with its `chain`
+/// ([`ops::upstream`]); a revert is the node's answer, not its error.
+async fn metered<T>(
+    chain: &ChainInfo,
+    method: &'static str,
+    call: impl std::future::Future<Output = Result<T, RpcError<TransportErrorKind>>>,
+) -> Result<T, RpcError<TransportErrorKind>> {
+    let recorded = ops::upstream::Call::start(ops::upstream::EVM_RPC, method).on_chain(chain.key);
+    let result = call.await;
+    recorded.finish(result.as_ref().err().and_then(error_kind));
+    result
+}
+
+/// What kind of failure an EVM RPC error is (`None`: a revert, which the node answered on purpose).
+fn error_kind(e: &RpcError<TransportErrorKind>) -> Option<ops::upstream::ErrorKind> {
+    use ops::upstream::ErrorKind;
+    if revert_reason(e).is_some() {
+        return None;
+    }
+    Some(match e {
+        RpcError::ErrorResp(_) => ErrorKind::Rpc,
+        RpcError::DeserError { .. } => ErrorKind::Decode,
+        RpcError::Transport(TransportErrorKind::HttpError(h))
+        | RpcError::Transport(TransportErrorKind::HttpErrorWithRetryAfter { error: h, .. }) => {
+            ErrorKind::of_status(h.status).unwrap_or(ErrorKind::Other)
+        }
+        RpcError::Transport(TransportErrorKind::Custom(inner)) => {
+            match inner.downcast_ref::<reqwest::Error>() {
+                Some(e) => ErrorKind::of_reqwest(e),
+                None if inner.to_string().contains("timed out") => ErrorKind::Timeout,
+                None => ErrorKind::Connect,
+            }
+        }
+        _ => ErrorKind::Other,
+    })
+}
+
 fn revert_reason(e: &RpcError<TransportErrorKind>) -> Option<Option<String>> {
     let payload = e.as_error_resp()?;
     if let Some(data) = payload.as_revert_data() {

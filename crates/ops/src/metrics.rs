@@ -100,13 +100,16 @@ pub fn build_info(binary: &'static str, version: &'static str, commit: &'static 
 
 /// A database pool's connections as a scrape sees them: `db_pool_connections{pool, state="in_use"|"idle"}`
 /// and `db_pool_max_connections{pool}` (`pool`: `primary` or `replica`). Waits for a connection are counted
-/// as they happen ([`crate::logging`]: `db_pool_waits_total`).
+/// as they happen ([`crate::logging`]: `db_pool_waits_total`, the acquisitions sqlx reports slower than its
+/// slow-acquire threshold, 2 s by default).
 pub fn pool_gauges(pool: &'static str, size: u32, idle: usize, max: u32) {
     let idle = idle as f64;
     let in_use = (f64::from(size) - idle).max(0.0);
     metrics::gauge!("db_pool_connections", "pool" => pool, "state" => "in_use").set(in_use);
     metrics::gauge!("db_pool_connections", "pool" => pool, "state" => "idle").set(idle);
     metrics::gauge!("db_pool_max_connections", "pool" => pool).set(f64::from(max));
+    // Counted as waits happen; present from the first scrape on.
+    metrics::counter!("db_pool_waits_total").increment(0);
 }
 
 /// `process_resident_memory_bytes` and `process_open_fds`, as Prometheus's client libraries name them, read

@@ -204,8 +204,8 @@ pub mod solana {
     /// answered on purpose.
     const PREFLIGHT_FAILURE: i64 = -32002;
 
-    /// [`HttpSender`], with every call recorded.
-    pub struct MeteredSender(HttpSender);
+    /// A sender (HTTP to one node, or a failover over several), with every call recorded.
+    pub struct Metered<S>(pub S);
 
     /// An RPC client to `url` at `commitment`, every call recorded as `upstream="solana-rpc"` by method.
     pub fn rpc_client(
@@ -213,7 +213,7 @@ pub mod solana {
         commitment: solana_commitment_config::CommitmentConfig,
     ) -> RpcClient {
         RpcClient::new_sender(
-            MeteredSender(HttpSender::new(url)),
+            Metered(HttpSender::new(url)),
             RpcClientConfig::with_commitment(commitment),
         )
     }
@@ -237,7 +237,7 @@ pub mod solana {
     }
 
     #[async_trait::async_trait]
-    impl RpcSender for MeteredSender {
+    impl<S: RpcSender + Send + Sync> RpcSender for Metered<S> {
         async fn send(
             &self,
             request: RpcRequest,

@@ -145,12 +145,18 @@ pub async fn connect_to(config: &IndexerConfig, url: &str) -> anyhow::Result<Gey
 /// [`PROBE_TIMEOUT`].
 pub async fn probe(config: &IndexerConfig, i: usize) -> anyhow::Result<GeyserGrpcClient> {
     let url = &config.grpc_url[i];
+    let call = ops::upstream::Call::start(ops::upstream::YELLOWSTONE, "connect");
     let answered = tokio::time::timeout(PROBE_TIMEOUT, async {
         let mut client = connect_to(config, url).await?;
         client.get_version().await?;
         anyhow::Ok(client)
     })
     .await;
+    call.finish(match &answered {
+        Ok(Ok(_)) => None,
+        Ok(Err(_)) => Some(ops::upstream::ErrorKind::Connect),
+        Err(_) => Some(ops::upstream::ErrorKind::Timeout),
+    });
     match answered {
         Ok(r) => r,
         Err(_) => anyhow::bail!("{url} did not answer within {PROBE_TIMEOUT:?}"),
@@ -325,13 +331,21 @@ impl Indexer {
             return Ok(End::Shutdown);
         };
         let from_slot = Some(start);
-        let (mut sink, mut stream) = tokio::time::timeout(
+        let call = ops::upstream::Call::start(ops::upstream::YELLOWSTONE, "subscribe");
+        let opened = tokio::time::timeout(
             PROBE_TIMEOUT,
             client
                 .subscribe_with_request(Some(subscribe_request(self.config.commitment, from_slot))),
         )
-        .await
-        .map_err(|_| anyhow::anyhow!("the subscription did not open within {PROBE_TIMEOUT:?}"))??;
+        .await;
+        call.finish(match &opened {
+            Ok(Ok(_)) => None,
+            Ok(Err(_)) => Some(ops::upstream::ErrorKind::Rpc),
+            Err(_) => Some(ops::upstream::ErrorKind::Timeout),
+        });
+        let (mut sink, mut stream) = opened.map_err(|_| {
+            anyhow::anyhow!("the subscription did not open within {PROBE_TIMEOUT:?}")
+        })??;
         self.metrics
             .connected
             .store(1, std::sync::atomic::Ordering::Relaxed);
@@ -434,6 +448,17 @@ impl Indexer {
                         }
                     }
                     Some(Err(status)) => {
+                        // The stream a subscription opened ended in an error: counted against it.
+                        ops::upstream::error_of(
+                            ops::upstream::YELLOWSTONE,
+                            "subscribe",
+                            None,
+                            match status.code() {
+                                tonic::Code::Unavailable => ops::upstream::ErrorKind::Connect,
+                                tonic::Code::DeadlineExceeded => ops::upstream::ErrorKind::Timeout,
+                                _ => ops::upstream::ErrorKind::Rpc,
+                            },
+                        );
                         let gap = !received_any
                             && from_slot.is_some()
                             && status.code() == tonic::Code::InvalidArgument;

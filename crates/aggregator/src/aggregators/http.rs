@@ -10,6 +10,8 @@ use web::error::{ApiError, ErrorCode};
 pub struct Upstream {
     /// For logs and messages: `KyberSwap`, `LI.FI`, ...
     pub name: &'static str,
+    /// The `upstream` label of its calls' metrics: `kyberswap`, `lifi`, `0x`, `relay`.
+    label: &'static str,
     http: reqwest::Client,
     base: String,
 }
@@ -35,6 +37,7 @@ impl Upstream {
         }
         Upstream {
             name,
+            label: label_of(name),
             http: reqwest::Client::builder()
                 .timeout(Duration::from_secs(10))
                 .default_headers(map)
@@ -46,6 +49,11 @@ impl Upstream {
 
     pub fn enabled(base: &str) -> bool {
         !base.trim().is_empty()
+    }
+
+    /// An error found after the call was recorded (its body).
+    fn error(&self, path: &str, kind: ops::upstream::ErrorKind) {
+        ops::upstream::error_of(self.label, path, None, kind);
     }
 
     fn failed(&self, what: &str, e: impl std::fmt::Display) -> ApiError {
@@ -66,8 +74,16 @@ impl Upstream {
         self.send(path, request).await
     }
 
+    /// Sends `request`, recorded as one call of `path` ([`ops::upstream`]): its duration to the answer's
+    /// head, and an error by kind (a 4xx other than 401, 403 and 429 is the upstream's answer, not an error).
     async fn send(&self, path: &str, request: reqwest::RequestBuilder) -> Result<Answer, ApiError> {
-        let response = request.send().await.map_err(|e| self.failed(path, e))?;
+        let call = ops::upstream::Call::start(self.label, path);
+        let response = request.send().await;
+        match &response {
+            Ok(r) => call.status(r.status().as_u16()),
+            Err(_) => call.reqwest(&response),
+        }
+        let response = response.map_err(|e| self.failed(path, e))?;
         let status = response.status();
         if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
             let retry_after = response
@@ -88,7 +104,10 @@ impl Upstream {
                 )
             });
         }
-        let text = response.text().await.map_err(|e| self.failed(path, e))?;
+        let text = response.text().await.map_err(|e| {
+            self.error(path, ops::upstream::ErrorKind::of_reqwest(&e));
+            self.failed(path, e)
+        })?;
         if status.is_server_error() {
             return Err(self.failed(path, format!("{status} {text}")));
         }
@@ -101,9 +120,21 @@ impl Upstream {
             });
         }
         if body.is_null() {
+            self.error(path, ops::upstream::ErrorKind::Decode);
             return Err(self.failed(path, "the answer is not JSON"));
         }
         Ok(Answer::Ok(body))
+    }
+}
+
+/// The `upstream` label of an aggregator named `name`.
+fn label_of(name: &str) -> &'static str {
+    match name {
+        "KyberSwap" => "kyberswap",
+        "LI.FI" => "lifi",
+        "0x" => "0x",
+        "Relay" => "relay",
+        _ => "aggregator",
     }
 }
 
