@@ -519,6 +519,12 @@ async fn views(postgres: bool) {
         &format!("q={}", "x".repeat(65)),
         "q=%00",
         "q=a%00zzz",
+        "prefix=",
+        "prefix=a%20b",
+        "prefix=a%25",
+        "prefix=a_",
+        "prefix=%C3%A9",
+        &format!("prefix={}", "1".repeat(45)),
     ] {
         let (status, body) = get(&http, &format!("{}/launchpad/launches?{query}", s.base)).await;
         assert_eq!(status, 400, "{query}: {body}");
@@ -541,6 +547,53 @@ async fn views(postgres: bool) {
     assert_eq!(total, 3 + 900);
     let everyone: BTreeSet<String> = mints(&all).into_iter().collect();
     assert_eq!(everyone.len(), all.len());
+    // Prefix search: exactly the launches whose mint starts with the prefix as written (base58 is
+    // case-sensitive) or whose symbol starts with it in any case, on every page, counted exactly.
+    let first = all[0]["mint"].as_str().unwrap().to_string();
+    let lower = all
+        .iter()
+        .filter_map(|e| e["mint"].as_str())
+        .find(|m| m.as_bytes()[0].is_ascii_lowercase())
+        .unwrap()
+        .to_string();
+    for prefix in [
+        &first[..1],
+        &first[..2],
+        &first[..4],
+        &first,
+        &lower[..2],
+        "S1",
+        "s12",
+        "S999",
+    ] {
+        let (got, total) = pages(&http, &s.base, &format!("prefix={prefix}"), 100).await;
+        let expected: BTreeSet<String> = all
+            .iter()
+            .filter(|e| {
+                e["mint"].as_str().unwrap().starts_with(prefix)
+                    || e["symbol"]
+                        .as_str()
+                        .unwrap()
+                        .to_ascii_uppercase()
+                        .starts_with(&prefix.to_ascii_uppercase())
+            })
+            .map(|e| e["mint"].as_str().unwrap().to_string())
+            .collect();
+        assert!(!expected.is_empty(), "{prefix}");
+        assert_eq!(
+            mints(&got).into_iter().collect::<BTreeSet<_>>(),
+            expected,
+            "prefix={prefix}"
+        );
+        assert_eq!(total as usize, expected.len(), "prefix={prefix}");
+    }
+    // A mint's start in the wrong case is another mint's start: base58 tells `a` from `A`.
+    let swapped: String = lower[..2].to_ascii_uppercase();
+    let (got, _) = pages(&http, &s.base, &format!("prefix={swapped}"), 100).await;
+    assert!(got
+        .iter()
+        .all(|e| !e["mint"].as_str().unwrap().starts_with(&lower[..2])
+            || e["mint"].as_str().unwrap().starts_with(&swapped)));
     // Market cap and volume compare in dollars across quotes, exactly: SOL figures times the oracle's
     // price (8 places), USDC figures at one dollar, each scaled to the same places.
     let (_, first) = get(&http, &format!("{}/launchpad/launches?limit=1", s.base)).await;

@@ -84,6 +84,7 @@ async fn volume_leaves_the_window_on_the_hour(kind: Db) {
                         quote: None,
                         creator: None,
                         q: None,
+                        prefix: None,
                         limit: 100,
                         offset: 0,
                     },

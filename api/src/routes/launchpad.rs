@@ -181,6 +181,15 @@ fn search_schema() -> utoipa::openapi::Object {
     crate::schema::trimmed_text(MAX_SEARCH_CHARS).build()
 }
 
+fn prefix_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .min_length(Some(1))
+        .max_length(Some(index::read::MAX_PREFIX_CHARS))
+        .pattern(Some("^[0-9A-Za-z]+$"))
+        .build()
+}
+
 fn offset_schema() -> utoipa::openapi::Object {
     crate::extract::integer_schema(0, i64::MAX as u64)
 }
@@ -232,6 +241,10 @@ pub struct LaunchesQuery {
     /// Name or symbol (case-insensitive substring, 1 to 64 characters), or an exact mint.
     #[param(schema_with = search_schema)]
     pub q: Option<String>,
+    /// Launches whose mint starts with it (as written: base58 is case-sensitive) or whose symbol starts with
+    /// it (any case): 1 to 44 ASCII letters and digits.
+    #[param(schema_with = prefix_schema)]
+    pub prefix: Option<String>,
 }
 
 /// A listed launch with its market.
@@ -339,6 +352,15 @@ impl LaunchesQuery {
             Some(q) if (1..=MAX_SEARCH_CHARS).contains(&q.chars().count()) => Some(q.to_string()),
             Some(_) => return Err(ApiError::invalid("`q` must be 1 to 64 characters")),
         };
+        let prefix = match self.prefix.as_deref() {
+            None => None,
+            Some(p) if index::read::valid_prefix(p) => Some(p.to_string()),
+            Some(_) => {
+                return Err(ApiError::invalid(
+                    "`prefix` must be 1 to 44 ASCII letters and digits (the start of a mint or a symbol)",
+                ))
+            }
+        };
         Ok(index::read::ListingQuery {
             sort,
             descending,
@@ -347,6 +369,7 @@ impl LaunchesQuery {
             quote: one_of("quote", self.quote.as_deref(), &QUOTES)?,
             creator,
             q,
+            prefix,
             limit,
             offset,
         })
@@ -377,7 +400,8 @@ pub async fn launches(
             &query.preset,
             &query.quote,
             &query.creator,
-            &query.q
+            &query.q,
+            &query.prefix
         )
     );
     let store = state.store.clone();

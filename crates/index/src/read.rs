@@ -21,7 +21,10 @@ mod shares;
 
 pub use feed::{FeedRecord, Payload};
 pub use holders::{share, Holder, HolderSummary, Holding, Snipers, VaultHolding, SNIPER_SLOTS};
-pub use listing::{Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort};
+pub use listing::{
+    valid_prefix, Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort,
+    MAX_PREFIX_CHARS,
+};
 pub use shares::{ReferralEarning, ReferredTrade};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;

@@ -4,7 +4,7 @@
 
 use super::{launch_row, LaunchRow, Result, LAUNCH_COLS};
 use crate::market::WINDOW_INTERVAL_SECS;
-use crate::store::{sql, Store};
+use crate::store::{sql, Backend, Store};
 use crate::usd::UsdRate;
 use anchor_lang::prelude::Pubkey;
 use ruint::aliases::U256;
@@ -163,8 +163,42 @@ pub struct ListingQuery {
     pub creator: Option<String>,
     /// Name or symbol (case-insensitive substring), or an exact mint.
     pub q: Option<String>,
+    /// The start of a mint (exactly as written) or of a symbol (any case): 1 to [`MAX_PREFIX_CHARS`] ASCII
+    /// letters and digits ([`valid_prefix`]).
+    pub prefix: Option<String>,
     pub limit: u32,
     pub offset: u64,
+}
+
+/// The longest `prefix` a listing takes: a whole mint (base58, at most 44 characters).
+pub const MAX_PREFIX_CHARS: usize = 44;
+
+/// Whether `p` can start a mint or a symbol: 1 to [`MAX_PREFIX_CHARS`] ASCII letters and digits (base58 is a
+/// subset; symbols are uppercase letters and digits).
+pub fn valid_prefix(p: &str) -> bool {
+    (1..=MAX_PREFIX_CHARS).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// The strings starting with `p` (ASCII letters and digits) as a range in byte order: `[p, p')`, `p'` being
+/// `p` with its last byte one higher (no letter or digit is 0x7F, so it never overflows).
+fn prefix_range(p: &str) -> (String, String) {
+    let mut upper = p.as_bytes().to_vec();
+    if let Some(last) = upper.last_mut() {
+        *last += 1;
+    }
+    (p.to_string(), String::from_utf8(upper).unwrap_or_default())
+}
+
+/// `col` starts with `p`: a range the column's index (in byte order) can serve. PostgreSQL compares in byte
+/// order only under the "C" collation, whatever the database's is; SQLite's default (BINARY) is byte order.
+fn starts_with(backend: Backend, col: &str, p: &str) -> Condition {
+    let (low, high) = prefix_range(p);
+    // sea-query numbers a custom expression's own `$1`, `$2` on PostgreSQL, its `?` on SQLite.
+    let text = match backend {
+        Backend::Postgres => format!(r#"{col} COLLATE "C" >= $1 AND {col} COLLATE "C" < $2"#),
+        Backend::Sqlite => format!("{col} >= ? AND {col} < ?"),
+    };
+    Condition::all().add(Expr::cust_with_values(text, [low, high]))
 }
 
 /// One listing entry: the launch and its stats.
@@ -178,7 +212,7 @@ pub struct ListingRow {
 
 /// The listing's launches narrowed by a request's filters: recorded launches (`launches l` with
 /// `launch_metadata m` and `launch_stats s`) matching each filter given.
-fn listed(q: &ListingQuery) -> SelectStatement {
+fn listed(q: &ListingQuery, backend: Backend) -> SelectStatement {
     use sea_query::ExprTrait;
     let mut where_ = Condition::all().add(Expr::col(("m", "recorded_at")).is_not_null());
     for (col, v) in [
@@ -203,6 +237,14 @@ fn listed(q: &ListingQuery) -> SelectStatement {
                 .add(Func::lower(Expr::col(("l", "name"))).like(like()))
                 .add(Func::lower(Expr::col(("l", "symbol"))).like(like()))
                 .add(Expr::col(("l", "mint")).eq(text)),
+        );
+    }
+    if let Some(p) = q.prefix.as_deref().filter(|p| valid_prefix(p)) {
+        // Symbols are uppercase on chain (`create_launch` refuses others): any case of a prefix finds them.
+        where_ = where_.add(
+            Condition::any()
+                .add(starts_with(backend, "l.mint", p))
+                .add(starts_with(backend, "l.symbol", &p.to_ascii_uppercase())),
         );
     }
     Query::select()
@@ -328,7 +370,9 @@ impl Store {
 
     /// How many recorded launches match the listing's filters (a count over them: callers cache it).
     pub async fn listing_total(&self, q: &ListingQuery) -> Result<u64> {
-        let stmt = listed(q).expr(Func::count(Expr::col(Asterisk))).to_owned();
+        let stmt = listed(q, self.backend())
+            .expr(Func::count(Expr::col(Asterisk)))
+            .to_owned();
         let total: i64 = sql::query(self.backend(), &stmt)
             .fetch_one(self.reads())
             .await?
@@ -371,7 +415,7 @@ impl Store {
         } else {
             Order::Asc
         };
-        let mut page = listed(q);
+        let mut page = listed(q, self.backend());
         page.column(("l", "mint"));
         for col in q.sort.columns() {
             page.column(*col);
@@ -480,5 +524,73 @@ impl Store {
                 })
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefix_range_holds_exactly_the_strings_that_start_with_it() {
+        let alphabet: Vec<char> = ('0'..='9').chain('A'..='Z').chain('a'..='z').collect();
+        let words: Vec<String> = alphabet
+            .iter()
+            .flat_map(|a| alphabet.iter().map(move |b| format!("{a}{b}")))
+            .chain(alphabet.iter().map(|c| c.to_string()))
+            .collect();
+        for p in ["A", "z", "9", "Ab", "zz", "9Z"] {
+            let (low, high) = prefix_range(p);
+            for w in &words {
+                let inside = w.as_str() >= low.as_str() && w.as_str() < high.as_str();
+                assert_eq!(inside, w.starts_with(p), "{p}: {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_prefix_is_a_bound_range_in_byte_order_on_both_databases() {
+        let q = ListingQuery {
+            sort: Sort::New,
+            descending: true,
+            status: None,
+            preset: None,
+            quote: None,
+            creator: None,
+            q: None,
+            prefix: Some("ab".into()),
+            limit: 10,
+            offset: 0,
+        };
+        let (pg, values) = Backend::Postgres.render(&listed(&q, Backend::Postgres));
+        assert!(
+            pg.contains(r#"l.mint COLLATE "C" >= $1 AND l.mint COLLATE "C" < $2"#)
+                && pg.contains(r#"l.symbol COLLATE "C" >= $3 AND l.symbol COLLATE "C" < $4"#),
+            "{pg}"
+        );
+        assert_eq!(values.0 .0.len(), 4, "{pg}");
+        let (lite, _) = Backend::Sqlite.render(&listed(&q, Backend::Sqlite));
+        assert!(
+            lite.contains("l.mint >= ? AND l.mint < ?")
+                && lite.contains("l.symbol >= ? AND l.symbol < ?"),
+            "{lite}"
+        );
+    }
+
+    #[test]
+    fn prefixes_are_letters_and_digits_up_to_a_mint() {
+        assert!(valid_prefix("So1"));
+        assert!(valid_prefix(&"1".repeat(MAX_PREFIX_CHARS)));
+        for bad in [
+            "",
+            "a b",
+            "a%",
+            "a_",
+            "é",
+            "a'--",
+            &"1".repeat(MAX_PREFIX_CHARS + 1),
+        ] {
+            assert!(!valid_prefix(bad), "{bad}");
+        }
     }
 }
