@@ -170,6 +170,27 @@ pub async fn serve(
     // balancer takes the replica out first); then the live streams end (each with its last word), so that
     // draining does not wait for subscribers that would never leave, and the listener closes.
     let closing = state.closing.clone();
+    // Images the database still holds (stored before the image store) move into it, once, at start.
+    let (store, images) = (state.store.clone(), state.images.clone());
+    tokio::spawn(async move {
+        match crate::routes::launch::images::move_to_store(&store, &images).await {
+            Ok(0) => {}
+            Ok(moved) => tracing::info!(
+                moved,
+                "images moved from the database into {}",
+                images.location()
+            ),
+            Err(e) => tracing::error!(
+                "moving images from the database into {}: {e:#}",
+                images.location()
+            ),
+        }
+    });
+    // Prepared launches that never landed are swept on their own timer, until the listener closes.
+    tokio::spawn(crate::routes::launch::sweeper(
+        state.clone(),
+        state.closing.subscribe(),
+    ));
     let readiness = state.readiness.clone();
     let drain = std::time::Duration::from_secs(state.config.shutdown_drain_secs);
     let shutdown = async move {

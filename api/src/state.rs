@@ -44,8 +44,9 @@ pub struct Shared {
     pub curves: moka::future::Cache<(Pubkey, u64), Option<Arc<CurveState>>>,
     /// The stored cursor, when the indexer runs elsewhere, kept [`CURSOR_CACHE_TTL`].
     pub cursor: moka::future::Cache<(), Option<u64>>,
-    /// Unix seconds of the last sweep of expired prepared launches.
-    pub last_sweep: Arc<std::sync::atomic::AtomicI64>,
+    /// Where images live (`--image-store`): launch images in its `launches` namespace
+    /// ([`crate::routes::launch::images::LAUNCHES`]); other users take their own namespace.
+    pub images: image_store::ImageStore,
     /// The listing's `total` per filter set, kept [`LISTING_TOTAL_TTL`] (a count over every launch).
     pub listing_totals: moka::future::Cache<String, u64>,
     /// Browse responses by URI, index generation and clock, each kept at most [`http::cache::RESPONSE_TTL`].
@@ -120,6 +121,9 @@ impl AppState {
             rpc.clone(),
             clock_offset.clone(),
         );
+        // A location that cannot be opened (a directory that cannot be made) stops the process at start.
+        let images = image_store::ImageStore::open(&config.image_store)
+            .unwrap_or_else(|e| panic!("--image-store (IMAGE_STORE): {e}"));
         AppState(Arc::new(Shared {
             chain_clock,
             route_keys,
@@ -138,7 +142,7 @@ impl AppState {
                 .max_capacity(1)
                 .time_to_live(CURSOR_CACHE_TTL)
                 .build(),
-            last_sweep: Arc::new(std::sync::atomic::AtomicI64::new(0)),
+            images,
             listing_totals: moka::future::Cache::builder()
                 .max_capacity(10_000)
                 .time_to_live(LISTING_TOTAL_TTL)

@@ -102,6 +102,8 @@ error_codes! {
     TooManyConnections = "TOO_MANY_CONNECTIONS", TOO_MANY_REQUESTS, "the client's share of feed connections is taken";
     TooManySubscriptions = "TOO_MANY_SUBSCRIPTIONS", TOO_MANY_REQUESTS, "a feed connection's subscriptions are at their limit";
     SlowConsumer = "SLOW_CONSUMER", TOO_MANY_REQUESTS, "a feed client fell too far behind and is disconnected (a feed message)";
+    TooManyPendingLaunches = "TOO_MANY_PENDING_LAUNCHES", TOO_MANY_REQUESTS, "the creator has as many prepared launches pending as allowed: sign and send one, or wait for them to expire";
+    TooManyPendingLaunchesAddress = "TOO_MANY_PENDING_LAUNCHES_ADDRESS", TOO_MANY_REQUESTS, "the client's address has as many prepared launches pending as allowed: sign and send one, or wait for them to expire";
     Internal = "INTERNAL", INTERNAL_SERVER_ERROR, "the request was not completed";
     InvalidUpstream = "INVALID_UPSTREAM", BAD_GATEWAY, "an aggregator answered without what its documentation promises";
     Unavailable = "UNAVAILABLE", SERVICE_UNAVAILABLE, "the index, an RPC node or an aggregator cannot be reached";

@@ -1,7 +1,8 @@
 //! Launch images: base64 (or a `data:image/...;base64,` URL) in the prepare body, accepted only when the
 //! `image` crate decodes it as PNG, JPEG, GIF or WebP within [`MAX_IMAGE_BYTES`] and
 //! [`MAX_IMAGE_SIDE`]; the name or a claimed content type is never trusted. Stored content-addressed by
-//! SHA-256.
+//! SHA-256: the bytes in the image store (`--image-store`, namespace [`LAUNCHES`]), the content type and the
+//! time it was last stored in the `images` table.
 
 use crate::error::{ApiError, ErrorCode};
 use sha2::{Digest, Sha256};
@@ -73,6 +74,39 @@ pub fn check(field: &str) -> Result<Image, ApiError> {
         content_type,
         hash,
     })
+}
+
+/// The image store's namespace of launch images.
+pub const LAUNCHES: &str = "launches";
+
+/// The launch images of `state`'s image store.
+pub fn store(state: &crate::state::AppState) -> image_store::ImageStore {
+    state.images.namespace(LAUNCHES)
+}
+
+/// Images moved per round by [`move_to_store`].
+const MOVE_CHUNK: i64 = 50;
+
+/// Copies the images whose bytes are still in the database (stored before the image store) into `images`,
+/// then clears their bytes in the database: once, at start, in chunks; a replica that starts meanwhile
+/// copies the same bytes again, harmlessly. The number moved.
+pub async fn move_to_store(
+    store: &index::Store,
+    images: &image_store::ImageStore,
+) -> anyhow::Result<u64> {
+    let launches = images.namespace(LAUNCHES);
+    let mut moved = 0u64;
+    loop {
+        let chunk = store.images_in_database(MOVE_CHUNK).await?;
+        if chunk.is_empty() {
+            return Ok(moved);
+        }
+        for (hash, bytes) in chunk {
+            launches.put(&hash, bytes).await?;
+            store.clear_image_data(&hash).await?;
+            moved += 1;
+        }
+    }
 }
 
 /// Images decoded at once, process-wide: decoding is CPU work, kept off the request path's threads and

@@ -77,9 +77,11 @@ pub async fn metadata(
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no metadata for {mint}")))?;
     let image = match &m.image_hash {
-        Some(hash) => state.store.image(hash).await?.map(|(content_type, _)| {
-            (crate::routes::tokens::image_url(&state, hash), content_type)
-        }),
+        Some(hash) => state
+            .store
+            .image_type(hash)
+            .await?
+            .map(|content_type| (crate::routes::tokens::image_url(&state, hash), content_type)),
         None => None,
     };
     let any_link = m.website.is_some() || m.twitter.is_some() || m.telegram.is_some();
@@ -143,6 +145,7 @@ impl utoipa::IntoParams for ImagePath {
         (status = 304, description = "Not modified (`If-None-Match` matched the `ETag`)"),
         (status = 400, body = crate::error::ErrorBody, description = "INVALID_PARAMS: not a SHA-256"),
         (status = 404, body = crate::error::ErrorBody, description = "NOT_FOUND"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the image store"),
     ),
     tag = "launchpad"
 )]
@@ -152,19 +155,21 @@ pub async fn image(
 ) -> Result<axum::response::Response, ApiError> {
     use axum::http::header;
     use axum::response::IntoResponse;
-    if hash.len() != 64 || !hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+    if !image_store::is_hash(&hash) {
         return Err(ApiError::invalid(
             "the image is named by its SHA-256 in lowercase hex",
         ));
     }
-    let (content_type, bytes) = state
-        .store
-        .image(&hash)
-        .await?
+    let bytes = super::images::store(&state)
+        .get(&hash)
+        .await
+        .map_err(|e| ApiError::unavailable(format!("the image store: {e}")))?
         .ok_or_else(|| ApiError::not_found(format!("no image {hash}")))?;
+    // Only images that decoded were stored: their signature names their type.
+    let content_type = super::images::sniff(&bytes).unwrap_or("application/octet-stream");
     Ok((
         [
-            (header::CONTENT_TYPE, content_type),
+            (header::CONTENT_TYPE, content_type.to_string()),
             (
                 header::CACHE_CONTROL,
                 "public, max-age=31536000, immutable".to_string(),

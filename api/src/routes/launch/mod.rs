@@ -8,7 +8,7 @@
 //!  prepare    POST /launchpad/prepare: the unsigned launch transaction, kept as prepared; the sweeper
 //!  record     POST /launchpad/record: the landed launch, checked against the prepared one and the chain
 //!  metadata   GET /launchpad/metadata/{mint}.json and GET /launchpad/images/{hash}
-//!  images     a launch's image: checked (format, size), content-addressed
+//!  images     a launch's image: checked (format, size), content-addressed in the image store
 //! ```
 
 pub mod images;
@@ -18,7 +18,7 @@ mod record;
 mod request;
 
 pub use metadata::{MetadataFile, MetadataLinks, MetadataProperties, TokenMetadata};
-pub use prepare::{expire_prepared, prepare_launch, PrepareResponse};
+pub use prepare::{expire_prepared, prepare_launch, sweeper, PrepareResponse, SWEEP_CHUNK};
 pub use record::{record_launch, LaunchRecordRequest, LaunchRecordResponse};
 pub use request::{
     Launch, LaunchRequest, FIRST_BUY_SLIPPAGE_BPS, LAUNCH_CHAIN, LAUNCH_TYPE,

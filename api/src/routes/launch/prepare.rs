@@ -1,6 +1,6 @@
 //! `POST /launchpad/prepare`: the unsigned launch transaction (the launch, fee shares, the first buy) for
-//! the creator to sign, and the prepared launch kept until it is recorded; the sweeper of prepared launches
-//! that never landed.
+//! the creator to sign, and the prepared launch kept until it is recorded, within the pending limits per
+//! creator and per client address; the sweeper of prepared launches that never landed, on its own timer.
 
 use super::request::{Launch, LaunchRequest, FIRST_BUY_SLIPPAGE_BPS};
 use crate::body::ApiJson;
@@ -44,29 +44,39 @@ pub struct PrepareResponse {
         (status = 400, body = crate::error::ErrorBody, description = "MISSING_PARAMS, INVALID_JSON, INVALID_CHAIN, INVALID_LAUNCH_TYPE, INVALID_PRESET, INVALID_QUOTE, INVALID_NAME, INVALID_SYMBOL, INVALID_DESCRIPTION, INVALID_SUPPLY, INVALID_ADDRESS, INVALID_AMOUNT, INVALID_IMAGE, INVALID_LINK, INVALID_FEE_SHARES, SECRET_MATERIAL"),
         (status = 413, body = crate::error::ErrorBody, description = "PAYLOAD_TOO_LARGE: the image is above 1 MiB, or the body above the prepare limit"),
         (status = 422, body = crate::error::ErrorBody, description = "SIMULATION_FAILED: the launch would fail (e.g. the creator cannot pay for it)"),
-        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the index or the RPC node"),
+        (status = 429, body = crate::error::ErrorBody, description = "TOO_MANY_PENDING_LAUNCHES: the creator has `--max-pending-prepares-per-creator` prepared launches pending (neither recorded nor launched, younger than `--prepared-ttl-secs`); TOO_MANY_PENDING_LAUNCHES_ADDRESS: the client's address has `--max-pending-prepares-per-address`; RATE_LIMITED"),
+        (status = 503, body = crate::error::ErrorBody, description = "UNAVAILABLE: the index, the RPC node or the image store"),
     ),
     tag = "launchpad"
 )]
 pub async fn prepare(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
+    extensions: axum::http::Extensions,
     ApiJson(req): ApiJson<LaunchRequest>,
 ) -> Result<Json<PrepareResponse>, ApiError> {
     let client_id = headers
         .get("x-client-id")
         .and_then(|v| v.to_str().ok())
         .map(|v| v.chars().take(128).collect::<String>());
-    Ok(Json(prepare_launch(&state, &req, client_id).await?))
+    let client_addr = crate::http::layers::client_of(&state.config, &headers, &extensions)
+        .map(|ip| ip.to_string());
+    Ok(Json(
+        prepare_launch(&state, &req, client_id, client_addr).await?,
+    ))
 }
 
 /// The launch `req` asks for, checked, built into one unsigned transaction and kept as prepared.
+/// `client_addr` is the requester's address as the limits count it (`None`: not counted per address).
 pub async fn prepare_launch(
     state: &AppState,
     req: &LaunchRequest,
     client_id: Option<String>,
+    client_addr: Option<String>,
 ) -> Result<PrepareResponse, ApiError> {
     let launch = req.validate()?;
+    // Before any work (an image decoded, a simulation): a client at its limit costs one count.
+    within_pending_limits(state, &launch.creator.to_string(), client_addr.as_deref()).await?;
     // Checked at prepare only: a record ignores them (the chain has them).
     let fee_shares = match &req.fee_shares {
         Some(list) => Some(crate::routes::fee_shares::recipients(list)?),
@@ -125,10 +135,16 @@ pub async fn prepare_launch(
     .await?;
     let now = state.now();
     if let Some(img) = &image {
+        // The record first: a sweep deleting the same image meanwhile finishes before it (see
+        // `Store::register_image`), so the bytes stored next stay.
         state
             .store
-            .put_image(&img.hash, img.content_type, &img.bytes, now)
+            .register_image(&img.hash, img.content_type, now)
             .await?;
+        super::images::store(state)
+            .put(&img.hash, img.bytes.clone())
+            .await
+            .map_err(|e| ApiError::unavailable(format!("the image store: {e}")))?;
     }
     state
         .store
@@ -148,10 +164,9 @@ pub async fn prepare_launch(
             website: launch.website,
             twitter: launch.twitter,
             telegram: launch.telegram,
+            client_addr,
         })
         .await?;
-    let sweeper = state.clone();
-    tokio::spawn(async move { expire_prepared(&sweeper).await });
     Ok(PrepareResponse {
         solana_transaction: built.transaction,
         lifetime: built.lifetime,
@@ -220,53 +235,133 @@ fn first_buy(
     Ok(min_out)
 }
 
-/// Most prepared launches looked at by one sweep.
-const SWEEP_BATCH: i64 = 100;
+/// Refuses a prepare past the pending limits: 429 `TOO_MANY_PENDING_LAUNCHES` for the creator,
+/// `TOO_MANY_PENDING_LAUNCHES_ADDRESS` for the client's address. Pending: neither recorded nor launched,
+/// prepared within `--prepared-ttl-secs`. Counted before the prepare is stored, so prepares arriving at
+/// once may pass together (at most the requests in flight over the limit).
+async fn within_pending_limits(
+    state: &AppState,
+    creator: &str,
+    client_addr: Option<&str>,
+) -> Result<(), ApiError> {
+    let config = &state.config;
+    let ttl = i64::try_from(config.prepared_ttl_secs).unwrap_or(i64::MAX);
+    let since = state.now().saturating_sub(ttl);
+    let (by_creator, by_addr) = state
+        .store
+        .pending_prepares(creator, client_addr, since)
+        .await?;
+    if by_creator >= i64::from(config.max_pending_prepares_per_creator) {
+        return Err(ApiError::new(
+            ErrorCode::TooManyPendingLaunches,
+            format!(
+                "{creator} has {by_creator} prepared launches pending (at most {}): sign and send one, or \
+                 wait for them to expire ({} s after prepare)",
+                config.max_pending_prepares_per_creator, config.prepared_ttl_secs
+            ),
+        ));
+    }
+    if by_addr >= i64::from(config.max_pending_prepares_per_address) {
+        return Err(ApiError::new(
+            ErrorCode::TooManyPendingLaunchesAddress,
+            format!(
+                "this address has {by_addr} prepared launches pending (at most {}): sign and send one, or \
+                 wait for them to expire ({} s after prepare)",
+                config.max_pending_prepares_per_address, config.prepared_ttl_secs
+            ),
+        ));
+    }
+    Ok(())
+}
 
-/// Deletes prepared launches older than `--prepared-ttl-secs` that were never recorded and never launched
-/// (and their images, when no other launch uses them): their transaction's blockhash expired long before,
-/// and neither the index nor the chain has their pool (a launch that landed keeps its metadata, which its
-/// on-chain URI serves, recorded or not). Runs after a prepare, at most once a minute (or once a TTL, when
-/// shorter), in the background.
-pub async fn expire_prepared(state: &AppState) {
-    use std::sync::atomic::Ordering;
+/// Prepared launches looked at per chunk of a sweep (a sweep goes on, chunk after chunk, until none is
+/// left).
+pub const SWEEP_CHUNK: i64 = 100;
+
+/// The sweeper: [`expire_prepared`] every `--prepared-sweep-secs` (at least once a TTL), on its own timer,
+/// until `shutdown`. Every replica runs one; their deletions are conditional, so two sweeps at once
+/// delete each row once.
+pub async fn sweeper(state: AppState, mut shutdown: tokio::sync::watch::Receiver<bool>) {
+    let every = state
+        .config
+        .prepared_sweep_secs
+        .min(state.config.prepared_ttl_secs)
+        .max(1);
+    let mut timer = tokio::time::interval(std::time::Duration::from_secs(every));
+    timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = timer.tick() => {}
+            _ = shutdown.wait_for(|s| *s) => return,
+        }
+        let expired = expire_prepared(&state).await;
+        if expired > 0 {
+            tracing::info!(expired, "prepared launches never deployed expired");
+        }
+    }
+}
+
+/// Deletes every prepared launch older than `--prepared-ttl-secs` that was never recorded and never
+/// launched, and its image (from the image store too) when no other launch uses it: their transaction's
+/// blockhash expired long before, and neither the index nor the chain has their pool (a launch that landed
+/// keeps its metadata, which its on-chain URI serves, recorded or not). Walks them in chunks of
+/// [`SWEEP_CHUNK`], with no ceiling; the number deleted.
+pub async fn expire_prepared(state: &AppState) -> u64 {
     let ttl = i64::try_from(state.config.prepared_ttl_secs).unwrap_or(i64::MAX);
-    let now = state.now();
-    let last = state.last_sweep.load(Ordering::Relaxed);
-    if now.saturating_sub(last) < ttl.min(60)
-        || state
-            .last_sweep
-            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-            .is_err()
-    {
-        return;
-    }
-    let cutoff = now.saturating_sub(ttl);
-    let candidates = match state.store.stale_prepared(cutoff, SWEEP_BATCH).await {
-        Ok(c) => c,
-        Err(e) => return tracing::warn!("prepared-launch sweep: {e}"),
-    };
-    let mints: Vec<Pubkey> = candidates.iter().filter_map(|m| m.parse().ok()).collect();
-    if mints.is_empty() {
-        return;
-    }
-    // The index may lag: a pool on chain keeps its metadata.
-    let pools: Vec<Pubkey> = mints.iter().map(sdk::pda::pool).collect();
-    let accounts = match state.rpc.get_multiple_accounts(&pools).await {
-        Ok(a) => a,
-        Err(e) => return tracing::warn!("prepared-launch sweep: reading pools: {e}"),
-    };
+    let cutoff = state.now().saturating_sub(ttl);
+    let images = super::images::store(state);
+    let mut after = None;
     let mut expired = 0u64;
-    for (mint, account) in mints.iter().zip(accounts) {
-        if account.is_some() {
-            continue;
+    loop {
+        let chunk = match state
+            .store
+            .stale_prepared(cutoff, after.as_ref(), SWEEP_CHUNK)
+            .await
+        {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!("prepared-launch sweep: {e}");
+                return expired;
+            }
+        };
+        let Some(last) = chunk.last().cloned() else {
+            return expired;
+        };
+        after = Some(last);
+        let mints: Vec<Pubkey> = chunk.iter().filter_map(|(_, m)| m.parse().ok()).collect();
+        // The index may lag: a pool on chain keeps its metadata.
+        let pools: Vec<Pubkey> = mints.iter().map(sdk::pda::pool).collect();
+        let accounts = match state.rpc.get_multiple_accounts(&pools).await {
+            Ok(a) => a,
+            Err(e) => {
+                tracing::warn!("prepared-launch sweep: reading pools: {e}");
+                return expired;
+            }
+        };
+        for (mint, account) in mints.iter().zip(accounts) {
+            if account.is_some() {
+                continue;
+            }
+            let images = images.clone();
+            let deleted = state
+                .store
+                .expire_prepared(&mint.to_string(), cutoff, |hash| async move {
+                    images
+                        .delete(&hash)
+                        .await
+                        .map_err(|e| sqlx::Error::Io(std::io::Error::other(e.to_string())))
+                })
+                .await;
+            match deleted {
+                Ok(n) => expired += n,
+                Err(e) => {
+                    tracing::warn!("prepared-launch sweep: {e}");
+                    return expired;
+                }
+            }
         }
-        match state.store.expire_prepared(&mint.to_string(), cutoff).await {
-            Ok(n) => expired += n,
-            Err(e) => return tracing::warn!("prepared-launch sweep: {e}"),
+        if (chunk.len() as i64) < SWEEP_CHUNK {
+            return expired;
         }
-    }
-    if expired > 0 {
-        tracing::info!(expired, "prepared launches never deployed expired");
     }
 }
