@@ -19,6 +19,8 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "chromedriver";
 const PHONE: (u32, u32) = (390, 844);
 const DESKTOP: (u32, u32) = (1280, 900);
+/// The journey's `--explorer-url`: every mint, wallet and transaction links there.
+const EXPLORER: &str = "https://explorer.test/{kind}/{id}?cluster=custom";
 
 /// chromedriver on a free loopback port, killed on drop.
 struct Driver {
@@ -379,6 +381,38 @@ async fn received(s: &common::Stack, signature: &str, wallet: &str, mint: &str) 
     amount(&meta["postTokenBalances"]) - amount(&meta["preTokenBalances"])
 }
 
+/// What the transaction that made `mint` (its oldest) cost `wallet` in lamports beyond its fee.
+async fn launch_paid(s: &common::Stack, mint: &str, wallet: &str) -> u64 {
+    let http = reqwest::Client::new();
+    let rpc = |method: &str, params: Value| {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let http = http.clone();
+        let url = s.net.rpc_url();
+        async move { common::post(&http, &url, &body).await.1 }
+    };
+    let sigs = rpc(
+        "getSignaturesForAddress",
+        json!([mint, {"commitment": "confirmed"}]),
+    )
+    .await;
+    let first = sigs["result"].as_array().unwrap().last().unwrap()["signature"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let tx = rpc(
+        "getTransaction",
+        json!([first, {"commitment": "confirmed", "maxSupportedTransactionVersion": 0, "encoding": "json"}]),
+    )
+    .await;
+    let keys = tx["result"]["transaction"]["message"]["accountKeys"]
+        .as_array()
+        .unwrap();
+    let i = keys.iter().position(|k| k == wallet).unwrap();
+    let meta = &tx["result"]["meta"];
+    let at = |list: &str| meta[list][i].as_u64().unwrap();
+    at("preBalances") - at("postBalances") - meta["fee"].as_u64().unwrap()
+}
+
 /// A base-unit integer from the digits of a figure on the page (`5,515,082.63 UITEST` with 6 decimals).
 fn base_units(figure: &str, decimals: u32) -> u64 {
     let number: String = figure
@@ -449,6 +483,7 @@ async fn the_launchpad_journey_in_chromium() {
         localnet: true,
         rate_limit_per_second: 1_000,
         rate_limit_burst: 2_000,
+        explorer_url: Some(EXPLORER.into()),
         ..c
     })
     .await;
@@ -649,6 +684,29 @@ async fn the_launchpad_journey_in_chromium() {
         "the image preview",
     )
     .await;
+    // The rent the launch leaves in its accounts, before anything is signed: the mint sized for the longest
+    // mint address (its own is known at prepare), the pool, its vaults, the fee shares and the first buy's
+    // token account.
+    wait_js(
+        &c,
+        "document.querySelector('#launch-rent')?.textContent.startsWith('Rent: about') && \
+         document.querySelector('#launch-rent').textContent.includes('fee shares') && \
+         document.querySelector('#launch-rent').textContent.includes('token account')",
+        10,
+        "the launch's rent on the form",
+    )
+    .await;
+    let rent_shown: u64 = c
+        .execute(
+            "return document.querySelector('#launch-rent').dataset.lamports;",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     click(&c, "#launch-submit").await;
     wait_js(
         &c,
@@ -667,6 +725,28 @@ async fn the_launchpad_journey_in_chromium() {
     assert_eq!(
         text(&c, "#fee-shares").await,
         "Creator fees shared by 2 wallets"
+    );
+    // The chain took exactly that rent: the launch transaction's cost to the creator, less its fee and the
+    // 0.5 SOL first buy, is the shown figure less the rent of the mint address's bytes under 44.
+    let paid = launch_paid(&s, &mint, &address).await;
+    let rent_per_byte = 3_480 * 2;
+    assert_eq!(
+        paid - 500_000_000,
+        rent_shown - (44 - mint.len() as u64) * rent_per_byte,
+        "the launch's rent as the form showed it ({rent_shown} lamports for a 44-character mint)"
+    );
+    // Explorer links (`--explorer-url`): the mint's.
+    let mint_link = c
+        .execute(
+            "return document.querySelector('a[data-explorer=address]')?.href;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        mint_link,
+        json!(EXPLORER.replace("{kind}", "address").replace("{id}", &mint)),
+        "the mint's explorer link"
     );
     // The creator's tools: the handover and the shares (not locked, so they can still change).
     wait_js(
@@ -734,6 +814,20 @@ async fn the_launchpad_journey_in_chromium() {
         "the search finding the launch",
     )
     .await;
+    // The search is also a prefix of a mint (as written) or of a symbol (any case).
+    for prefix in [&mint[..5], "uites"] {
+        fill(&c, "input[name=q]", prefix).await;
+        wait_js(
+            &c,
+            &format!(
+                "document.querySelectorAll('.card').length === 1 && document.querySelector('.card[data-mint=\"{mint}\"]') && \
+                 document.querySelector('#listing-info')?.textContent === '1 launch'"
+            ),
+            10,
+            &format!("the prefix search `{prefix}` finding the launch"),
+        )
+        .await;
+    }
     c.switch_to_window(launch_window.clone()).await.unwrap();
 
     // 6. Buy until the curve graduates: trades and progress update after each buy, the graduating buy's quote
@@ -924,6 +1018,19 @@ async fn the_launchpad_journey_in_chromium() {
         filled >= signed_min && filled >= base_units(&min_at_click, 6),
         "filled {filled}, below the minimum on screen {min_at_click}"
     );
+    // The buy's transaction links to the explorer, in the status and in its row of the trades.
+    let sig = signature.as_str().unwrap();
+    let tx_link = EXPLORER.replace("{kind}", "tx").replace("{id}", sig);
+    wait_js(
+        &c,
+        &format!(
+            "document.querySelector('#trade-status a[data-explorer=tx]')?.href === '{tx_link}' && \
+             document.querySelector('#trades tr.trade-row[data-signature=\"{sig}\"] a[data-explorer=tx]')?.href === '{tx_link}'"
+        ),
+        20,
+        "the buy's explorer links",
+    )
+    .await;
     // Live: with a quote on screen, another wallet's trade re-quotes the panel by itself.
     fill(&c, "#trade-amount", "0.5").await;
     wait_js(&c, "document.querySelector('#trade-quote')?.dataset.amountIn === '500000000' && document.querySelector('#quote-min')", 20, "a quote for 0.5 SOL").await;
@@ -940,16 +1047,58 @@ async fn the_launchpad_journey_in_chromium() {
     )
     .await;
     assert_no_page_errors(&c, "after the race").await;
+    // The header's balances with their dollars (the oracle's SOL price; USDC at a dollar).
+    wait_js(
+        &c,
+        "/SOL ?\\(\\$[0-9.,]+[KM]?\\) · [0-9.,]+ USDC ?\\(\\$/.test(document.querySelector('#wallet-balance')?.textContent ?? '')",
+        30,
+        "the header's balances in dollars",
+    )
+    .await;
+    // Copy: the mint goes to the clipboard (the page's call recorded: headless Chromium has no clipboard).
+    c.execute(
+        "window.__copied = null; navigator.clipboard.writeText = async (t) => { window.__copied = t; };",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(&c, "#copy-mint").await;
+    wait_js(
+        &c,
+        &format!("window.__copied === '{mint}' && document.querySelector('#copy-mint').textContent === 'Copied'"),
+        5,
+        "the mint copied",
+    )
+    .await;
 
-    // A 3 SOL buy's cost is spelled out: network and priority fee, the total leaving the wallet.
+    // A 3 SOL buy's cost is spelled out: network and priority fee, the total leaving the wallet. The trader's
+    // own choices hold: a custom slippage of 3.5% (typed with a decimal comma) and the High priority level,
+    // quoted and then signed.
+    c.execute(
+        "const s = document.querySelector('#slippage'); s.value = 'custom'; s.dispatchEvent(new Event('change', { bubbles: true })); \
+         const p = document.querySelector('#priority'); p.value = 'high'; p.dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    fill(&c, "#slippage-custom", "3,5").await;
     let rows = trade_rows(&c).await;
     fill(&c, "#trade-amount", "3").await;
-    wait_js(&c, "document.querySelector('#trade-quote')?.dataset.amountIn === '3000000000' && document.querySelector('#quote-total')", 20, "a quote for 3 SOL").await;
+    wait_js(&c, "document.querySelector('#trade-quote')?.dataset.amountIn === '3000000000' && document.querySelector('#quote-total') && document.querySelector('#trade-quote').textContent.includes('Minimum at 3.5% slippage')", 20, "a quote for 3 SOL at 3.5%").await;
     assert_eq!(text(&c, "#quote-network").await, "0.000005 SOL");
     let quote = text(&c, "#trade-quote").await;
     assert!(
-        quote.contains("Priority fee (Medium)") && quote.contains("Total from your wallet"),
+        quote.contains("Priority fee (High)") && quote.contains("Total from your wallet"),
         "{quote}"
+    );
+    assert_eq!(text(&c, "#quote-priority").await, "at most 0.002 SOL");
+    let (out, min) = (
+        base_units(&text(&c, "#quote-out").await, 6) as f64,
+        base_units(&text(&c, "#quote-min").await, 6) as f64,
+    );
+    assert!(
+        (min / out - 0.965).abs() < 0.0002,
+        "the minimum at 3.5%: {min} of {out}"
     );
     confirm_and_trade(&c, rows, "the 3 SOL buy").await;
     wait_js(
@@ -959,6 +1108,40 @@ async fn the_launchpad_journey_in_chromium() {
         "the 3 SOL buy",
     )
     .await;
+    let signed = c
+        .execute(
+            "const d = document.querySelector('#trade-status').dataset; return [d.priorityLevel, d.minAmountOut];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(signed[0], "high", "the priority signed: {signed}");
+    assert!(
+        (signed[1].as_str().unwrap().parse::<f64>().unwrap() - min).abs() < 100.0,
+        "the 3.5% minimum signed: {signed}"
+    );
+    // Back to the defaults for what follows.
+    c.execute(
+        "const s = document.querySelector('#slippage'); s.value = '100'; s.dispatchEvent(new Event('change', { bubbles: true })); \
+         const p = document.querySelector('#priority'); p.value = 'medium'; p.dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    // Exact out beyond what the pool holds: said in words, about the quote it cannot pay.
+    click(&c, "#side-sell").await;
+    click(&c, "#trade-exact-out").await;
+    fill(&c, "#trade-amount", "1000").await;
+    wait_js(
+        &c,
+        "document.querySelector('#trade-error')?.textContent.includes('The pool does not hold that much SOL to pay out')",
+        20,
+        "an exact-out sell beyond the pool, in words",
+    )
+    .await;
+    click(&c, "#trade-exact-out").await;
+    fill(&c, "#trade-amount", "").await;
+    click(&c, "#side-buy").await;
     assert_eq!(
         text(&c, "#venue").await,
         "Bonding curve",
@@ -1371,6 +1554,26 @@ async fn the_launchpad_journey_in_chromium() {
         "three launches on discovery",
     )
     .await;
+    // The shield launch's card counts its fee's next step down, as its page does.
+    let shield_line = format!("document.querySelector('.card[data-mint=\"{shield}\"] .shield-fee:not([hidden])')?.textContent");
+    wait_js(
+        &c,
+        &format!("/^Shield fee \\d+(\\.\\d+)?%, next step in \\d+ s$/.test({shield_line} ?? '')"),
+        20,
+        "the shield fee's countdown on its card",
+    )
+    .await;
+    let first_line = c
+        .execute(&format!("return {shield_line};"), vec![])
+        .await
+        .unwrap();
+    wait_js(
+        &c,
+        &format!("{shield_line} !== {first_line}"),
+        5,
+        "the card's countdown ticking",
+    )
+    .await;
     shoot(
         &c,
         "discover",
@@ -1649,6 +1852,8 @@ async fn the_page_is_served_with_its_csp_and_hashed_assets() {
     let (status, config) = common::get(&http, &format!("{}/ui/config.json", s.base)).await;
     assert_eq!(status, 200);
     assert_eq!(config["localnet"], false, "{config}");
+    // No explorer unless `--explorer-url` names one.
+    assert_eq!(config["explorerUrl"], Value::Null, "{config}");
     assert_eq!(config["version"], version);
     let (status, body) = common::post(
         &http,

@@ -131,6 +131,20 @@ export async function decimals(mint) {
 
 /** The symbol of a launch's quote. */
 export const quoteSymbol = (quote) => (quote === 'usdc' ? 'USDC' : 'SOL');
+
+/**
+ * The SOL/USD price the API values everything with (the listing's `usd`: the oracle the indexer reads),
+ * `{ solUsd: number, stale }`, or null before it has one; read at most every 30 seconds.
+ */
+let usdCache = { at: 0, value: null };
+export async function solUsd() {
+  if (Date.now() - usdCache.at < 30_000) return usdCache.value;
+  const r = await get('/launchpad/launches?limit=1');
+  const value = r.usd && Number(r.usd.solUsd) > 0 ? { solUsd: Number(r.usd.solUsd), stale: !!r.usd.stale } : null;
+  // No price yet is asked again next time; a price is kept for 30 seconds.
+  usdCache = { at: value ? Date.now() : 0, value };
+  return value;
+}
 export const TOKEN_DECIMALS = 6;
 export const NATIVE_MINT = 'So11111111111111111111111111111111111111112';
 

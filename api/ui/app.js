@@ -1,7 +1,7 @@
 // The launchpad in a browser: a hash router over four pages, the wallet menu, and the server's config.
 import './errors.js';
-import { get, errorView, captureReferrer } from './api.js';
-import { el, short, units, put } from './format.js';
+import { get, errorView, captureReferrer, solUsd } from './api.js';
+import { el, short, units, put, usd } from './format.js';
 import { session, standardWallets, onWalletsChanged } from './wallet.js';
 import * as discover from './pages/discover.js';
 import * as token from './pages/token.js';
@@ -107,10 +107,19 @@ async function paintBalance() {
   const w = session.wallet;
   if (!w) return;
   try {
-    const b = (await get(`/launchpad/wallets/${w.address}`)).balances;
+    const [view, price] = await Promise.all([get(`/launchpad/wallets/${w.address}`), solUsd().catch(() => null)]);
+    const b = view.balances;
     const box = document.getElementById('wallet-balance');
     if (!box || session.wallet !== w) return;
-    box.textContent = b ? `${units(b.sol, 9, 3)} SOL${b.usdc && b.usdc !== '0' ? ` · ${units(b.usdc, 6, 2)} USDC` : ''}` : '';
+    // Each balance with its dollars (SOL at the oracle's price, USDC at one dollar), when the API has a price.
+    const dollars = (amount, decimals, rate) => (rate ? el('span', { class: 'usd' }, `(${usd(String((Number(amount) / 10 ** decimals) * rate))})`) : null);
+    put(
+      box,
+      ...(b
+        ? [`${units(b.sol, 9, 3)} SOL`, dollars(b.sol, 9, price?.solUsd), ...(b.usdc && b.usdc !== '0' ? [` · ${units(b.usdc, 6, 2)} USDC`, dollars(b.usdc, 6, 1)] : [])]
+        : []),
+    );
+    box.title = price ? `Dollar values at SOL $${price.solUsd.toFixed(2)}${price.stale ? ' (an old price)' : ''}` : '';
     box.dataset.sol = b?.sol ?? '';
     box.dataset.usdc = b?.usdc ?? '';
   } catch (e) {

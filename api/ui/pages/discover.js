@@ -5,6 +5,8 @@ import { el, price, compact, usd, age, units, bps, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
 
 const PAGE = 24;
+/** What `prefix` takes: the start of a mint or a symbol, ASCII letters and digits. */
+const PREFIX = /^[0-9A-Za-z]{1,44}$/;
 
 export function tokenAvatar(entry, image) {
   const box = el('div', { class: 'avatar', 'aria-hidden': 'true' }, (entry.symbol || '?').slice(0, 3));
@@ -29,6 +31,48 @@ export function progressBar(bpsValue, label) {
   fill.style.width = `${Math.min(100, bpsValue / 100)}%`;
   bar.append(fill);
   return bar;
+}
+
+/** A shield launch's decaying fee, by mint: `{ currentFeeBps, finalFeeBps, feeChangesAt }` from its curve
+ * (the chain's clock), read once per step. */
+const shields = new Map();
+/** The longest a shield fee decays: ten steps of a minute (the spec's 50% to 1%). */
+const SHIELD_SECS = 600;
+
+/** Whether `entry` is a shield launch whose fee may still be stepping down. */
+const decaying = (entry) => entry.preset === 'shield' && entry.status === 'bonding' && Date.now() / 1000 - entry.createdAt < SHIELD_SECS + 60;
+
+/** The card's line for a decaying shield fee: the fee now and the seconds to its next step. */
+function shieldLine(mint) {
+  const f = shields.get(mint);
+  if (!f || f.feeChangesAt == null) return null;
+  const left = Math.max(0, Math.round(f.feeChangesAt - Date.now() / 1000));
+  return `Shield fee ${bps(f.currentFeeBps)}, next step in ${left} s`;
+}
+
+/** Reads the shield fee of `mint` (unless known and not yet stepped) and paints it on its card. */
+async function loadShield(mint, grid) {
+  const known = shields.get(mint);
+  if (known && (known.feeChangesAt == null || known.feeChangesAt > Date.now() / 1000)) return;
+  if (known?.loading) return;
+  shields.set(mint, { ...known, loading: true });
+  try {
+    const c = await get(`/launchpad/curve/${mint}`);
+    shields.set(mint, { currentFeeBps: c.currentFeeBps, finalFeeBps: c.finalFeeBps, feeChangesAt: c.feeChangesAt ?? null });
+  } catch (e) {
+    shields.delete(mint);
+    console.error('shield fee', e);
+  }
+  paintShields(grid);
+}
+
+/** Every card's shield countdown, as of now. */
+function paintShields(grid) {
+  for (const box of grid.querySelectorAll('.shield-fee')) {
+    const line = shieldLine(box.dataset.mint);
+    box.hidden = !line;
+    box.textContent = line ?? '';
+  }
 }
 
 function card(entry) {
@@ -73,6 +117,7 @@ function card(entry) {
     ),
     progressBar(entry.progressBps),
     el('div', { class: 'progress-label muted' }, `${bps(entry.progressBps)} of the way to graduation`),
+    decaying(entry) ? el('div', { class: 'shield-fee warning small', 'data-mint': entry.mint, hidden: !shieldLine(entry.mint) }, shieldLine(entry.mint) ?? '') : null,
   );
 }
 
@@ -156,7 +201,7 @@ export async function render(main) {
   const search = el('input', {
     type: 'search',
     name: 'q',
-    placeholder: 'Search name, symbol or mint',
+    placeholder: 'Search name, symbol or the start of a mint',
     'aria-label': 'Search launches',
     maxlength: 64,
   });
@@ -197,21 +242,30 @@ export async function render(main) {
     stateToUrl(state);
     loadKing().catch((e) => console.error('king of the hill', e));
     try {
-      const r = await get(
-        `/launchpad/launches${qs({
-          sort: state.sort,
-          order: state.order,
-          status: state.status,
-          preset: state.preset,
-          quote: state.quote,
-          q: state.q,
-          limit: Math.min(100, state.limit),
-        })}`,
-      );
+      const filters = {
+        sort: state.sort,
+        order: state.order,
+        status: state.status,
+        preset: state.preset,
+        quote: state.quote,
+        limit: Math.min(100, state.limit),
+      };
+      // A search of letters and digits is also the start of a mint or a symbol (`prefix`): those launches
+      // first, then the names and symbols that contain it.
+      const byPrefix = PREFIX.test(state.q) ? get(`/launchpad/launches${qs({ ...filters, prefix: state.q })}`) : null;
+      const [r, p] = await Promise.all([get(`/launchpad/launches${qs({ ...filters, q: state.q })}`), byPrefix]);
       if (mine !== seq) return;
+      if (p) {
+        const seen = new Set(p.launches.map((e) => e.mint));
+        const rest = r.launches.filter((e) => !seen.has(e.mint));
+        // Both lists whole: the union counted exactly; else at least the larger.
+        r.total = r.launches.length >= r.total && p.launches.length >= p.total ? p.launches.length + rest.length : Math.max(r.total, p.total);
+        r.launches = [...p.launches, ...rest].slice(0, filters.limit);
+      }
       error.hidden = true;
       for (const e of r.launches) known.set(e.mint, { symbol: e.symbol, quote: e.quote });
       put(grid, ...r.launches.map(card));
+      for (const e of r.launches) if (decaying(e)) loadShield(e.mint, grid);
       if (!r.launches.length) {
         put(info, 
           state.q || state.status || state.preset || state.quote
@@ -285,7 +339,15 @@ export async function render(main) {
   );
   await load();
   const refresh = debounce(load, 300);
-  return watch(
+  // Shield fees count down every second; a step reached reads the curve again.
+  const shieldTimer = setInterval(() => {
+    paintShields(grid);
+    for (const box of grid.querySelectorAll('.shield-fee')) {
+      const f = shields.get(box.dataset.mint);
+      if (f?.feeChangesAt != null && f.feeChangesAt <= Date.now() / 1000) loadShield(box.dataset.mint, grid);
+    }
+  }, 1000);
+  const stop = watch(
     { kinds: ['launch', 'trade', 'curve', 'complete', 'migrate'] },
     {
       onEvent: (event) => {
@@ -298,4 +360,8 @@ export async function render(main) {
       refresh: load,
     },
   );
+  return () => {
+    clearInterval(shieldTimer);
+    stop?.();
+  };
 }

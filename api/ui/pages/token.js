@@ -708,6 +708,7 @@ export async function render(main, ctx, mint) {
       }
       // The signed figures, kept for anyone checking the page against the chain.
       tradeStatus.dataset.minAmountOut = buildBody.minAmountOut;
+      tradeStatus.dataset.priorityLevel = buildBody.priorityLevel;
       if (buildBody.maxAmountIn) tradeStatus.dataset.maxAmountIn = buildBody.maxAmountIn;
       const fees = BigInt(built.estimatedGas?.lamports ?? '0');
       tradeStatus.textContent = `Waiting for your wallet to sign (fees at most ${units(String(fees), 9, 9)} SOL)…`;

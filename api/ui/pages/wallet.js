@@ -1,6 +1,6 @@
 // A wallet: its holdings valued where each token trades now, the creator fees it can claim (claim buttons
 // for the connected wallet), its launches and recent trades. The development wallet gets the localnet faucet.
-import { get, post, errorView, signAndSubmit, airdrop, decimals, TOKEN_DECIMALS, NATIVE_MINT } from '../api.js';
+import { get, post, errorView, signAndSubmit, airdrop, decimals, TOKEN_DECIMALS, NATIVE_MINT, solUsd } from '../api.js';
 import { el, units, price, short, age, put, usd, explorerLink } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { SIGNATURE_FEE } from '../costs.js';
@@ -89,7 +89,7 @@ export async function render(main, ctx, address) {
       [w, solUsd] = await Promise.all([
         get(`/launchpad/wallets/${who}`),
         // The oracle the listing prices SOL launches in dollars with.
-        get('/launchpad/launches?limit=1').then((r) => Number(r.usd?.solUsd) || null).catch(() => null),
+        solUsd().then((p) => p?.solUsd ?? null).catch(() => null),
       ]);
     } catch (e) {
       showError(e);
