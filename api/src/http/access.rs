@@ -260,7 +260,7 @@ pub async fn record(
     let (id, name, source) = client
         .as_ref()
         .map_or(("", "", ""), |c| (&*c.id, &*c.name, &*c.source));
-    let us = elapsed.as_micros();
+    let us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
     if status.is_server_error() {
         tracing::warn!(
             target: "api::request",
