@@ -490,8 +490,9 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
 }
 
 /// `--database-read-url`: an API replica reads the index from a hot standby streaming the primary, while
-/// the indexer writes the primary. The standby is read-only, so any write sent its way would fail; the
-/// replica's readiness follows both databases, and reads come back with the standby, caught up.
+/// the indexer writes the primary. The standby is read-only, so any write sent its way would fail; when the
+/// standby stops, readiness stays up and reads fall back to the primary; they return to the standby, caught
+/// up.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_api_replica_reads_from_a_streaming_standby() {
     let pg = Postgres::start();
@@ -609,46 +610,32 @@ async fn an_api_replica_reads_from_a_streaming_standby() {
         .unwrap();
     assert_eq!(status, 200, "{token}");
 
-    // The standby stops: the primary still answers, but this replica's reads came from the standby.
+    // The standby stops: readiness follows the primary alone, and reads fall back to it (within a second
+    // or two of the replica's failed check), so the trade made meanwhile is served at once.
     standby.stop();
-    wait_for(
-        "readiness turns 503 without the standby",
-        Duration::from_secs(10),
-        || async {
-            get_json(&http, &format!("{base}/readyz"))
-                .await
-                .is_some_and(|(s, _)| s == 503)
-        },
-    )
-    .await;
-    // (The pool tries to connect until its 10 s acquire timeout before the read fails.)
-    let r = http
-        .get(format!("{base}/launchpad/trades/{mint}?limit=100"))
-        .timeout(Duration::from_secs(30))
-        .send()
-        .await
-        .unwrap();
-    assert!(
-        r.status().is_server_error(),
-        "reads go to the standby: {}",
-        r.status()
-    );
-    // Meanwhile the chain and the primary move on.
     testkit::buy(&rpc, &keys, &trader, SOL / 10 + 9)
         .await
         .unwrap();
-
-    standby.restart();
-    wait_for("readiness is back", Duration::from_secs(30), || async {
-        get_json(&http, &format!("{base}/readyz"))
-            .await
-            .is_some_and(|(s, _)| s == 200)
-    })
-    .await;
     wait_for(
-        "the standby catches up and serves the trade made while it was down",
-        Duration::from_secs(60),
+        "reads fall back to the primary, which has the new trade",
+        Duration::from_secs(30),
         trades(4),
+    )
+    .await;
+    let (status, _) = get_json(&http, &format!("{base}/readyz")).await.unwrap();
+    assert_eq!(
+        status, 200,
+        "readiness does not fail on the read replica alone"
+    );
+    // The standby comes back and catches up; reads return to it with nothing missing.
+    standby.restart();
+    testkit::buy(&rpc, &keys, &trader, SOL / 10 + 10)
+        .await
+        .unwrap();
+    wait_for(
+        "the standby catches up and serves every trade",
+        Duration::from_secs(60),
+        trades(5),
     )
     .await;
 }

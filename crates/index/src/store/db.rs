@@ -62,6 +62,9 @@ pub struct Store {
     /// Where the read side ([`crate::read`]) queries: a PostgreSQL read replica when one was given
     /// ([`Store::with_read_replica`]), else the primary. Writes, the feed and `LISTEN` stay on the primary.
     reads: Option<AnyPool>,
+    /// Whether the read replica answered its last check ([`REPLICA_CHECK_EVERY`]); while it does not, reads
+    /// go to the primary.
+    replica_up: std::sync::Arc<std::sync::atomic::AtomicBool>,
     backend: Backend,
     /// What this process committed: the one signal that a batch committed (shared by every clone; other
     /// processes learn of feed commits by PostgreSQL's `NOTIFY`).
@@ -162,6 +165,65 @@ fn sqlite_pragmas(conn: &mut AnyConnection) -> BoxFuture<'_, Result<(), sqlx::Er
     })
 }
 
+/// How often a read replica is checked (`SELECT 1` within the same time); reads leave it at the first failed
+/// check and come back at the first answered one.
+pub const REPLICA_CHECK_EVERY: Duration = Duration::from_secs(1);
+
+/// Checks the read replica every [`REPLICA_CHECK_EVERY`] while its store lives, noting in `up` whether it
+/// answers.
+fn watch_replica(replica: AnyPool, up: std::sync::Weak<std::sync::atomic::AtomicBool>) {
+    use std::sync::atomic::Ordering;
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(REPLICA_CHECK_EVERY).await;
+            let Some(up) = up.upgrade() else {
+                return;
+            };
+            let answered = matches!(
+                tokio::time::timeout(
+                    REPLICA_CHECK_EVERY,
+                    sqlx::query("SELECT 1").execute(&replica)
+                )
+                .await,
+                Ok(Ok(_))
+            );
+            if up.swap(answered, Ordering::Relaxed) != answered {
+                if answered {
+                    tracing::info!("database: the read replica answers again; reads go back to it");
+                } else {
+                    tracing::warn!(
+                        "database: the read replica does not answer; reads go to the primary"
+                    );
+                }
+            }
+        }
+    });
+}
+
+/// TCP keepalives and `tcp_user_timeout` for every PostgreSQL session (pools, the writer's lease, the feed's
+/// `LISTEN`), as startup options: the server notices a peer gone behind a cut network within about a minute
+/// (and releases a lost writer's lease with its session), instead of the kernel's two hours. Keys the URL
+/// already sets (`options[tcp_keepalives_idle]=...`) are left as given.
+pub const SESSION_OPTIONS: [(&str, &str); 4] = [
+    ("tcp_keepalives_idle", "15"),
+    ("tcp_keepalives_interval", "5"),
+    ("tcp_keepalives_count", "3"),
+    ("tcp_user_timeout", "30000"),
+];
+
+/// `url` with [`SESSION_OPTIONS`] added as `options[key]=value` parameters.
+pub fn session_url(url: &str) -> String {
+    let mut out = url.to_string();
+    for (key, value) in SESSION_OPTIONS {
+        if url.contains(&format!("options[{key}]")) || url.contains(&format!("{key}=")) {
+            continue;
+        }
+        out.push(if out.contains('?') { '&' } else { '?' });
+        out.push_str(&format!("options[{key}]={value}"));
+    }
+    out
+}
+
 /// Creates an empty PostgreSQL database `name` (ASCII letters, digits and `_`) on the server of
 /// `admin_url`, dropping any old one of that name, and returns its URL. Tests and benchmarks index into
 /// fresh databases.
@@ -203,6 +265,7 @@ impl Store {
             anyhow::anyhow!("unsupported database URL (expected postgres://… or sqlite://…)")
         })?;
         let url = match backend {
+            Backend::Postgres => session_url(url),
             Backend::Sqlite if url.contains(":memory:") => {
                 anyhow::bail!("an in-memory SQLite database cannot be shared; use a file")
             }
@@ -224,6 +287,7 @@ impl Store {
             .await?;
         Ok(Store {
             reads: None,
+            replica_up: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
             pool,
             backend,
             commits: std::sync::Arc::new(tokio::sync::watch::channel(Commits::default()).0),
@@ -287,9 +351,13 @@ impl Store {
         &self.pool
     }
 
-    /// Where reads that may lag the primary by a replica's delay go (the primary without a replica).
+    /// Where reads that may lag the primary by a replica's delay go: the read replica while it answers,
+    /// else (no replica, or it failed its last check) the primary.
     pub fn reads(&self) -> &AnyPool {
-        self.reads.as_ref().unwrap_or(&self.pool)
+        match &self.reads {
+            Some(replica) if self.replica_up.load(std::sync::atomic::Ordering::Relaxed) => replica,
+            _ => &self.pool,
+        }
     }
 
     /// This store with its reads served by a PostgreSQL read replica at `url` (a hot standby of the
@@ -309,8 +377,11 @@ impl Store {
         )
         .await?
         .pool;
+        let up = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        watch_replica(reads.clone(), std::sync::Arc::downgrade(&up));
         Ok(Store {
             reads: Some(reads),
+            replica_up: up,
             ..self
         })
     }
@@ -435,8 +506,8 @@ impl Store {
         Ok(())
     }
 
-    /// Whether the database (the primary, and the read replica when there is one) answers a trivial query
-    /// within `within`: the readiness of whatever reads and writes it.
+    /// Whether the primary answers a trivial query within `within`: the readiness of whatever reads and
+    /// writes it. A read replica that does not answer fails nothing (reads go to the primary meanwhile).
     pub async fn ping(&self, within: Duration) -> Result<(), String> {
         let ping = |pool: &AnyPool, what: &'static str| {
             let pool = pool.clone();
@@ -451,14 +522,12 @@ impl Store {
                 }
             }
         };
-        match &self.reads {
-            None => ping(&self.pool, "primary").await,
-            Some(reads) => {
-                let (primary, replica) =
-                    tokio::join!(ping(&self.pool, "primary"), ping(reads, "read replica"));
-                primary.and(replica)
-            }
-        }
+        ping(&self.pool, "primary").await
+    }
+
+    /// Whether reads go to the read replica now (`false` without one, or while it fails its checks).
+    pub fn reading_from_replica(&self) -> bool {
+        self.reads.is_some() && self.replica_up.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Wakes whenever this process commits a batch ([`Store::apply`]).

@@ -10,6 +10,9 @@
 use super::{Backend, Store};
 use sqlx::{AnyConnection, Connection as _, Row as _};
 
+/// How long [`Lease::check`] waits for the lease's session to answer before counting the lease lost.
+pub const CHECK_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// What a lease is for: each kind has one holder per database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LeaseKind {
@@ -68,7 +71,9 @@ impl Lease {
     /// is gone with it).
     pub async fn check(&mut self) -> bool {
         if let Holder::Postgres(conn) = &mut self.holder {
-            if self.lost || conn.ping().await.is_err() {
+            // Bounded here too: a ping on a cut network would otherwise wait for the kernel to give up.
+            let answered = tokio::time::timeout(CHECK_WITHIN, conn.ping()).await;
+            if self.lost || !matches!(answered, Ok(Ok(()))) {
                 self.lost = true;
             }
         }
