@@ -2748,6 +2748,7 @@ export interface operations {
                 quote?: "sol" | "usdc";
                 creator?: components["schemas"]["SolanaAddress"];
                 q?: string;
+                prefix?: string;
             };
             header?: never;
             path?: never;
