@@ -9,7 +9,7 @@ use crate::json::Json;
 use crate::state::AppState;
 use axum::extract::State;
 use index::market::{self, fixed_to_decimal, MARKET_CAP_DIGITS};
-use index::read::HolderSummary;
+use index::read::{CurveState, HolderSummary};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
@@ -145,79 +145,56 @@ pub async fn token(
     ApiPath(mint): ApiPath<String>,
 ) -> Result<Json<TokenResponse>, ApiError> {
     let mint = address("mint", Some(&mint))?;
-    let not_found = || ApiError::not_found(format!("no launch with mint {mint}"));
-    let launch = state.store.launch(&mint).await?.ok_or_else(not_found)?;
-    let c = state.curve(&mint).await?.ok_or_else(not_found)?;
-    let (venue, price) = state.store.spot_price(&c).await?;
+    Ok(Json(token_view(&state, &mint).await?))
+}
+
+/// A token's market figures as the token view renders them.
+struct MarketView {
+    venue: String,
+    price: String,
+    curve_price: String,
+    supply: String,
+    market_cap: String,
+    ath_price: Option<String>,
+    ath_market_cap: Option<String>,
+    volume24h_base: String,
+    volume24h_quote: String,
+    price_change24h: Option<String>,
+    trades24h: u64,
+    traders24h: u64,
+    last_trade_at: Option<i64>,
+    price_usd: Option<String>,
+    market_cap_usd: Option<String>,
+    volume24h_usd: Option<String>,
+    usd: Option<crate::prices::usd::UsdPrice>,
+}
+
+/// The launch's price, market cap, all-time high and rolling 24h market, in its quote and in dollars.
+async fn market_view(
+    state: &AppState,
+    mint: &sdk::Pubkey,
+    quote: &str,
+    c: &CurveState,
+) -> Result<MarketView, ApiError> {
+    let (venue, price) = state.store.spot_price(c).await?;
     let (_, curve_price) = market::spot_price(&c.pool, &c.config, None);
     let supply = market::supply(&c.pool);
-    let stats = state.store.launch_stats(&mint).await?;
+    let stats = state.store.launch_stats(mint).await?;
     let activity = state
         .store
-        .activity(&mint, index::market::window_start(state.now()))
+        .activity(mint, index::market::window_start(state.now()))
         .await?;
-    let extras = state.store.launch_extras(&mint).await?.unwrap_or_default();
-    let holders = state
-        .store
-        .holder_summary(&mint, TOP_HOLDERS)
-        .await?
-        .ok_or_else(not_found)?;
     let last_trade_at = stats.as_ref().and_then(|s| s.last_trade_time);
     let ath = stats
         .as_ref()
         .map(|s| s.ath_price)
         .filter(|_| last_trade_at.is_some());
     let cap = |p: u128| fixed_to_decimal(market::market_cap(p, supply), MARKET_CAP_DIGITS);
-    let usd = crate::prices::usd::sol_usd(&state).await?;
-    let quote = launch.quote.as_str();
+    let usd = crate::prices::usd::sol_usd(state).await?;
     let in_usd =
         |f: &dyn Fn(&crate::prices::usd::SolUsd) -> Option<String>| usd.as_ref().and_then(f);
-    let price_usd = in_usd(&|u| u.price(quote, price));
-    let market_cap_usd = in_usd(&|u| u.market_cap(quote, market::market_cap(price, supply)));
-    let volume24h_usd = in_usd(&|u| u.amount(quote, activity.volume_quote));
     let price_digits = curve::display::PRICE_DIGITS;
-    let when = |t: i64| (t > 0).then_some(t);
-    let pool_address: sdk::Pubkey = launch.pool.parse().map_err(|_| not_found())?;
-    let fee_shares = state
-        .store
-        .fee_shares(&pool_address)
-        .await?
-        .map(|s| FeeSharesSummary {
-            recipients: sdk::shares::recipients(&s)
-                .into_iter()
-                .map(
-                    |(wallet, bps)| crate::routes::fee_shares::FeeRecipientBody {
-                        wallet: wallet.to_string(),
-                        bps,
-                    },
-                )
-                .collect(),
-            locked: s.locked,
-        });
-    Ok(Json(TokenResponse {
-        mint: mint.to_string(),
-        pool: launch.pool,
-        config: launch.config,
-        creator: c.pool.creator.to_string(),
-        launched_by: launch.creator,
-        pending_creator: (c.pool.pending_creator != sdk::Pubkey::default())
-            .then(|| c.pool.pending_creator.to_string()),
-        fee_shares,
-        name: launch.name,
-        symbol: launch.symbol,
-        description: extras.description,
-        image: extras.image_hash.as_deref().map(|h| image_url(&state, h)),
-        metadata_uri: launch.uri,
-        links: Links {
-            website: extras.website,
-            twitter: extras.twitter,
-            telegram: extras.telegram,
-        },
-        preset: launch.preset,
-        quote: launch.quote,
-        quote_mint: launch.quote_mint,
-        status: market::status_name(c.pool.status).into(),
-        progress_bps: c.progress_bps(),
+    Ok(MarketView {
         venue: venue.name().into(),
         price: fixed_to_decimal(price, price_digits),
         curve_price: fixed_to_decimal(curve_price, price_digits),
@@ -232,16 +209,98 @@ pub async fn token(
             .and_then(|r| market::change_percent(r, price)),
         trades24h: activity.trades,
         traders24h: activity.traders,
+        last_trade_at,
+        price_usd: in_usd(&|u| u.price(quote, price)),
+        market_cap_usd: in_usd(&|u| u.market_cap(quote, market::market_cap(price, supply))),
+        volume24h_usd: in_usd(&|u| u.amount(quote, activity.volume_quote)),
+        usd: usd.map(|u| u.price),
+    })
+}
+
+/// The launch's shared creator fees, or `None` when they are the creator role's.
+async fn fee_shares_summary(
+    state: &AppState,
+    pool: &sdk::Pubkey,
+) -> Result<Option<FeeSharesSummary>, ApiError> {
+    Ok(state
+        .store
+        .fee_shares(pool)
+        .await?
+        .map(|s| FeeSharesSummary {
+            recipients: sdk::shares::recipients(&s)
+                .into_iter()
+                .map(
+                    |(wallet, bps)| crate::routes::fee_shares::FeeRecipientBody {
+                        wallet: wallet.to_string(),
+                        bps,
+                    },
+                )
+                .collect(),
+            locked: s.locked,
+        }))
+}
+
+/// The token view of `mint`: its launch row, curve, extras, holders, fee shares and market.
+async fn token_view(state: &AppState, mint: &sdk::Pubkey) -> Result<TokenResponse, ApiError> {
+    let not_found = || ApiError::not_found(format!("no launch with mint {mint}"));
+    let launch = state.store.launch(mint).await?.ok_or_else(not_found)?;
+    let c = state.curve(mint).await?.ok_or_else(not_found)?;
+    let m = market_view(state, mint, &launch.quote, &c).await?;
+    let extras = state.store.launch_extras(mint).await?.unwrap_or_default();
+    let holders = state
+        .store
+        .holder_summary(mint, TOP_HOLDERS)
+        .await?
+        .ok_or_else(not_found)?;
+    let pool_address: sdk::Pubkey = launch.pool.parse().map_err(|_| not_found())?;
+    let fee_shares = fee_shares_summary(state, &pool_address).await?;
+    let when = |t: i64| (t > 0).then_some(t);
+    Ok(TokenResponse {
+        mint: mint.to_string(),
+        pool: launch.pool,
+        config: launch.config,
+        creator: c.pool.creator.to_string(),
+        launched_by: launch.creator,
+        pending_creator: (c.pool.pending_creator != sdk::Pubkey::default())
+            .then(|| c.pool.pending_creator.to_string()),
+        fee_shares,
+        name: launch.name,
+        symbol: launch.symbol,
+        description: extras.description,
+        image: extras.image_hash.as_deref().map(|h| image_url(state, h)),
+        metadata_uri: launch.uri,
+        links: Links {
+            website: extras.website,
+            twitter: extras.twitter,
+            telegram: extras.telegram,
+        },
+        preset: launch.preset,
+        quote: launch.quote,
+        quote_mint: launch.quote_mint,
+        status: market::status_name(c.pool.status).into(),
+        progress_bps: c.progress_bps(),
+        venue: m.venue,
+        price: m.price,
+        curve_price: m.curve_price,
+        supply: m.supply,
+        market_cap: m.market_cap,
+        ath_price: m.ath_price,
+        ath_market_cap: m.ath_market_cap,
+        volume24h_base: m.volume24h_base,
+        volume24h_quote: m.volume24h_quote,
+        price_change24h: m.price_change24h,
+        trades24h: m.trades24h,
+        traders24h: m.traders24h,
         created_at: launch.created_at,
         completed_at: when(c.pool.complete_timestamp),
         migrated_at: when(c.pool.migrate_timestamp),
-        last_trade_at,
-        price_usd,
-        market_cap_usd,
-        volume24h_usd,
-        usd: usd.map(|u| u.price),
+        last_trade_at: m.last_trade_at,
+        price_usd: m.price_usd,
+        market_cap_usd: m.market_cap_usd,
+        volume24h_usd: m.volume24h_usd,
+        usd: m.usd,
         holders,
-    }))
+    })
 }
 
 /// This area's routes, each with its OpenAPI path (the handler's `#[utoipa::path]` names its method and path).

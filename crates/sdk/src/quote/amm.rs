@@ -45,6 +45,11 @@ impl QuoteSide {
     pub fn reserves(self, pool: &AmmPool) -> (u64, u64) {
         self.split(pool.reserve_a, pool.reserve_b)
     }
+
+    /// Whether a swap pays token a for token b: a buy (quote in, base out) does exactly when the quote is a.
+    pub fn a_to_b(self, buying: bool) -> bool {
+        (self == QuoteSide::A) == buying
+    }
 }
 
 /// The pool's `(input, output)` reserves for a swap (`a_to_b`: token a in).
@@ -91,5 +96,13 @@ mod tests {
         assert_eq!(QuoteSide::of(&high, &low), QuoteSide::B);
         assert_eq!(QuoteSide::A.split(7, 9), (7, 9));
         assert_eq!(QuoteSide::B.split(7, 9), (9, 7));
+    }
+
+    #[test]
+    fn a_buy_pays_token_a_exactly_when_the_quote_is_a() {
+        assert!(QuoteSide::A.a_to_b(true));
+        assert!(!QuoteSide::A.a_to_b(false));
+        assert!(!QuoteSide::B.a_to_b(true));
+        assert!(QuoteSide::B.a_to_b(false));
     }
 }
