@@ -15,14 +15,37 @@ use localnet::testkit::{self, SOL};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Connections `wrk` keeps open, and its threads.
+/// Connections `wrk` keeps open.
 const CONNECTIONS: usize = 32;
-const WRK_THREADS: usize = 2;
-/// Seconds of each `wrk` phase.
-const PHASE_SECS: u64 = 8;
-/// Rounds: every round measures the trivial handler right before each endpoint, so a ratio compares two
-/// phases seconds apart on the same machine state.
-const ROUNDS: usize = 2;
+
+/// A count from the environment, else `default`.
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// `wrk`'s threads (`LOAD_WRK_THREADS`, 1: the issue's `wrk -t1 -c32`).
+fn wrk_threads() -> usize {
+    env_or("LOAD_WRK_THREADS", 1)
+}
+
+/// Seconds of each `wrk` phase (`LOAD_PHASE_SECS`, 5).
+fn phase_secs() -> u64 {
+    env_or("LOAD_PHASE_SECS", 5)
+}
+
+/// Rounds (`LOAD_ROUNDS`, 4): every round measures the trivial handler right before each endpoint, so a
+/// ratio compares two phases seconds apart on the same machine state.
+fn rounds() -> usize {
+    env_or("LOAD_ROUNDS", 4)
+}
+
+/// `LOAD_HOT=1`: only the curve and the quote (the hot paths), without the candles and the listing.
+fn hot_only() -> bool {
+    std::env::var("LOAD_HOT").is_ok_and(|v| v == "1")
+}
 
 /// What one `wrk` phase measured.
 struct Outcome {
@@ -68,11 +91,11 @@ fn wrk(target: &Target, dir: &std::path::Path) -> Outcome {
     let mut cmd = std::process::Command::new("wrk");
     cmd.args([
         "-t",
-        &WRK_THREADS.to_string(),
+        &wrk_threads().to_string(),
         "-c",
         &CONNECTIONS.to_string(),
         "-d",
-        &format!("{PHASE_SECS}s"),
+        &format!("{}s", phase_secs()),
         "--latency",
     ]);
     if target.gzip {
@@ -195,13 +218,15 @@ async fn main() {
         .unwrap()
         .as_secs() as i64;
     let day_start = index::market::bucket(now - 86_400, 60);
-    seed_day_of_candles(&store, &keys.mint.to_string(), day_start).await;
-    let seeded = Instant::now();
-    store.seed_listing(LAUNCHES, now).await.unwrap();
-    println!(
-        "seeded {LAUNCHES} launches in {:.1} s",
-        seeded.elapsed().as_secs_f64()
-    );
+    if !hot_only() {
+        seed_day_of_candles(&store, &keys.mint.to_string(), day_start).await;
+        let seeded = Instant::now();
+        store.seed_listing(LAUNCHES, now).await.unwrap();
+        println!(
+            "seeded {LAUNCHES} launches in {:.1} s",
+            seeded.elapsed().as_secs_f64()
+        );
+    }
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let state = AppState::new(
@@ -252,6 +277,7 @@ async fn main() {
             format!("{base}/swap/quote"),
         )
     };
+    let browse: &[Target] = if hot_only() { &[] } else { &browse };
     let targets: Vec<Target> = [
         Target::get(
             "`GET /launchpad/curve/{mint}`",
@@ -273,15 +299,16 @@ async fn main() {
                 .unwrap()
         }
     };
+    let (threads, secs, rounds) = (wrk_threads(), phase_secs(), rounds());
     println!(
-        "wrk -t{WRK_THREADS} -c{CONNECTIONS} -d{PHASE_SECS}s per phase, {ROUNDS} rounds; each endpoint's ratio is \
+        "wrk -t{threads} -c{CONNECTIONS} -d{secs}s per phase, {rounds} rounds; each endpoint's ratio is \
          to the trivial handler measured just before it\n"
     );
     println!(
         "| round | endpoint | requests/s | p50 | p99 | trivial requests/s | vs trivial | errors |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    for round in 1..=ROUNDS {
+    for round in 1..=rounds {
         for target in &targets {
             let base = run(&trivial).await;
             let o = run(target).await;
