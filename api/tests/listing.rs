@@ -567,7 +567,7 @@ async fn views(postgres: bool) {
         &lower,
         "S1",
         "s12",
-        "S999",
+        "S10",
     ] {
         let (got, total) = pages(&http, &s.base, &format!("prefix={prefix}"), 100).await;
         let expected: BTreeSet<String> = all
