@@ -20,6 +20,7 @@ use utoipa_axum::router::OpenApiRouter;
     components(schemas(schema::SolanaAddress, schema::SolanaSignature)),
     tags(
         (name = "launchpad", description = "Bonding-curve launches"),
+        (name = "community", description = "Signed comments and replies, profiles"),
         (name = "swap", description = "Swaps and transaction relay"),
         (name = "cross-chain", description = "Cross-chain swaps (LI.FI, Relay as fallback)"),
         (name = "service", description = "Health and documentation"),
@@ -107,6 +108,7 @@ fn areas(state: &AppState) -> OpenApiRouter<AppState> {
         .merge(routes::candles::router(state))
         .merge(routes::feed::router())
         .merge(routes::holders::router(state))
+        .merge(routes::community::router(state))
         .merge(routes::wallets::router(state))
         .merge(routes::pnl::router(state))
         .merge(routes::launch::router(state))

@@ -102,6 +102,11 @@ export class DevWallet {
     return out;
   }
 
+  /** Signs a text message's bytes (a comment, a profile: docs/api.md); the signature in base58. */
+  async signMessage(bytes) {
+    return base58(new Uint8Array(await crypto.subtle.sign('Ed25519', this.key, bytes)));
+  }
+
   async disconnect() {}
 }
 
@@ -120,6 +125,16 @@ class StandardWallet {
     const feature = this.wallet.features['solana:signTransaction'];
     const [out] = await feature.signTransaction({ transaction: tx, account: this.account, chain: this.chain });
     return new Uint8Array(out.signedTransaction);
+  }
+
+  /** Signs a text message's bytes with the wallet's `solana:signMessage`; the signature in base58. */
+  get signMessage() {
+    const feature = this.wallet.features['solana:signMessage'];
+    if (!feature) return undefined;
+    return async (bytes) => {
+      const [out] = await feature.signMessage({ message: bytes, account: this.account });
+      return base58(new Uint8Array(out.signature));
+    };
   }
 
   async disconnect() {

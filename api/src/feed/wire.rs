@@ -90,6 +90,7 @@ fn fields(r: &FeedRecord, data: &FeedData) -> Value {
             "pool": pool, "wallet": wallet, "claimKind": claim_kind,
             "amount": amount.to_string(), "baseAmount": base_amount.to_string(),
         }),
+        FeedData::Comment(c) => crate::routes::community::feed_fields(c),
     }
 }
 

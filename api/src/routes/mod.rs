@@ -3,6 +3,7 @@
 pub mod candles;
 pub mod catalog;
 pub mod claim;
+pub mod community;
 pub mod creator;
 pub mod fee_shares;
 pub mod feed;

@@ -53,6 +53,7 @@ static ASSETS: &[Asset] = &[
     asset!("pages/launch.js", JS),
     asset!("pages/wallet.js", JS),
     asset!("pages/creator.js", JS),
+    asset!("pages/comments.js", JS),
     asset!("vendor/lightweight-charts-4.2.3.mjs", JS),
     asset!(
         "vendor/LICENSE-lightweight-charts",

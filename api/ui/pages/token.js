@@ -8,6 +8,7 @@ import { candleChart } from '../chart.js';
 import { swapCosts, maxSolBuy, stillAsShown, graduates, PRIORITY_LEVELS } from '../costs.js';
 import { tokenAvatar, progressBar } from './discover.js';
 import { creatorPanel } from './creator.js';
+import { commentsPanel, profileNames, who } from './comments.js';
 
 const INTERVALS = ['1s', '15s', '1m', '5m', '15m', '1h', '4h', '1d'];
 const SLIPPAGES = [50, 100, 200, 500, 1000];
@@ -834,6 +835,14 @@ export async function render(main, ctx, mint) {
         ),
       ),
     );
+    // Holders' profile names, once known (addresses until then).
+    const owners = h.holders.slice(0, 10).map((x) => x.owner);
+    profileNames(owners).then((names) => {
+      holdersList.querySelectorAll('li > a[href^="#/wallet/"]').forEach((a) => {
+        const owner = a.getAttribute('href').slice('#/wallet/'.length);
+        if (names.get(owner)) a.replaceWith(who(owner, names.get(owner)));
+      });
+    });
   }
 
   let chart = null;
@@ -886,6 +895,8 @@ export async function render(main, ctx, mint) {
     }
   }
 
+  // The thread: signed comments, live.
+  const thread = commentsPanel(ctx, mint, { symbol: view.symbol, decimals: TOKEN_DECIMALS });
   put(main, 
     head,
     stats,
@@ -912,6 +923,7 @@ export async function render(main, ctx, mint) {
           ),
           tradesEmpty,
         ),
+        thread.node,
       ),
       el(
         'div',
@@ -967,6 +979,7 @@ export async function render(main, ctx, mint) {
     clearInterval(countdownTimer);
     clearInterval(feeTimer);
     stop();
+    thread.stop();
     unsub();
     chart?.remove();
   };

@@ -4,6 +4,7 @@ import { get, post, errorView, signAndSubmit, airdrop, decimals, TOKEN_DECIMALS,
 import { el, units, price, short, age, put, usd, explorerLink } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { SIGNATURE_FEE } from '../costs.js';
+import { profilePanel } from './comments.js';
 
 const KINDS = {
   trading: 'Trading fees (creator share of the bonding phase)',
@@ -222,6 +223,7 @@ export async function render(main, ctx, address) {
     airdropButton,
     status,
     error,
+    profilePanel(ctx, who, own),
     el('section', { class: 'panel' }, el('h2', {}, 'Claimable fees'), claimable),
     el('section', { class: 'panel' }, el('h2', {}, 'Referral earnings'), referrals),
     el(

@@ -8,6 +8,8 @@
 //! launchpad-admin ... disable fair usdc           # (enable fair usdc) new launches on a config
 //! launchpad-admin ... propose-admin <KEY> | accept-admin | propose-partner <KEY> | accept-partner
 //! launchpad-admin --url ... show
+//! launchpad-admin hide-comment 42 --by alice --reason spam --database-url postgres://...
+//! launchpad-admin hide-wallet <WALLET> --by alice --reason "scam links" --database-url postgres://...
 //! ```
 
 use anyhow::Context;
@@ -79,6 +81,29 @@ enum Command {
         #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
         database_url: String,
     },
+    /// Hides a comment (or reply) from every reader; recorded with who, when and why, never deleted.
+    HideComment {
+        /// The comment's id (`id` in the API's comment lists).
+        id: i64,
+        /// Who hides it (recorded).
+        #[arg(long)]
+        by: String,
+        /// Why (recorded).
+        #[arg(long)]
+        reason: String,
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
+    /// Hides every comment of a wallet, past and future (it can no longer post); recorded, never deleted.
+    HideWallet {
+        wallet: Pubkey,
+        #[arg(long)]
+        by: String,
+        #[arg(long)]
+        reason: String,
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
 }
 
 fn preset_quote(preset: &str, quote: &str) -> anyhow::Result<(Preset, QuoteAsset)> {
@@ -86,6 +111,57 @@ fn preset_quote(preset: &str, quote: &str) -> anyhow::Result<(Preset, QuoteAsset
         Preset::from_name(preset).with_context(|| format!("unknown preset {preset:?}"))?,
         QuoteAsset::from_name(quote).with_context(|| format!("unknown quote {quote:?}"))?,
     ))
+}
+
+/// The moderation commands (they need the index, not a keypair): what they did, or `None` for another
+/// command.
+async fn moderate(command: &Command) -> anyhow::Result<Option<String>> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_secs() as i64;
+    let (database_url, by, reason) = match command {
+        Command::HideComment {
+            database_url,
+            by,
+            reason,
+            ..
+        }
+        | Command::HideWallet {
+            database_url,
+            by,
+            reason,
+            ..
+        } => (database_url, by, reason),
+        _ => return Ok(None),
+    };
+    anyhow::ensure!(
+        !by.trim().is_empty() && !reason.trim().is_empty(),
+        "--by and --reason are recorded with the hide: both are required"
+    );
+    let store = index::Store::connect(database_url).await?;
+    Ok(Some(match command {
+        Command::HideComment { id, .. } => {
+            if !store
+                .hide_comment(*id, by.trim(), reason.trim(), now)
+                .await?
+            {
+                anyhow::bail!("no comment {id}");
+            }
+            format!("comment {id} hidden by {by}: {reason}")
+        }
+        Command::HideWallet { wallet, .. } => {
+            let wallet = wallet.to_string();
+            if store
+                .hide_wallet(&wallet, by.trim(), reason.trim(), now)
+                .await?
+            {
+                format!("wallet {wallet} hidden by {by}: {reason}")
+            } else {
+                format!("wallet {wallet} was hidden already: nothing to do")
+            }
+        }
+        _ => unreachable!("matched above"),
+    }))
 }
 
 #[tokio::main]
@@ -108,6 +184,10 @@ async fn main() -> anyhow::Result<()> {
             keys[0].id,
             keys.iter().map(|k| k.id.to_string()).collect::<Vec<_>>().join(", ")
         );
+        return Ok(());
+    }
+    if let Some(done) = moderate(&args.command).await? {
+        println!("{done}");
         return Ok(());
     }
     let path = args
@@ -136,7 +216,10 @@ async fn main() -> anyhow::Result<()> {
             vec![admin::propose(&rpc, &signer, Role::Partner, &new_partner).await?]
         }
         Command::AcceptPartner => admin::accept(&rpc, &signer, Role::Partner).await?,
-        Command::Show | Command::RotateRouteKeys { .. } => unreachable!("handled above"),
+        Command::Show
+        | Command::RotateRouteKeys { .. }
+        | Command::HideComment { .. }
+        | Command::HideWallet { .. } => unreachable!("handled above"),
     };
     for o in outcomes {
         println!("{o}");

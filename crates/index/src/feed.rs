@@ -5,7 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 /// The kinds of feed events, as they appear in `feed_events.kind` and on the wire.
-pub const KINDS: [&str; 6] = ["launch", "trade", "curve", "complete", "migrate", "claim"];
+pub const KINDS: [&str; 7] = [
+    "launch", "trade", "curve", "complete", "migrate", "claim", "comment",
+];
 
 /// One event's data, by kind (the envelope — slot, signature, time, mint, wallet — is in its own columns).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,6 +57,23 @@ pub enum FeedData {
         amount: u64,
         base_amount: u64,
     },
+    /// A signed comment (or reply) posted through the API (`crate::store::comments`).
+    Comment(FeedComment),
+}
+
+/// A comment as the feed carries it: what the comment list shows for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeedComment {
+    pub id: i64,
+    pub wallet: String,
+    /// The comment replied to (`None` for a top-level comment).
+    pub reply_to: Option<i64>,
+    /// As posted (text only: the page renders it as text).
+    pub text: String,
+    /// The author's balance of the token when posting, base units.
+    pub holding: u64,
+    /// The author's display name then, if any.
+    pub name: Option<String>,
 }
 
 /// A trade of the market series ([`crate::market::MarketTrade`]) as the feed keeps it.
@@ -91,6 +110,7 @@ impl FeedData {
             FeedData::Complete { .. } => "complete",
             FeedData::Migrate { .. } => "migrate",
             FeedData::Claim { .. } => "claim",
+            FeedData::Comment(_) => "comment",
         }
     }
 }

@@ -11,20 +11,24 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
+mod comments;
 mod feed;
 mod holders;
 mod listing;
 mod market;
 mod oracle;
 mod pnl;
+mod profiles;
 mod shares;
 
+pub use comments::{Comment, CommentCursor, CommentEntry, CommentOrder, CommentPage, MAX_REPLIES};
 pub use feed::{FeedRecord, Payload};
 pub use holders::{share, Holder, HolderSummary, Holding, Snipers, VaultHolding, SNIPER_SLOTS};
 pub use listing::{
     valid_prefix, Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort,
     MAX_PREFIX_CHARS,
 };
+pub use profiles::{LaunchedToken, ProfileName};
 pub use shares::{ReferralEarning, ReferredTrade};
 
 type Result<T> = std::result::Result<T, sqlx::Error>;

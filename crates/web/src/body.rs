@@ -124,8 +124,8 @@ pub fn secret_outside_body(
     let mut previous = "";
     for segment in uri.path().split('/').filter(|s| !s.is_empty()) {
         let text = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
-        // `/launchpad/images/{hash}`: a SHA-256 in hex.
-        if previous != "images" && carries_secret(&text, false) {
+        // `/launchpad/images/{hash}` and `/launchpad/avatars/{hash}`: a SHA-256 in hex.
+        if previous != "images" && previous != "avatars" && carries_secret(&text, false) {
             return Some("the request path".into());
         }
         previous = segment;

@@ -116,6 +116,15 @@ error_codes! {
     RelayBusy = "RELAY_BUSY", SERVICE_UNAVAILABLE, "this replica's relays are all taken: another replica may take it";
     FeedFull = "FEED_FULL", SERVICE_UNAVAILABLE, "this replica's feed connections are all taken: another replica may take it";
     Timeout = "TIMEOUT", GATEWAY_TIMEOUT, "the request took longer than the service allows";
+    MessageSignatureInvalid = "MESSAGE_SIGNATURE_INVALID", BAD_REQUEST, "the signature is not the wallet's over the message the request describes (signed by another wallet, or over other text)";
+    MessageExpired = "MESSAGE_EXPIRED", BAD_REQUEST, "the signed message's expiration time has passed (or is further ahead than allowed): sign again";
+    NonceUsed = "NONCE_USED", CONFLICT, "the wallet used the signed message's nonce already (a replay): sign a new message";
+    TextTooLong = "TEXT_TOO_LONG", BAD_REQUEST, "a comment above its length";
+    MarkupNotAllowed = "MARKUP_NOT_ALLOWED", BAD_REQUEST, "a comment or name with HTML or script markup in it: text only";
+    WalletHidden = "WALLET_HIDDEN", FORBIDDEN, "an operator hid the wallet's comments: it cannot post";
+    InvalidDisplayName = "INVALID_DISPLAY_NAME", BAD_REQUEST, "a display name outside its length or alphabet";
+    NameReserved = "NAME_RESERVED", BAD_REQUEST, "a display name that is, or looks like, a reserved word";
+    NameTaken = "NAME_TAKEN", CONFLICT, "another wallet holds that display name (names are unique case-insensitively)";
 }
 
 impl std::fmt::Display for ErrorCode {

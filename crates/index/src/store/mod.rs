@@ -3,6 +3,7 @@
 //!
 //! This file is the face: the handle and its backend are [`db`], each table's statements a sibling module.
 
+pub mod comments;
 pub mod cross_chain;
 mod db;
 mod enrich;
@@ -13,6 +14,7 @@ mod listing;
 mod market;
 pub mod partitions;
 mod prepared;
+pub mod profiles;
 pub mod retention;
 pub mod route_keys;
 mod rows;
