@@ -2,6 +2,7 @@
 // `{ "error": { "message", "code" } }` and are thrown as ApiError with a sentence for people.
 
 import { explain } from './explain.js';
+import { txConfirmed, txFailed } from './watchlist.js';
 import { el } from './format.js';
 
 export class ApiError extends Error {
@@ -151,8 +152,16 @@ export const NATIVE_MINT = 'So11111111111111111111111111111111111111112';
 /** Signs an unsigned transaction from the API with `wallet` and relays it; returns the signature. */
 export async function signAndSubmit(wallet, base64) {
   const signed = await wallet.signTransaction(fromBase64(base64));
-  const sent = await post('/swap/submit-solana', { signedTransaction: toBase64(signed) });
-  if (!sent.confirmed) throw new ApiError(503, 'NOT_CONFIRMED', `transaction ${sent.signature} did not confirm`);
+  // Once signed, the outcome is toasted on whatever page is open by then (a refusal to sign is not).
+  let sent;
+  try {
+    sent = await post('/swap/submit-solana', { signedTransaction: toBase64(signed) });
+    if (!sent.confirmed) throw new ApiError(503, 'NOT_CONFIRMED', `transaction ${sent.signature} did not confirm`);
+  } catch (e) {
+    txFailed('Your transaction', e);
+    throw e;
+  }
+  txConfirmed('Your transaction', sent.signature);
   return sent.signature;
 }
 

@@ -7,6 +7,7 @@ import * as discover from './pages/discover.js';
 import * as token from './pages/token.js';
 import * as launch from './pages/launch.js';
 import * as walletPage from './pages/wallet.js';
+import { startAlerts } from './watchlist.js';
 
 captureReferrer();
 const main = document.getElementById('main');
@@ -156,6 +157,8 @@ async function start() {
     render();
     main.focus({ preventScroll: true });
   });
+  // Watched tokens graduating or moving: toasts on every page.
+  startAlerts();
   render();
 }
 

@@ -48,6 +48,8 @@ static ASSETS: &[Asset] = &[
     asset!("candles.js", JS),
     asset!("costs.js", JS),
     asset!("rules.js", JS),
+    asset!("pnl.js", JS),
+    asset!("watchlist.js", JS),
     asset!("pages/discover.js", JS),
     asset!("pages/token.js", JS),
     asset!("pages/launch.js", JS),

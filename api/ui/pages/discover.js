@@ -3,6 +3,7 @@
 import { get, qs, errorText, quoteSymbol, launchImage } from '../api.js';
 import { el, price, compact, usd, age, units, bps, put } from '../format.js';
 import { watch, debounce } from '../feed.js';
+import { star, watched, onChange as onWatchlistChange, alertPercent, setAlertPercent } from '../watchlist.js';
 
 const PAGE = 24;
 /** What `prefix` takes: the start of a mint or a symbol, ASCII letters and digits. */
@@ -93,6 +94,7 @@ function card(entry) {
         el('div', { class: 'muted' }, `$${entry.symbol} · ${entry.preset} · ${q}`),
       ),
       el('span', { class: `badge ${entry.status}` }, entry.status === 'migrated' ? 'AMM' : entry.status),
+      star(entry.mint, `$${entry.symbol}`, el),
     ),
     el(
       'dl',
@@ -123,14 +125,15 @@ function card(entry) {
 
 /** The listing's state kept in the address (`#/?sort=marketCap&quote=usdc`): a reload or a shared link
  * shows the same listing. */
-const URL_KEYS = ['sort', 'order', 'status', 'preset', 'quote', 'q'];
-const DEFAULTS = { sort: 'new', order: 'desc', status: '', preset: '', quote: '', q: '' };
+const URL_KEYS = ['sort', 'order', 'status', 'preset', 'quote', 'q', 'list'];
+const DEFAULTS = { sort: 'new', order: 'desc', status: '', preset: '', quote: '', q: '', list: '' };
 const ALLOWED = {
   sort: ['new', 'marketCap', 'volume24h', 'lastTrade', 'progress'],
   order: ['asc', 'desc'],
   status: ['bonding', 'complete', 'migrated'],
   preset: ['fair', 'shield', 'distribute'],
   quote: ['sol', 'usdc'],
+  list: ['watchlist'],
 };
 
 function stateFromUrl() {
@@ -152,6 +155,20 @@ function stateToUrl(state) {
   // Replaced, not pushed: the back button leaves the page rather than stepping through every filter, and no
   // `hashchange` re-renders the page.
   history.replaceState(null, '', `#/${query ? `?${query}` : ''}`);
+}
+
+/** Reloads the listing when the watchlist changes while it is filtered by it (the rendered page's). */
+let reloadWatched = null;
+onWatchlistChange(() => reloadWatched?.());
+
+/** The move of a watched token's price that notifies (percent, kept in this browser). */
+function alertInput() {
+  const input = el('input', { type: 'number', name: 'alertPercent', min: 1, max: 1000, step: 1, 'aria-label': 'Notify when a watched token moves by this percent' });
+  input.value = String(alertPercent());
+  input.addEventListener('change', () => {
+    if (!setAlertPercent(input.value)) input.value = String(alertPercent());
+  });
+  return el('label', { title: 'A notification when a watched token moves by this much (from the live feed)' }, 'Alert at ±%', input);
 }
 
 /** One line of the live ticker: a launch or a trade, in words. */
@@ -237,10 +254,22 @@ export async function render(main) {
   }
 
   let seq = 0;
+  // The watchlist (this browser's): each watched mint read with the same filters, in the order starred.
+  async function loadWatched(mine) {
+    const filters = { sort: state.sort, order: state.order, status: state.status, preset: state.preset, quote: state.quote, limit: 1 };
+    const pages = await Promise.all(watched().map((m) => get(`/launchpad/launches${qs({ ...filters, q: m })}`).catch(() => null)));
+    if (mine !== seq) return;
+    const found = pages.flatMap((r) => r?.launches ?? []);
+    error.hidden = true;
+    put(grid, ...found.map(card));
+    put(info, found.length ? `${found.length} watched launch${found.length === 1 ? '' : 'es'}` : 'No watched launch matches: star a launch (☆) to add it to your watchlist.');
+    more.hidden = true;
+  }
   async function load() {
     const mine = ++seq;
     stateToUrl(state);
     loadKing().catch((e) => console.error('king of the hill', e));
+    if (state.list === 'watchlist') return loadWatched(mine);
     try {
       const filters = {
         sort: state.sort,
@@ -330,6 +359,11 @@ export async function render(main) {
         ['sol', 'SOL'],
         ['usdc', 'USDC'],
       ]),
+      select('list', 'Show', [
+        ['', 'All launches'],
+        ['watchlist', 'Watchlist'],
+      ]),
+      alertInput(),
     ),
     info,
     error,
@@ -338,6 +372,8 @@ export async function render(main) {
     more,
   );
   await load();
+  // A star or unstar elsewhere on the page (or in another view) shows in the filtered listing at once.
+  reloadWatched = () => state.list === 'watchlist' && grid.isConnected && load();
   const refresh = debounce(load, 300);
   // Shield fees count down every second; a step reached reads the curve again.
   const shieldTimer = setInterval(() => {

@@ -8,6 +8,8 @@ import { candleChart } from '../chart.js';
 import { swapCosts, maxSolBuy, stillAsShown, graduates, PRIORITY_LEVELS } from '../costs.js';
 import { tokenAvatar, progressBar } from './discover.js';
 import { creatorPanel } from './creator.js';
+import { positionPanel } from '../pnl.js';
+import { star } from '../watchlist.js';
 import { commentsPanel, profileNames, who } from './comments.js';
 
 const INTERVALS = ['1s', '15s', '1m', '5m', '15m', '1h', '4h', '1d'];
@@ -118,7 +120,7 @@ export async function render(main, ctx, mint) {
     el(
       'div',
       {},
-      el('h1', {}, view.name, ' ', el('span', { class: 'muted' }, `$${view.symbol}`), ' ', venue),
+      el('h1', {}, view.name, ' ', el('span', { class: 'muted' }, `$${view.symbol}`), ' ', venue, ' ', star(mint, `$${view.symbol}`, el)),
       view.description ? el('p', { class: 'desc' }, view.description) : null,
       links,
     ),
@@ -897,6 +899,9 @@ export async function render(main, ctx, mint) {
 
   // The thread: signed comments, live.
   const thread = commentsPanel(ctx, mint, { symbol: view.symbol, decimals: TOKEN_DECIMALS });
+  // The connected wallet's position in this token (average entry, PnL), read again with the page.
+  const position = positionPanel(mint);
+  const loadPosition = () => position.load(session.wallet?.address);
   put(main, 
     head,
     stats,
@@ -929,6 +934,7 @@ export async function render(main, ctx, mint) {
         'div',
         { class: 'col side' },
         form,
+        position.section,
         curveBox,
         el('section', { class: 'panel', id: 'holders-panel', 'aria-labelledby': 'holders-h' }, el('h2', { id: 'holders-h' }, 'Top holders'), holdersInfo, holdersList),
         creatorBox,
@@ -943,11 +949,13 @@ export async function render(main, ctx, mint) {
   paintHolders();
   paintCreator();
   await refresh();
+  loadPosition();
   if (signal?.aborted) {
     chart?.remove();
     return null;
   }
   const refreshSoon = debounce(refresh, 200);
+  const positionSoon = debounce(loadPosition, 500);
   // Every trade of this token moves its price: the quote on screen is read again at once (and the page's
   // figures with it), so what a click signs is what the pool gives now.
   const stop = watch(
@@ -955,6 +963,7 @@ export async function render(main, ctx, mint) {
     {
       onEvent: () => {
         refreshSoon();
+        positionSoon();
         if (lastQuote && !submitting) requote();
       },
       refresh: () => {
@@ -963,7 +972,10 @@ export async function render(main, ctx, mint) {
       },
     },
   );
-  const unsub = session.onChange(() => paintPanel());
+  const unsub = session.onChange(() => {
+    paintPanel();
+    loadPosition();
+  });
   // A decaying launch fee changes with the chain's time, trade or no trade: the curve (and the quote on
   // screen) are read again every few seconds while it decays; any quote is read again once it is old.
   let ticks = 0;

@@ -4,6 +4,7 @@ import { get, post, errorView, signAndSubmit, airdrop, decimals, TOKEN_DECIMALS,
 import { el, units, price, short, age, put, usd, explorerLink } from '../format.js';
 import { watch, debounce } from '../feed.js';
 import { SIGNATURE_FEE } from '../costs.js';
+import { pnlPanel } from '../pnl.js';
 import { profilePanel } from './comments.js';
 
 const KINDS = {
@@ -60,6 +61,7 @@ export async function render(main, ctx, address) {
   const launches = el('ul', { class: 'launch-list', id: 'my-launches' });
   const trades = el('tbody', { id: 'wallet-trades' });
   const referrals = el('div', { id: 'referrals' });
+  const pnl = pnlPanel(who);
 
   const showError = (e) => {
     error.hidden = !e;
@@ -232,6 +234,7 @@ export async function render(main, ctx, address) {
       el('h2', {}, 'Holdings'),
       el('div', { class: 'table-wrap' }, el('table', {}, el('thead', {}, el('tr', {}, ['Token', 'Amount', 'Price', 'Value', 'Venue'].map((h) => el('th', { scope: 'col' }, h)))), holdings)),
     ),
+    pnl.section,
     el('section', { class: 'panel' }, el('h2', {}, 'Launches'), launches),
     el(
       'section',
@@ -240,7 +243,11 @@ export async function render(main, ctx, address) {
       el('div', { class: 'table-wrap' }, el('table', {}, el('thead', {}, el('tr', {}, ['Age', 'Side', 'Token', 'Tokens', 'Venue'].map((h) => el('th', { scope: 'col' }, h)))), trades)),
     ),
   );
-  await load();
-  const refresh = debounce(load, 300);
+  // Profit and loss loads on its own: a failure of the rest of the page does not hide it.
+  await Promise.all([load(), pnl.load()]);
+  const refresh = debounce(() => {
+    load();
+    pnl.load();
+  }, 300);
   return watch({ kinds: ['trade', 'claim', 'migrate'], wallets: [who] }, { onEvent: refresh, refresh: load });
 }
