@@ -324,6 +324,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/launchpad/wallets/{address}/pnl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["wallet_pnl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/launchpad/wallets/{address}/pnl/{mint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["token_pnl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/launchpad/ws": {
         parameters: {
             query?: never;
@@ -1412,6 +1444,61 @@ export interface components {
             decimals: number;
             symbol: string;
         };
+        /**
+         * @description A wallet's position in one launched token. Quote figures are base units of the quote token, signed
+         *     where they can be negative, each the exact value rounded toward zero once; USD figures are dollars with
+         *     6 decimals, the exact quote figure times the SOL/USD rate rounded toward zero (null without a rate).
+         */
+        PositionEntry: {
+            /** @description Cost basis per token held, whole quote per whole token (18 decimals); null when none are held. */
+            averageEntry?: string | null;
+            /** @description `averageEntry` in dollars (18 decimals, rounded down). */
+            averageEntryUsd?: string | null;
+            /** @description Tokens bought and sold by trades, base units. */
+            bought: string;
+            /** Format: int64 */
+            buys: number;
+            /** @description Cost of the tokens held by average cost (fees included; tokens that arrived by transfer at zero). */
+            costBasis: string;
+            costBasisUsd?: string | null;
+            /**
+             * Format: int64
+             * @description Block time of the first buy, unix seconds; null when the wallet never bought.
+             */
+            firstBuyAt?: number | null;
+            mint: string;
+            name: string;
+            /** @description Quote paid for the buys (fees included) and received for the sells (after fees). */
+            paid: string;
+            /** @description Spot price on `venue`, whole quote per whole token (18 decimals, rounded down). */
+            price: string;
+            /** @description `sol` or `usdc`. */
+            quote: string;
+            /** Format: int32 */
+            quoteDecimals: number;
+            quoteMint: string;
+            /** @description Received by sells minus the average cost of the tokens sold. */
+            realized: string;
+            realizedUsd?: string | null;
+            received: string;
+            /** Format: int64 */
+            sells: number;
+            sold: string;
+            symbol: string;
+            /** @description Tokens held now (the chain's balance), base units (6 decimals). */
+            tokens: string;
+            /** @description `realized` plus `unrealized` (rounded once). */
+            total: string;
+            totalUsd?: string | null;
+            /** @description `value` minus `costBasis`. */
+            unrealized: string;
+            unrealizedUsd?: string | null;
+            /** @description `tokens` at `price` (rounded down). */
+            value: string;
+            valueUsd?: string | null;
+            /** @description Where the token trades now: `curve` or `amm`. */
+            venue: string;
+        };
         PrepareResponse: components["schemas"]["Lifetime"] & {
             config: string;
             /** @description Least tokens the first buy accepts (base units), when there is one. */
@@ -1825,6 +1912,12 @@ export interface components {
             properties?: null | components["schemas"]["MetadataProperties"];
             symbol: string;
         };
+        /** @description A wallet's position in one token. */
+        TokenPnlResponse: {
+            address: string;
+            position: components["schemas"]["PositionEntry"];
+            usd?: null | components["schemas"]["UsdPrice"];
+        };
         TokenResponse: {
             /** @description `athPrice` times the supply now, whole quote (24 decimals), or null. */
             athMarketCap?: string | null;
@@ -2040,6 +2133,21 @@ export interface components {
             /** @description Fraction of the supply, exact (15 decimals). */
             share: string;
             tokenAccount: string;
+        };
+        /** @description A wallet's positions, one per launched token it traded or holds, by mint. */
+        WalletPnlResponse: {
+            address: string;
+            /** Format: int32 */
+            limit: number;
+            /** Format: int64 */
+            offset: number;
+            positions: components["schemas"]["PositionEntry"][];
+            /**
+             * Format: int64
+             * @description Tokens the wallet traded or holds (all pages).
+             */
+            total: number;
+            usd?: null | components["schemas"]["UsdPrice"];
         };
         WalletResponse: {
             address: string;
@@ -3356,6 +3464,136 @@ export interface operations {
             };
             /** @description INVALID_ADDRESS */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: this client (its X-Client-Id, else its address) is over its quota; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until a request is admitted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    wallet_pnl: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The wallet's address */
+                address: components["schemas"]["SolanaAddress"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletPnlResponse"];
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched the `ETag`) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_ADDRESS or INVALID_PARAMS (limit, offset) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: this client (its X-Client-Id, else its address) is over its quota; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until a request is admitted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    token_pnl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The wallet's address */
+                address: components["schemas"]["SolanaAddress"];
+                /** @description The token's mint address */
+                mint: components["schemas"]["SolanaAddress"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenPnlResponse"];
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched the `ETag`) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_ADDRESS */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no launch with this mint */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
