@@ -355,6 +355,7 @@ async fn prepared_launches_never_deployed_expire() {
     let s = stack_configured(false, |c| api::process::config::ApiConfig {
         rate_limit_burst: 1_000,
         prepared_ttl_secs: 1,
+        prepared_sweep_secs: 1,
         ..c
     })
     .await;
@@ -383,7 +384,7 @@ async fn prepared_launches_never_deployed_expire() {
     let (status, body) = s.submit(&http, &signed).await;
     assert_eq!(status, 200, "{body}");
     tokio::time::sleep(Duration::from_millis(2_100)).await;
-    // The sweeper, on its own timer (every TTL here, the TTL being under --prepared-sweep-secs).
+    // The sweeper, on its own timer: no prepare is called from here on.
     let fresh = prepare(launch("Fresh")).await;
     let meta = |p: &Value| p["metadataURI"].as_str().unwrap().to_string();
     let start = Instant::now();

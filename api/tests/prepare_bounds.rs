@@ -127,7 +127,9 @@ async fn the_sweeper_removes_expired_prepares_and_their_images_on_its_own_timer(
     let s = stack_configured(false, |c| api::process::config::ApiConfig {
         rate_limit_burst: 1_000,
         prepared_ttl_secs: 2,
-        prepared_sweep_secs: 1,
+        // Rounds 3 s apart: one round must take the whole backlog (a sweep with a ceiling per round leaves
+        // some for the next).
+        prepared_sweep_secs: 3,
         image_store: image_dir,
         ..c
     })
@@ -184,24 +186,37 @@ async fn the_sweeper_removes_expired_prepares_and_their_images_on_its_own_timer(
     let meta = |p: &Value| p["metadataURI"].as_str().unwrap().to_string();
     let image_url = |png: &[u8]| format!("{}/launchpad/images/{}", s.base, sha256(png));
     let start = Instant::now();
-    loop {
-        let left = store.stale_prepared(i64::MAX, None, 10_000).await.unwrap();
-        let (status, _) = get(&http, &meta(&abandoned)).await;
-        if status == 404 && left.len() <= 1 && !on_disk(&abandoned_png).exists() {
-            // The one left is the landed launch (unrecorded, on chain) until the index has it.
-            assert!(
-                left.iter().all(|(_, m)| landed["mint"] == m.as_str()),
-                "{left:?}"
-            );
-            break;
-        }
+    let initial = store
+        .stale_prepared(i64::MAX, None, 10_000)
+        .await
+        .unwrap()
+        .len();
+    assert!(initial >= backlog, "{initial}");
+    // Wait for a round to begin (any row gone), then give it a second: less than the time to the next.
+    while store
+        .stale_prepared(i64::MAX, None, 10_000)
+        .await
+        .unwrap()
+        .len()
+        == initial
+    {
         assert!(
             start.elapsed() < Duration::from_secs(30),
-            "the sweeper never removed the expired prepares: {} left, abandoned metadata {status}",
-            left.len()
+            "the sweeper never ran"
         );
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    let left = store.stale_prepared(i64::MAX, None, 10_000).await.unwrap();
+    // The one left may be the landed launch (unrecorded, on chain) until the index has it.
+    assert!(
+        left.iter().all(|(_, m)| landed["mint"] == m.as_str()),
+        "one round of the sweeper left {} of {initial} expired prepares",
+        left.len()
+    );
+    let (status, _) = get(&http, &meta(&abandoned)).await;
+    assert_eq!(status, 404);
+    assert!(!on_disk(&abandoned_png).exists());
     let (status, body) = get(&http, &image_url(&abandoned_png)).await;
     assert_eq!(status, 404, "{body}");
     assert_error(&body, "NOT_FOUND");

@@ -278,15 +278,10 @@ async fn within_pending_limits(
 /// left).
 pub const SWEEP_CHUNK: i64 = 100;
 
-/// The sweeper: [`expire_prepared`] every `--prepared-sweep-secs` (at least once a TTL), on its own timer,
-/// until `shutdown`. Every replica runs one; their deletions are conditional, so two sweeps at once
+/// The sweeper: [`expire_prepared`] every `--prepared-sweep-secs`, on its own timer, until `shutdown`. Every replica runs one; their deletions are conditional, so two sweeps at once
 /// delete each row once.
 pub async fn sweeper(state: AppState, mut shutdown: tokio::sync::watch::Receiver<bool>) {
-    let every = state
-        .config
-        .prepared_sweep_secs
-        .min(state.config.prepared_ttl_secs)
-        .max(1);
+    let every = state.config.prepared_sweep_secs.max(1);
     let mut timer = tokio::time::interval(std::time::Duration::from_secs(every));
     timer.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

@@ -16,6 +16,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/launchpad/avatars/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["avatar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/launchpad/candles/{mint}": {
         parameters: {
             query?: never;
@@ -212,6 +228,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/launchpad/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["many"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/launchpad/profiles/{wallet}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get"];
+        put: operations["put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/launchpad/record": {
         parameters: {
             query?: never;
@@ -270,6 +318,22 @@ export interface paths {
         get: operations["token"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/launchpad/tokens/{mint}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list"];
+        put?: never;
+        post: operations["post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -683,6 +747,48 @@ export interface components {
             /** @description Base64 of an unsigned v0 transaction for the wallet to sign and post to `/swap/submit-solana`. */
             solanaTransaction: string;
         };
+        /** @description A top-level comment with its replies. */
+        Comment: components["schemas"]["CommentEntry"] & {
+            /** @description The first visible replies (at most 50), oldest first. */
+            replies: components["schemas"]["CommentEntry"][];
+            /**
+             * Format: int64
+             * @description Visible replies.
+             */
+            replyCount: number;
+        };
+        /** @description One comment or reply, as served. */
+        CommentEntry: {
+            /** @description The author's avatar (its URL, by the image's SHA-256), if set. */
+            avatar?: string | null;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            createdAt: number;
+            /** @description The author's balance of the token when posting, base units. */
+            holding: string;
+            /** Format: int64 */
+            id: number;
+            mint: string;
+            /** @description The author's display name now, if set. */
+            name?: string | null;
+            /**
+             * Format: int64
+             * @description The comment this replies to (`null` for a top-level comment).
+             */
+            replyTo?: number | null;
+            /** @description As posted: plain text, to be shown as text. */
+            text: string;
+            /** @description The author. */
+            wallet: string;
+        };
+        /** @description A page of comments. */
+        CommentsPage: {
+            comments: components["schemas"]["Comment"][];
+            /** @description The next page's `cursor`; `null` on the last page. */
+            nextCursor?: string | null;
+        };
         CostEntry: {
             /** @description Base units of `token`. */
             amount: string;
@@ -1033,6 +1139,8 @@ export interface components {
          *     - `TOO_MANY_CONNECTIONS` (429): the client's share of feed connections is taken
          *     - `TOO_MANY_SUBSCRIPTIONS` (429): a feed connection's subscriptions are at their limit
          *     - `SLOW_CONSUMER` (429): a feed client fell too far behind and is disconnected (a feed message)
+         *     - `TOO_MANY_PENDING_LAUNCHES` (429): the creator has as many prepared launches pending as allowed: sign and send one, or wait for them to expire
+         *     - `TOO_MANY_PENDING_LAUNCHES_ADDRESS` (429): the client's address has as many prepared launches pending as allowed: sign and send one, or wait for them to expire
          *     - `INTERNAL` (500): the request was not completed
          *     - `INVALID_UPSTREAM` (502): an aggregator answered without what its documentation promises
          *     - `UNAVAILABLE` (503): the index, an RPC node or an aggregator cannot be reached
@@ -1045,9 +1153,18 @@ export interface components {
          *     - `RELAY_BUSY` (503): this replica's relays are all taken: another replica may take it
          *     - `FEED_FULL` (503): this replica's feed connections are all taken: another replica may take it
          *     - `TIMEOUT` (504): the request took longer than the service allows
+         *     - `MESSAGE_SIGNATURE_INVALID` (400): the signature is not the wallet's over the message the request describes (signed by another wallet, or over other text)
+         *     - `MESSAGE_EXPIRED` (400): the signed message's expiration time has passed (or is further ahead than allowed): sign again
+         *     - `NONCE_USED` (409): the wallet used the signed message's nonce already (a replay): sign a new message
+         *     - `TEXT_TOO_LONG` (400): a comment above its length
+         *     - `MARKUP_NOT_ALLOWED` (400): a comment or name with HTML or script markup in it: text only
+         *     - `WALLET_HIDDEN` (403): an operator hid the wallet's comments: it cannot post
+         *     - `INVALID_DISPLAY_NAME` (400): a display name outside its length or alphabet
+         *     - `NAME_RESERVED` (400): a display name that is, or looks like, a reserved word
+         *     - `NAME_TAKEN` (409): another wallet holds that display name (names are unique case-insensitively)
          * @enum {string}
          */
-        ErrorCode: "MISSING_PARAMS" | "INVALID_PARAMS" | "INVALID_ADDRESS" | "INVALID_JSON" | "SAME_TOKEN" | "SAME_CHAIN" | "UNSUPPORTED_CHAIN" | "INVALID_ROUTE" | "QUOTE_EXPIRED" | "SECRET_MATERIAL" | "PROGRAM_NOT_ALLOWED" | "NOT_SIGNED" | "BAD_SIGNATURE" | "REFERRER_ACCOUNT_MISSING" | "SELF_REFERRAL" | "INVALID_FEE_SHARES" | "INVALID_KIND" | "INVALID_IMAGE" | "INVALID_CHAIN" | "INVALID_LAUNCH_TYPE" | "INVALID_PRESET" | "INVALID_QUOTE" | "INVALID_NAME" | "INVALID_SYMBOL" | "INVALID_DESCRIPTION" | "INVALID_SUPPLY" | "INVALID_AMOUNT" | "INVALID_LINK" | "INVALID_SIGNATURE" | "TX_MISMATCH" | "TX_FAILED" | "NOT_ENTITLED" | "FEES_SHARED" | "NOT_FOUND" | "NO_ROUTE" | "METHOD_NOT_ALLOWED" | "NOT_CONFIRMED" | "ALREADY_RECORDED" | "NOTHING_TO_CLAIM" | "FEE_SHARES_LOCKED" | "BRIDGE_IN_FLIGHT" | "ROUTE_STALE" | "NOT_PROPOSED" | "ORIGIN_NOT_FOUND" | "RESUME_TOO_OLD" | "PAYLOAD_TOO_LARGE" | "SIMULATION_FAILED" | "INSUFFICIENT_BALANCE" | "INSUFFICIENT_ALLOWANCE" | "RATE_LIMITED" | "TOO_MANY_RELAYS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_SUBSCRIPTIONS" | "SLOW_CONSUMER" | "INTERNAL" | "INVALID_UPSTREAM" | "UNAVAILABLE" | "UPSTREAM_RATE_LIMITED" | "NO_CROSS_CHAIN_ROUTE" | "SOLANA_BLOCKHASH_EXPIRED" | "SOLANA_SIMULATION_FAILED" | "SOLANA_TRANSACTION_FAILED" | "SOLANA_SUBMIT_FAILED" | "RELAY_BUSY" | "FEED_FULL" | "TIMEOUT";
+        ErrorCode: "MISSING_PARAMS" | "INVALID_PARAMS" | "INVALID_ADDRESS" | "INVALID_JSON" | "SAME_TOKEN" | "SAME_CHAIN" | "UNSUPPORTED_CHAIN" | "INVALID_ROUTE" | "QUOTE_EXPIRED" | "SECRET_MATERIAL" | "PROGRAM_NOT_ALLOWED" | "NOT_SIGNED" | "BAD_SIGNATURE" | "REFERRER_ACCOUNT_MISSING" | "SELF_REFERRAL" | "INVALID_FEE_SHARES" | "INVALID_KIND" | "INVALID_IMAGE" | "INVALID_CHAIN" | "INVALID_LAUNCH_TYPE" | "INVALID_PRESET" | "INVALID_QUOTE" | "INVALID_NAME" | "INVALID_SYMBOL" | "INVALID_DESCRIPTION" | "INVALID_SUPPLY" | "INVALID_AMOUNT" | "INVALID_LINK" | "INVALID_SIGNATURE" | "TX_MISMATCH" | "TX_FAILED" | "NOT_ENTITLED" | "FEES_SHARED" | "NOT_FOUND" | "NO_ROUTE" | "METHOD_NOT_ALLOWED" | "NOT_CONFIRMED" | "ALREADY_RECORDED" | "NOTHING_TO_CLAIM" | "FEE_SHARES_LOCKED" | "BRIDGE_IN_FLIGHT" | "ROUTE_STALE" | "NOT_PROPOSED" | "ORIGIN_NOT_FOUND" | "RESUME_TOO_OLD" | "PAYLOAD_TOO_LARGE" | "SIMULATION_FAILED" | "INSUFFICIENT_BALANCE" | "INSUFFICIENT_ALLOWANCE" | "RATE_LIMITED" | "TOO_MANY_RELAYS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_SUBSCRIPTIONS" | "SLOW_CONSUMER" | "TOO_MANY_PENDING_LAUNCHES" | "TOO_MANY_PENDING_LAUNCHES_ADDRESS" | "INTERNAL" | "INVALID_UPSTREAM" | "UNAVAILABLE" | "UPSTREAM_RATE_LIMITED" | "NO_CROSS_CHAIN_ROUTE" | "SOLANA_BLOCKHASH_EXPIRED" | "SOLANA_SIMULATION_FAILED" | "SOLANA_TRANSACTION_FAILED" | "SOLANA_SUBMIT_FAILED" | "RELAY_BUSY" | "FEED_FULL" | "TIMEOUT" | "MESSAGE_SIGNATURE_INVALID" | "MESSAGE_EXPIRED" | "NONCE_USED" | "TEXT_TOO_LONG" | "MARKUP_NOT_ALLOWED" | "WALLET_HIDDEN" | "INVALID_DISPLAY_NAME" | "NAME_RESERVED" | "NAME_TAKEN";
         ErrorDetail: {
             code: components["schemas"]["ErrorCode"];
             /** @description What went wrong, for a human. */
@@ -1386,6 +1503,17 @@ export interface components {
             symbol: string;
             uri: string;
         };
+        /** @description A token a wallet launched. */
+        LaunchedToken: {
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            createdAt: number;
+            mint: string;
+            name: string;
+            symbol: string;
+        };
         LaunchesResponse: {
             /** @description Launches recorded through `POST /launchpad/record`, in the requested order. */
             launches: components["schemas"]["LaunchEntry"][];
@@ -1499,6 +1627,29 @@ export interface components {
             /** @description Where the token trades now: `curve` or `amm`. */
             venue: string;
         };
+        /**
+         * @description A signed comment. The wallet signs the message `docs/api.md` ("Signed messages") describes, built from
+         *     these fields and the request's host; the server rebuilds it and verifies the signature.
+         */
+        PostComment: {
+            /**
+             * Format: int64
+             * @description Unix seconds; later than now and at most 600 s ahead.
+             */
+            expiresAt?: number | null;
+            /** @description 8 to 40 ASCII letters and digits, never used before by this wallet. */
+            nonce?: string | null;
+            /**
+             * Format: int64
+             * @description The comment this replies to (a top-level comment of the same token).
+             */
+            replyTo?: number | null;
+            /** @description The ed25519 signature of the message, base58. */
+            signature?: string | null;
+            /** @description Plain text, at most 500 characters; no markup. */
+            text?: string | null;
+            wallet?: components["schemas"]["SolanaAddress"];
+        };
         PrepareResponse: components["schemas"]["Lifetime"] & {
             config: string;
             /** @description Least tokens the first buy accepts (base units), when there is one. */
@@ -1523,6 +1674,42 @@ export interface components {
             reason?: string | null;
             /** @description `ok` (`/livez`), `ready`, or `unavailable` (`/readyz`). */
             status: string;
+        };
+        /** @description A wallet's profile. */
+        Profile: {
+            /** @description The avatar's URL (by its SHA-256), `null` when none. */
+            avatar?: string | null;
+            /**
+             * Format: int64
+             * @description How many tokens the wallet created.
+             */
+            launchCount: number;
+            /** @description The newest of them (at most 20): "created by" this wallet. */
+            launches: components["schemas"]["LaunchedToken"][];
+            /** @description `null` when the wallet set no name. */
+            name?: string | null;
+            /**
+             * Format: int64
+             * @description Unix seconds the profile was last set; `null` when never.
+             */
+            updatedAt?: number | null;
+            wallet: string;
+        };
+        /** @description A wallet's display name and avatar. */
+        ProfileName: {
+            /** @description The avatar's URL (by the image's SHA-256), if set. */
+            avatar?: string | null;
+            name: string;
+            /**
+             * Format: int64
+             * @description Unix seconds the profile was last set.
+             */
+            updatedAt: number;
+            wallet: string;
+        };
+        /** @description The profiles among the wallets asked for (wallets without one are absent). */
+        Profiles: {
+            profiles: components["schemas"]["ProfileName"][];
         };
         ProposeCreatorRequest: {
             creator: components["schemas"]["SolanaAddress"];
@@ -1829,6 +2016,24 @@ export interface components {
             pool: string;
             /** @description Base64 of an unsigned v0 transaction for the creator to sign and post to `/swap/submit-solana`. */
             solanaTransaction: string;
+        };
+        /** @description A signed profile. The wallet signs the message `docs/api.md` ("Signed messages") describes. */
+        SetProfile: {
+            /**
+             * @description A PNG, JPEG, GIF or WebP image, base64 (or a `data:` URL), at most 1 MiB and 4096 pixels a side;
+             *     absent: no avatar.
+             */
+            avatar?: string | null;
+            /**
+             * Format: int64
+             * @description Unix seconds; later than now and at most 600 s ahead.
+             */
+            expiresAt?: number | null;
+            /** @description 3 to 24 letters, digits, spaces, `_`, `-`, `.`; normalized (NFKC, trimmed); unique case-insensitively. */
+            name?: string | null;
+            nonce?: string | null;
+            /** @description The ed25519 signature of the message, base58. */
+            signature?: string | null;
         };
         /** @description Wallets whose first buy landed in the launch's first slots. */
         Snipers: {
@@ -2192,6 +2397,67 @@ export interface operations {
                 headers: {
                     /** @description seconds until a request is admitted again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    avatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The avatar's SHA-256, lowercase hex. */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The avatar, a PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": unknown;
+                };
+            };
+            /** @description INVALID_PARAMS: not a SHA-256 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: this client (its X-Client-Id, else its address) is over its quota; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until a request is admitted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: the image store */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2842,6 +3108,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description UNAVAILABLE: the image store */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     launches: {
@@ -3016,6 +3291,55 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description TOO_MANY_PENDING_LAUNCHES: the creator has `--max-pending-prepares-per-creator` prepared launches pending (neither recorded nor launched, younger than `--prepared-ttl-secs`); TOO_MANY_PENDING_LAUNCHES_ADDRESS: the client's address has `--max-pending-prepares-per-address`; RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE: the index, the RPC node or the image store */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    many: {
+        parameters: {
+            query?: {
+                /** @description Wallet addresses, comma-separated, at most 100. */
+                wallets?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profiles"];
+                };
+            };
+            /** @description MISSING_PARAMS, INVALID_ADDRESS or INVALID_PARAMS (over 100) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: this client (its X-Client-Id, else its address) is over its quota; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -3027,7 +3351,132 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description UNAVAILABLE: the index or the RPC node */
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A wallet address. */
+                wallet: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile (name and avatar `null` when never set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description INVALID_ADDRESS */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: this client (its X-Client-Id, else its address) is over its quota; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until a request is admitted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A wallet address. */
+                wallet: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetProfile"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description MISSING_PARAMS, INVALID_ADDRESS, INVALID_PARAMS, MESSAGE_SIGNATURE_INVALID, MESSAGE_EXPIRED, INVALID_DISPLAY_NAME, NAME_RESERVED, MARKUP_NOT_ALLOWED, INVALID_IMAGE */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NAME_TAKEN, or NONCE_USED (a replay) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: an avatar above 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: this client (its X-Client-Id, else its address) is over its quota; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until a request is admitted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3266,6 +3715,155 @@ export interface operations {
             };
             /** @description NOT_FOUND: no launch with this mint */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: this client (its X-Client-Id, else its address) is over its quota; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until a request is admitted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: {
+                /** @description `newest` (default) or `top` (most visible replies, then newest). */
+                order?: string;
+                limit?: number;
+                /** @description `nextCursor` of the page before. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The token's mint address */
+                mint: components["schemas"]["SolanaAddress"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentsPage"];
+                };
+            };
+            /** @description INVALID_ADDRESS or INVALID_PARAMS (order, limit, cursor) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no launch with this mint */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: this client (its X-Client-Id, else its address) is over its quota; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until a request is admitted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's mint address */
+                mint: components["schemas"]["SolanaAddress"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostComment"];
+            };
+        };
+        responses: {
+            /** @description Stored, and sent on the live feed (`kind: comment`) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentEntry"];
+                };
+            };
+            /** @description MISSING_PARAMS, INVALID_ADDRESS, INVALID_PARAMS, MESSAGE_SIGNATURE_INVALID, MESSAGE_EXPIRED, TEXT_TOO_LONG, MARKUP_NOT_ALLOWED, SECRET_MATERIAL */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WALLET_HIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no launch with this mint, or no comment `replyTo` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NONCE_USED: a replay */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
