@@ -262,7 +262,7 @@ pub fn decode_transaction_update(
 
 /// The index's event for a launchpad event: `Some(None)` for one it does not keep, `None` for one it cannot
 /// read (a swap whose side byte is neither a buy nor a sell).
-fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Option<Option<Event>> {
+pub(crate) fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Option<Option<Event>> {
     Some(Some(match event {
         LaunchpadEvent::CreateLaunch(e) => Event::Launch(Box::new(Launch {
             mint: e.mint,

@@ -13,6 +13,7 @@ pub mod backfill;
 pub mod config;
 pub mod decode;
 pub mod pipeline;
+pub mod quarantine;
 pub mod recover;
 pub mod rpc;
 

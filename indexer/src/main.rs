@@ -25,6 +25,61 @@ struct Cli {
     /// The log's format: `text` (human) or `json` (one object per line, for a log collector).
     #[arg(long, global = true, env = "LOG_FORMAT", value_parser = ["text", "json"])]
     log_format: Option<String>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// Without a command the indexer runs.
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Lists the changes the database refused and the indexer set aside (the quarantine), with their errors.
+    Quarantine {
+        /// Also those already replayed.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Writes the quarantined changes again, once the cause of the refusal is fixed, and exits; a change
+    /// still refused stays quarantined with the new error. Safe while an indexer runs.
+    ReplayQuarantine,
+}
+
+/// Runs a command against the index and exits.
+async fn command(store: &Store, config: &IndexerConfig, command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Quarantine { all } => {
+            for q in store.quarantined(all).await? {
+                println!(
+                    "#{} {} slot {} {} attempts {}{}: {}",
+                    q.id,
+                    q.entry.ident,
+                    q.entry.slot,
+                    q.sqlstate.as_deref().unwrap_or("-"),
+                    q.attempts,
+                    q.replayed_at
+                        .map_or(String::new(), |t| format!(" replayed at {t}")),
+                    q.error
+                );
+            }
+        }
+        Command::ReplayQuarantine => {
+            let r = indexer::quarantine::replay(store, config.commitment).await?;
+            println!(
+                "replayed {} changes; {} still refused{}",
+                r.written,
+                r.refused,
+                if r.unreadable.is_empty() {
+                    String::new()
+                } else {
+                    format!("; unreadable: {}", r.unreadable.join("; "))
+                }
+            );
+            anyhow::ensure!(
+                r.refused == 0 && r.unreadable.is_empty(),
+                "some quarantined changes were not written"
+            );
+        }
+    }
+    Ok(())
 }
 
 fn main() -> anyhow::Result<()> {
@@ -51,13 +106,17 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
              (postgres://user:password@host/database, or sqlite://path.db for a single machine)"
         );
     }
+    let config = cli.config;
+    if let Some(c) = cli.command {
+        let store = Store::open_with(&config.database_url, config.db_options()).await?;
+        return command(&store, &config, c).await;
+    }
     ops::metrics::prometheus();
     ops::metrics::build_info(
         "indexer",
         env!("CARGO_PKG_VERSION"),
         option_env!("LAUNCHPAD_COMMIT").unwrap_or("unknown"),
     );
-    let config = cli.config;
     // Settings that can never work stop here, with the flag at fault named, rather than in a retry loop.
     config.grpc_tls()?;
     let store = loop {

@@ -161,3 +161,27 @@ async fn trades_past_their_retention_go_on_both_databases() {
         store.close().await;
     }
 }
+
+#[tokio::test]
+async fn the_retention_timer_prunes_without_any_batch_once_a_minute() {
+    for (url, store) in stores("timer").await {
+        candle(&store, 1, NOW - 3 * DAY).await;
+        candle(&store, 1, NOW - DAY).await;
+        let store = store
+            .with_clock(Clock::new(|| NOW))
+            .with_retention(Retention::default());
+        // No batch is written (the indexer's timer calls this whether or not batches commit).
+        assert!(store.prune_due().await.unwrap(), "{url}");
+        assert_eq!(kept(&store).await, vec![(1, NOW - DAY)], "{url}");
+        // Not due again within the minute, here or in a batch.
+        candle(&store, 1, NOW - 3 * DAY).await;
+        assert!(!store.prune_due().await.unwrap(), "{url}");
+        store.apply(&[], None).await.unwrap();
+        assert_eq!(
+            kept(&store).await,
+            vec![(1, NOW - 3 * DAY), (1, NOW - DAY)],
+            "{url}"
+        );
+        store.close().await;
+    }
+}

@@ -8,6 +8,7 @@ use anchor_lang::prelude::Pubkey;
 use index::market::Market;
 use index::model::*;
 use index::store::lease::Lease;
+use index::store::quarantine::{classify, Failure};
 use index::store::Store;
 use ops::health::Metrics;
 use sdk::accounts::Config;
@@ -328,21 +329,76 @@ impl Processor {
         Ok(self.batch.len() >= self.batch_size)
     }
 
-    /// Writes the open batch and the cursor in one transaction. On failure nothing is written and the
-    /// batch stays, to be retried.
+    /// Writes `changes` and `cursor` in one transaction, under the lease when there is one.
+    async fn apply(&self, changes: &[Change], cursor: Option<u64>) -> Result<(), sqlx::Error> {
+        match &self.lease {
+            Some(lease) => {
+                let mut lease = lease.lock().await;
+                self.store.apply_leased(&mut lease, changes, cursor).await
+            }
+            None => self.store.apply(changes, cursor).await,
+        }
+    }
+
+    /// Writes `changes` (which the database refused together with `error`) in halves, down to the one
+    /// change it refuses, which goes to the quarantine; the others are written. A transient error stops
+    /// it (the caller retries the whole batch: every write is idempotent).
+    fn settle<'a>(
+        &'a self,
+        changes: &'a [Change],
+        error: sqlx::Error,
+    ) -> futures::future::BoxFuture<'a, Result<(), sqlx::Error>> {
+        Box::pin(async move {
+            match changes {
+                [] => Err(error),
+                [change] => self.set_aside(change, &error).await,
+                _ => {
+                    let (a, b) = changes.split_at(changes.len() / 2);
+                    for half in [a, b] {
+                        match self.apply(half, None).await {
+                            Ok(()) => {}
+                            Err(e) if classify(&e) == Failure::Refused => {
+                                self.settle(half, e).await?
+                            }
+                            Err(e) => return Err(e),
+                        }
+                    }
+                    Ok(())
+                }
+            }
+        })
+    }
+
+    /// Puts a refused change in the quarantine, counted and logged.
+    async fn set_aside(&self, change: &Change, error: &sqlx::Error) -> Result<(), sqlx::Error> {
+        let entry = crate::quarantine::entry_of(change);
+        self.store.quarantine(&entry, error).await?;
+        metrics::counter!("indexer_quarantined_events_total").increment(1);
+        tracing::error!(
+            ident = %entry.ident,
+            sqlstate = index::store::quarantine::code(error).as_deref().unwrap_or(""),
+            "the database refused a change ({error}): set aside in the quarantine; the stream goes on \
+             (`indexer replay-quarantine` writes it once the cause is fixed)"
+        );
+        Ok(())
+    }
+
+    /// Writes the open batch and the cursor in one transaction. On a transient failure nothing is written
+    /// and the batch stays, to be retried. When the database refuses the data itself
+    /// ([`Failure::Refused`]), the batch is written in parts, the change it refuses goes to the quarantine,
+    /// and the cursor moves on.
     pub async fn flush(&mut self) -> Result<(), sqlx::Error> {
         if self.batch.is_empty() && self.cursor.is_none() {
             return Ok(());
         }
         let writing = Instant::now();
-        match &self.lease {
-            Some(lease) => {
-                let mut lease = lease.lock().await;
-                self.store
-                    .apply_leased(&mut lease, &self.batch, self.cursor)
-                    .await?
+        match self.apply(&self.batch, self.cursor).await {
+            Ok(()) => {}
+            Err(e) if classify(&e) == Failure::Refused && !self.lease_lost().await => {
+                self.settle(&self.batch, e).await?;
+                self.apply(&[], self.cursor).await?;
             }
-            None => self.store.apply(&self.batch, self.cursor).await?,
+            Err(e) => return Err(e),
         }
         // Latency of a batch: the database write, and the time its first change waited until committed.
         metrics::histogram!("indexer_batch_write_seconds").record(writing.elapsed().as_secs_f64());
@@ -359,6 +415,24 @@ impl Processor {
         self.batch_started = None;
         self.unknown_markets.clear();
         Ok(())
+    }
+
+    /// Writes one change read back from the quarantine, enriched and priced as the stream's would be:
+    /// `Ok(true)` when written, `Ok(false)` when the database still refuses it (its quarantine row then
+    /// carries the new error). Transient errors are the caller's.
+    pub async fn replay(&mut self, change: Change) -> Result<bool, sqlx::Error> {
+        let change = match self.enrich(change) {
+            Change::Event(e) => Change::Event(self.priced(e).await?),
+            other => other,
+        };
+        match self.apply(std::slice::from_ref(&change), None).await {
+            Ok(()) => Ok(true),
+            Err(e) if classify(&e) == Failure::Refused => {
+                self.set_aside(&change, &e).await?;
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Forgets the open batch (the stream will replay it from the stored cursor).

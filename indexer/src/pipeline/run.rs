@@ -32,6 +32,9 @@ fn replay_start(first_available: Option<u64>, snapshot_slot: u64) -> u64 {
     start.min(snapshot_slot)
 }
 
+/// How often the retention's timer asks whether a prune is due.
+const RETENTION_TICK: Duration = Duration::from_secs(5);
+
 /// How often a standby tries to take the writer's lease (the takeover delay after the active one goes).
 pub const LEASE_RETRY: Duration = Duration::from_secs(1);
 
@@ -84,7 +87,9 @@ impl Indexer {
                 return;
             };
             let lease = Arc::new(tokio::sync::Mutex::new(lease));
+            let retention = self.spawn_retention();
             let yielded = self.write(&mut shutdown, &lease).await;
+            retention.abort();
             if yielded {
                 // The sessions (and their processors) are over: this is the only holder left.
                 if let Ok(lease) = Arc::try_unwrap(lease) {
@@ -124,6 +129,28 @@ impl Indexer {
             }
             wait = LEASE_RETRY;
         }
+    }
+
+    /// The retention's own timer while this indexer writes: prunes every
+    /// [`index::store::retention::PRUNE_EVERY_SECS`] whether or not batches commit (a batch that cannot be
+    /// written, a full disk, must not block the pruning that frees space).
+    fn spawn_retention(&self) -> tokio::task::AbortHandle {
+        let store = self.store.clone();
+        let metrics = self.metrics.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(RETENTION_TICK);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                if let Err(e) = store.prune_due().await {
+                    Metrics::bump(&metrics.db_errors, 1);
+                    tracing::warn!(
+                        "retention: pruning failed ({e}); trying again at the next prune"
+                    );
+                }
+            }
+        })
+        .abort_handle()
     }
 
     /// Takes the writer's lease, waiting as the standby while another indexer holds it. `None` on shutdown,

@@ -506,6 +506,41 @@ impl Store {
         Ok(())
     }
 
+    /// Prunes what the retention no longer keeps on its own, apart from any batch (the indexer's retention
+    /// timer), when [`retention::PRUNE_EVERY_SECS`] have passed since the last prune here or inside a
+    /// batch: a batch that cannot commit (a full disk, a refused write) does not hold up the pruning that
+    /// frees space. `Ok(false)` when not due.
+    pub async fn prune_due(&self) -> Result<bool, sqlx::Error> {
+        let wall = feed::now();
+        let last = self.pruned.load(std::sync::atomic::Ordering::Relaxed);
+        if wall - last < retention::PRUNE_EVERY_SECS {
+            return Ok(false);
+        }
+        self.pruned
+            .store(wall, std::sync::atomic::Ordering::Relaxed);
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        let pruned = retention::prune(&mut tx, &self.retention, wall, self.now()).await?;
+        tx.commit().await?;
+        if pruned != retention::Pruned::default() {
+            tracing::debug!(?pruned, "retention");
+        }
+        if self.backend == Backend::Postgres {
+            let trades_before = self.retention.trades_secs.map(|keep| self.now() - keep);
+            let expired = partitions::expire(
+                &mut conn,
+                &self.partitions,
+                wall - self.retention.feed_secs,
+                trades_before,
+            )
+            .await?;
+            if expired != partitions::Expired::default() {
+                tracing::debug!(?expired, "retention");
+            }
+        }
+        Ok(true)
+    }
+
     /// Whether the primary answers a trivial query within `within`: the readiness of whatever reads and
     /// writes it. A read replica that does not answer fails nothing (reads go to the primary meanwhile).
     pub async fn ping(&self, within: Duration) -> Result<(), String> {

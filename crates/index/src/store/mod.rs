@@ -15,6 +15,7 @@ mod market;
 pub mod partitions;
 mod prepared;
 pub mod profiles;
+pub mod quarantine;
 pub mod retention;
 pub mod route_keys;
 mod rows;
