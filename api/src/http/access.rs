@@ -216,7 +216,7 @@ impl std::fmt::Display for HashedAddress {
 /// ([`crate::error::envelope`]), records the outcome and writes the access line. `address` names the client
 /// behind trusted proxies.
 pub async fn record(
-    address: crate::http::layers::ClientAddress,
+    address: crate::http::client::ClientAddress,
     req: Request,
     next: Next,
 ) -> Response {

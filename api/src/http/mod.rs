@@ -5,4 +5,5 @@
 pub mod access;
 pub mod admission;
 pub mod cache;
+pub mod client;
 pub mod layers;
