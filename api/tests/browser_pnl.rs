@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// chromedriver on a free loopback port, killed on drop.
-struct Driver(Child, String);
+struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
@@ -57,7 +57,7 @@ async fn browser() -> (Driver, Client) {
         .connect(&url)
         .await
         .expect("connecting to chromedriver");
-    (Driver(child, url), client)
+    (Driver(child), client)
 }
 
 /// Waits until the JavaScript expression `cond` is true on the page.
