@@ -105,7 +105,7 @@ impl Store {
                 Some(_) => {}
             }
         }
-        if !take_nonce(&mut *tx, &c.wallet, &c.nonce, c.expires_at, c.now).await? {
+        if !take_nonce(&mut tx, &c.wallet, &c.nonce, c.expires_at, c.now).await? {
             return Ok(Err(Refused::NonceUsed));
         }
         let holding = i64::try_from(c.holding).unwrap_or(i64::MAX);
@@ -146,7 +146,7 @@ impl Store {
                 name: c.name.clone(),
             }),
         };
-        feed::insert(&mut *tx, vec![row]).await?;
+        feed::insert(&mut tx, vec![row]).await?;
         tx.commit().await?;
         Ok(Ok(id))
     }
@@ -173,7 +173,7 @@ impl Store {
         .bind(reason.to_string())
         .execute(&mut *tx)
         .await?;
-        recount(&mut *tx, &mint).await?;
+        recount(&mut tx, &mint).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -206,7 +206,7 @@ impl Store {
         .fetch_all(&mut *tx)
         .await?;
         for mint in mints {
-            recount(&mut *tx, &mint).await?;
+            recount(&mut tx, &mint).await?;
         }
         tx.commit().await?;
         Ok(done.rows_affected() == 1)

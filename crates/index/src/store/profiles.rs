@@ -46,7 +46,7 @@ impl Store {
         if holder.is_some_and(|w| w != p.wallet) {
             return Ok(Err(ProfileRefused::NameTaken));
         }
-        if !take_nonce(&mut *tx, &p.wallet, &p.nonce, p.expires_at, p.now).await? {
+        if !take_nonce(&mut tx, &p.wallet, &p.nonce, p.expires_at, p.now).await? {
             return Ok(Err(ProfileRefused::NonceUsed));
         }
         let done = sqlx::query(
