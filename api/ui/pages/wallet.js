@@ -87,9 +87,9 @@ export async function render(main, ctx, address) {
 
   async function load() {
     let w;
-    let solUsd = null;
+    let solPrice = null;
     try {
-      [w, solUsd] = await Promise.all([
+      [w, solPrice] = await Promise.all([
         get(`/launchpad/wallets/${who}`),
         // The oracle the listing prices SOL launches in dollars with.
         solUsd().then((p) => p?.solUsd ?? null).catch(() => null),
@@ -101,8 +101,8 @@ export async function render(main, ctx, address) {
     /** Dollars of `amount` base units of a quote (`sol`: lamports, else USDC's 6 decimals). */
     const dollars = (amount, quoteMint) => {
       const sol = quoteMint === NATIVE_MINT;
-      if (sol && !solUsd) return null;
-      return usd(String((Number(amount) / 10 ** (sol ? 9 : 6)) * (sol ? solUsd : 1)));
+      if (sol && !solPrice) return null;
+      return usd(String((Number(amount) / 10 ** (sol ? 9 : 6)) * (sol ? solPrice : 1)));
     };
     const withUsd = (text, amount, quoteMint) => {
       const d = dollars(amount, quoteMint);
@@ -136,7 +136,7 @@ export async function render(main, ctx, address) {
         const sol = c.quoteMint === NATIVE_MINT;
         const worthless =
           c.baseAmount === '0' &&
-          (sol ? BigInt(c.quoteAmount) <= SIGNATURE_FEE : solUsd && Number(c.quoteAmount) / 1e6 <= (Number(SIGNATURE_FEE) / 1e9) * solUsd);
+          (sol ? BigInt(c.quoteAmount) <= SIGNATURE_FEE : solPrice && Number(c.quoteAmount) / 1e6 <= (Number(SIGNATURE_FEE) / 1e9) * solPrice);
         const button = own && !worthless
           ? el('button', { type: 'button', class: 'primary small', id: `claim-${c.kind}-${c.pool}`, 'data-kind': c.kind }, 'Claim')
           : own
