@@ -62,7 +62,7 @@ async fn command(store: &Store, config: &IndexerConfig, command: Command) -> any
             }
         }
         Command::ReplayQuarantine => {
-            let r = indexer::quarantine::replay(store, config.commitment).await?;
+            let r = indexer::pipeline::replay(store, config.commitment).await?;
             println!(
                 "replayed {} changes; {} still refused{}",
                 r.written,

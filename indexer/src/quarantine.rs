@@ -7,17 +7,13 @@
 //! through the processor again (enriched and priced as when it came), so a replay writes what the stream
 //! would have.
 
-use crate::config::Commitment;
 use crate::decode::{decode_account_data, launchpad_event};
-use crate::pipeline::Processor;
 use anchor_lang::prelude::Pubkey;
 use anchor_lang::Event as _;
 use index::model::*;
 use index::store::quarantine::Entry;
-use index::Store;
 use sdk::events::{decode_amm_event, decode_event, AmmEvent};
 use serde_json::{json, Value};
-use std::sync::Arc;
 
 /// The event's instruction data as its program emitted it.
 fn emitted(data: Vec<u8>) -> Vec<u8> {
@@ -335,41 +331,4 @@ pub fn change_of(e: &Entry) -> Result<Change, String> {
         }
         other => Err(format!("unknown kind `{other}`")),
     }
-}
-
-/// What a replay did.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Replayed {
-    /// Written into the index (marked replayed).
-    pub written: u64,
-    /// Refused again (their rows carry the new error).
-    pub refused: u64,
-    /// Rows whose bytes did not read back (left as they are; the errors name them).
-    pub unreadable: Vec<String>,
-}
-
-/// Writes every pending quarantined change again, one at a time, through a processor (enriched and priced as
-/// the stream's would be). A change the database still refuses stays quarantined with the new error. Safe
-/// while an indexer runs: every write is idempotent and moves account state only forward.
-pub async fn replay(store: &Store, commitment: Commitment) -> anyhow::Result<Replayed> {
-    let metrics = Arc::new(ops::health::Metrics::default());
-    let mut processor = Processor::new(store.clone(), metrics, commitment, usize::MAX).await?;
-    let mut out = Replayed::default();
-    for row in store.quarantined(false).await? {
-        let change = match change_of(&row.entry) {
-            Ok(c) => c,
-            Err(e) => {
-                out.unreadable
-                    .push(format!("#{} {}: {e}", row.id, row.entry.ident));
-                continue;
-            }
-        };
-        if processor.replay(change).await? {
-            store.quarantine_replayed(row.id).await?;
-            out.written += 1;
-        } else {
-            out.refused += 1;
-        }
-    }
-    Ok(out)
 }

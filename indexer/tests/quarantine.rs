@@ -133,7 +133,7 @@ async fn a_refused_event_is_quarantined_the_stream_goes_on_and_a_replay_complete
     assert!(counted >= 1.0, "{metrics}");
 
     // While the cause stands a replay writes nothing and the row says it was tried again.
-    let r = indexer::quarantine::replay(&store, Commitment::Confirmed)
+    let r = indexer::pipeline::replay(&store, Commitment::Confirmed)
         .await
         .unwrap();
     assert_eq!((r.written, r.refused), (0, 1), "{r:?}");
@@ -143,7 +143,7 @@ async fn a_refused_event_is_quarantined_the_stream_goes_on_and_a_replay_complete
 
     // The cause fixed, the replay writes it: the index equals the chain, and the index that refused nothing.
     allow(&store, kind).await;
-    let r = indexer::quarantine::replay(&store, Commitment::Confirmed)
+    let r = indexer::pipeline::replay(&store, Commitment::Confirmed)
         .await
         .unwrap();
     assert_eq!((r.written, r.refused), (1, 0), "{r:?}");

@@ -10,10 +10,12 @@
 //! harmless because account writes only move forward and event writes are idempotent.
 
 mod processor;
+mod replay;
 mod run;
 mod source;
 
 pub use processor::{Processor, SharedLease};
+pub use replay::{replay, Replayed};
 pub use run::{Indexer, LEASE_RETRY, YIELD_GRACE};
 pub use source::{
     connect, connect_to, explain, open_source, probe, subscribe_request, CHAIN_SLOT_EVERY,
