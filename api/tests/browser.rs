@@ -113,8 +113,15 @@ async fn wait_js(c: &Client, cond: &str, secs: u64, what: &str) {
             return;
         }
         if start.elapsed() > Duration::from_secs(secs) {
+            let shown = c
+                .execute(
+                    "return (document.querySelector('main')?.innerText || '').slice(0, 2000);",
+                    vec![],
+                )
+                .await
+                .unwrap_or_default();
             panic!(
-                "timed out after {secs}s waiting for {what} ({cond}); page errors: {}",
+                "timed out after {secs}s waiting for {what} ({cond}); page errors: {}; the page showed: {shown}",
                 page_errors(c).await
             );
         }
@@ -190,7 +197,7 @@ async fn assert_no_page_errors(c: &Client, when: &str) {
 async fn assert_fits(c: &Client, what: &str) {
     let sizes = c
         .execute(
-            "const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && e.offsetParent)                .slice(0, 3).map((e) => e.tagName + '#' + e.id + '.' + e.className);              return [document.documentElement.scrollWidth, window.innerWidth, wide];",
+            "const clipped = (e) => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) { if (getComputedStyle(a).overflowX !== 'visible') return true; } return false; };              const wide = [...document.querySelectorAll('body *')].filter((e) => (e.getBoundingClientRect().right > window.innerWidth + 0.5 || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible' && e.getBoundingClientRect().left + e.scrollWidth > window.innerWidth + 0.5)) && (e.offsetParent || getComputedStyle(e).position === 'fixed') && !clipped(e))                .slice(0, 3).map((e) => e.tagName + '#' + e.id + '.' + e.className);              return [document.documentElement.scrollWidth, window.innerWidth, wide];",
             vec![],
         )
         .await
