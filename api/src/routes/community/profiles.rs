@@ -256,7 +256,7 @@ pub async fn put(
                 .namespace(AVATARS)
                 .put(&hash, png)
                 .await
-                .map_err(|e| ApiError::unavailable(format!("the image store: {e}")))?;
+                .map_err(crate::routes::launch::images::unavailable)?;
             Some(hash)
         }
     };
@@ -317,7 +317,7 @@ pub async fn avatar(
         .namespace(AVATARS)
         .get(&hash)
         .await
-        .map_err(|e| ApiError::unavailable(format!("the image store: {e}")))?
+        .map_err(crate::routes::launch::images::unavailable)?
         .ok_or_else(|| ApiError::not_found(format!("no avatar {hash}")))?;
     Ok((
         [

@@ -84,6 +84,13 @@ pub fn store(state: &crate::state::AppState) -> image_store::ImageStore {
     state.images.namespace(LAUNCHES)
 }
 
+/// An image store failure as a caller sees it: 503 without the store's own words (an S3 error names the
+/// endpoint, the bucket and the key), which go to the log, redacted like every line.
+pub fn unavailable(e: image_store::Error) -> ApiError {
+    tracing::warn!("the image store failed: {e}");
+    ApiError::unavailable("the image store is unavailable; try again shortly")
+}
+
 /// Images moved per round by [`move_to_store`].
 const MOVE_CHUNK: i64 = 50;
 

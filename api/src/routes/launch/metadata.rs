@@ -163,7 +163,7 @@ pub async fn image(
     let bytes = super::images::store(&state)
         .get(&hash)
         .await
-        .map_err(|e| ApiError::unavailable(format!("the image store: {e}")))?
+        .map_err(super::images::unavailable)?
         .ok_or_else(|| ApiError::not_found(format!("no image {hash}")))?;
     // Only images that decoded were stored: their signature names their type.
     let content_type = super::images::sniff(&bytes).unwrap_or("application/octet-stream");

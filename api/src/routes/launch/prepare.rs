@@ -144,7 +144,7 @@ pub async fn prepare_launch(
         super::images::store(state)
             .put(&img.hash, img.bytes.clone())
             .await
-            .map_err(|e| ApiError::unavailable(format!("the image store: {e}")))?;
+            .map_err(super::images::unavailable)?;
     }
     state
         .store
