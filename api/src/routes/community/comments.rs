@@ -3,7 +3,7 @@
 
 use super::{message, text, Limits};
 use crate::body::ApiJson;
-use crate::error::{address, required, ApiError, ErrorCode};
+use crate::error::{address, ApiError, ErrorCode};
 use crate::extract::{ApiPath, ApiQuery};
 use crate::json::Json;
 use crate::state::AppState;
@@ -155,22 +155,15 @@ pub async fn post(
         .as_deref()
         .ok_or_else(|| ApiError::missing("text"))?;
     text::check_comment(body)?;
-    let nonce = required("nonce", req.nonce.as_deref())?;
-    let expires_at = req
-        .expires_at
-        .ok_or_else(|| ApiError::missing("expiresAt"))?;
-    let signature = required("signature", req.signature.as_deref())?;
-    let now = state.now();
-    message::check_envelope(nonce, expires_at, now)?;
+    let parts = message::Signed::read(
+        req.nonce.as_deref(),
+        req.expires_at,
+        req.signature.as_deref(),
+        state.now(),
+    )?;
     let domain = super::domain(&headers)?;
-    let envelope = message::Envelope {
-        domain: &domain,
-        wallet: &wallet,
-        nonce,
-        expires_at,
-    };
-    let signed = message::comment(&envelope, &mint, req.reply_to, body);
-    message::verify(&wallet, &signed, signature)?;
+    let signed = message::comment(&parts.envelope(&domain, &wallet), &mint, req.reply_to, body);
+    message::verify(&wallet, &signed, parts.signature)?;
     limits.wallet(&wallet.to_string())?;
     if state.store.launch(&mint).await?.is_none() {
         return Err(ApiError::not_found(format!("no launch with mint {mint}")));
@@ -198,10 +191,10 @@ pub async fn post(
         holding,
         name,
         message: signed,
-        signature: signature.to_string(),
-        nonce: nonce.to_string(),
-        expires_at,
-        now,
+        signature: parts.signature.to_string(),
+        nonce: parts.nonce.to_string(),
+        expires_at: parts.expires_at,
+        now: parts.now,
         slot: state.indexed_slot().await.unwrap_or(0),
     };
     let id = match state.store.post_comment(&new).await? {

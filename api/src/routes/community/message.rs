@@ -56,6 +56,45 @@ pub fn profile(e: &Envelope, name: &str, avatar: Option<&str>) -> String {
     )
 }
 
+/// What a signed write carries beside what it says: its nonce, expiry and signature, each named when
+/// missing, the envelope checked against `now` (the time the write is judged at, kept for the store).
+pub struct Signed<'a> {
+    pub nonce: &'a str,
+    pub expires_at: i64,
+    pub signature: &'a str,
+    pub now: i64,
+}
+
+impl<'a> Signed<'a> {
+    pub fn read(
+        nonce: Option<&'a str>,
+        expires_at: Option<i64>,
+        signature: Option<&'a str>,
+        now: i64,
+    ) -> Result<Self, ApiError> {
+        let nonce = crate::error::required("nonce", nonce)?;
+        let expires_at = expires_at.ok_or_else(|| ApiError::missing("expiresAt"))?;
+        let signature = crate::error::required("signature", signature)?;
+        check_envelope(nonce, expires_at, now)?;
+        Ok(Self {
+            nonce,
+            expires_at,
+            signature,
+            now,
+        })
+    }
+
+    /// The envelope `wallet` signed for `domain`.
+    pub fn envelope<'b>(&'b self, domain: &'b str, wallet: &'b Pubkey) -> Envelope<'b> {
+        Envelope {
+            domain,
+            wallet,
+            nonce: self.nonce,
+            expires_at: self.expires_at,
+        }
+    }
+}
+
 /// Checks a nonce's form and a message's expiration time against `now` (unix seconds).
 pub fn check_envelope(nonce: &str, expires_at: i64, now: i64) -> Result<(), ApiError> {
     if !NONCE_LEN.contains(&nonce.len()) || !nonce.bytes().all(|b| b.is_ascii_alphanumeric()) {

@@ -215,13 +215,12 @@ pub async fn put(
         .as_deref()
         .ok_or_else(|| ApiError::missing("name"))?;
     let name = text::check_name(raw)?;
-    let nonce = required("nonce", req.nonce.as_deref())?;
-    let expires_at = req
-        .expires_at
-        .ok_or_else(|| ApiError::missing("expiresAt"))?;
-    let signature = required("signature", req.signature.as_deref())?;
-    let now = state.now();
-    message::check_envelope(nonce, expires_at, now)?;
+    let parts = message::Signed::read(
+        req.nonce.as_deref(),
+        req.expires_at,
+        req.signature.as_deref(),
+        state.now(),
+    )?;
     let avatar = match req
         .avatar
         .as_deref()
@@ -234,15 +233,13 @@ pub async fn put(
         }
     };
     let domain = super::domain(&headers)?;
-    let envelope = message::Envelope {
-        domain: &domain,
-        wallet: &wallet,
-        nonce,
-        expires_at,
-    };
     // The name as sent is what the wallet saw and signed.
-    let signed = message::profile(&envelope, raw, avatar.as_ref().map(|a| a.hash.as_str()));
-    message::verify(&wallet, &signed, signature)?;
+    let signed = message::profile(
+        &parts.envelope(&domain, &wallet),
+        raw,
+        avatar.as_ref().map(|a| a.hash.as_str()),
+    );
+    message::verify(&wallet, &signed, parts.signature)?;
     limits.wallet(&wallet.to_string())?;
     let avatar_hash = match avatar {
         None => None,
@@ -266,10 +263,10 @@ pub async fn put(
         name_key: name.key,
         avatar_hash,
         message: signed,
-        signature: signature.to_string(),
-        nonce: nonce.to_string(),
-        expires_at,
-        now,
+        signature: parts.signature.to_string(),
+        nonce: parts.nonce.to_string(),
+        expires_at: parts.expires_at,
+        now: parts.now,
     };
     match state.store.set_profile(&new).await? {
         Ok(()) => {}
