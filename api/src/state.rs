@@ -122,8 +122,11 @@ impl AppState {
             clock_offset.clone(),
         );
         // A location that cannot be opened (a directory that cannot be made) stops the process at start.
-        let images = image_store::ImageStore::open(&config.image_store)
-            .unwrap_or_else(|e| panic!("--image-store (IMAGE_STORE): {e}"));
+        let images = image_store::ImageStore::open_with(
+            &config.image_store,
+            config.image_store_options.clone(),
+        )
+        .unwrap_or_else(|e| panic!("--image-store (IMAGE_STORE): {e}"));
         AppState(Arc::new(Shared {
             chain_clock,
             route_keys,

@@ -103,6 +103,10 @@ pub struct ApiConfig {
     /// `memory:`. Replicas share it: a directory only when they share the disk.
     #[arg(long, env = "IMAGE_STORE", default_value = "images")]
     pub image_store: String,
+    /// S3 settings given in code (`object_store`'s keys: `aws_endpoint`, `aws_access_key_id`, ...), over the
+    /// environment's: for embedders and tests, which must not set a running process's environment.
+    #[arg(skip)]
+    pub image_store_options: Vec<(String, String)>,
     /// Reverse proxies and load balancers in front of the API, addresses or CIDRs, comma-separated: a
     /// request from one of them is rate-limited by the client its `--forwarded-header` names (the rightmost
     /// hop that is not a trusted proxy). From anyone else the header is ignored. None: the peer address.
@@ -254,6 +258,7 @@ impl ApiConfig {
             max_pending_prepares_per_address: 50,
             // Tests and the local stack keep images in memory.
             image_store: "memory:".into(),
+            image_store_options: Vec::new(),
             trusted_proxies: vec![],
             forwarded_header: ForwardedHeader::XForwardedFor,
             // Tests and the local stack stop at once.

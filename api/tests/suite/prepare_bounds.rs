@@ -149,12 +149,24 @@ async fn the_sweeper_removes_expired_prepares_and_their_images_on_its_own_timer(
     )
     .await;
     assert_eq!(status, 200, "{abandoned}");
+    let abandoned_at = Instant::now();
     let (status, landed) = post(&http, &url, &launch(&key, "Landed", Some(&landed_png))).await;
     assert_eq!(status, 200, "{landed}");
     assert!(on_disk(&abandoned_png).is_file() && on_disk(&landed_png).is_file());
     let signed = sign(landed["solanaTransaction"].as_str().unwrap(), &creator);
     let (status, body) = s.submit(&http, &signed).await;
     assert_eq!(status, 200, "{body}");
+    let meta = |p: &Value| p["metadataURI"].as_str().unwrap().to_string();
+    let image_url = |png: &[u8]| format!("{}/launchpad/images/{}", s.base, sha256(png));
+    // A round takes the abandoned prepare once it is 2 s old; the backlog goes in right after that round,
+    // so the next round starts after the whole backlog is written (rounds are 3 s apart).
+    while get(&http, &meta(&abandoned)).await.0 != 404 {
+        assert!(
+            abandoned_at.elapsed() < Duration::from_secs(30),
+            "the sweeper never took the abandoned prepare"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     // More expired prepares than a sweep's chunk, written straight to the index: all of them go, with no
     // prepare called from here on.
     let store = index::Store::open(&s.db).await.unwrap();
@@ -183,8 +195,6 @@ async fn the_sweeper_removes_expired_prepares_and_their_images_on_its_own_timer(
             .await
             .unwrap();
     }
-    let meta = |p: &Value| p["metadataURI"].as_str().unwrap().to_string();
-    let image_url = |png: &[u8]| format!("{}/launchpad/images/{}", s.base, sha256(png));
     let start = Instant::now();
     let initial = store
         .stale_prepared(i64::MAX, None, 10_000)
@@ -206,8 +216,15 @@ async fn the_sweeper_removes_expired_prepares_and_their_images_on_its_own_timer(
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    tokio::time::sleep(Duration::from_millis(1_200)).await;
-    let left = store.stale_prepared(i64::MAX, None, 10_000).await.unwrap();
+    // That round must leave nothing for the next one, 3 s later: look for 2.5 s.
+    let round = Instant::now();
+    let mut left = store.stale_prepared(i64::MAX, None, 10_000).await.unwrap();
+    while round.elapsed() < Duration::from_millis(2_500)
+        && !left.iter().all(|(_, m)| landed["mint"] == m.as_str())
+    {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        left = store.stale_prepared(i64::MAX, None, 10_000).await.unwrap();
+    }
     // The one left may be the landed launch (unrecorded, on chain) until the index has it.
     assert!(
         left.iter().all(|(_, m)| landed["mint"] == m.as_str()),
@@ -232,20 +249,19 @@ async fn the_sweeper_removes_expired_prepares_and_their_images_on_its_own_timer(
     s.net.shutdown().await;
 }
 
-/// The only test of this binary that sets `AWS_*`: the S3 store reads its settings from the environment,
-/// as `api serve` does.
+/// The S3 settings go in through the configuration: a test must not set the environment of a process whose
+/// other tests run on other threads.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn launch_images_round_trip_through_an_s3_store_and_old_rows_move_into_it() {
     let root = tempfile::tempdir().unwrap();
     let s3 = image_store::test_s3::S3Server::start(root.path(), &["launchpad"])
         .await
         .unwrap();
-    for (key, value) in s3.options() {
-        std::env::set_var(key.to_uppercase(), value);
-    }
+    let options = s3.options().into_iter().map(|(k, v)| (k.to_string(), v));
     let s = stack_configured(false, |c| api::process::config::ApiConfig {
         rate_limit_burst: 1_000,
         image_store: "s3://launchpad/prod".into(),
+        image_store_options: options.collect(),
         ..c
     })
     .await;
