@@ -10,11 +10,14 @@
 //! launchpad-admin --url ... show
 //! launchpad-admin hide-comment 42 --by alice --reason spam --database-url postgres://...
 //! launchpad-admin hide-wallet <WALLET> --by alice --reason "scam links" --database-url postgres://...
+//! launchpad-admin unhide-comment 42 --by alice --reason "appeal granted" --database-url postgres://...
+//! launchpad-admin unhide-wallet <WALLET> --by alice --reason "appeal granted" --database-url postgres://...
 //! ```
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use curve::{Preset, QuoteAsset};
+use index::store::comments::Unhidden;
 use launchpad_admin::{self as admin, Role};
 use solana_commitment_config::CommitmentConfig;
 use solana_pubkey::Pubkey;
@@ -104,6 +107,27 @@ enum Command {
         #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
         database_url: String,
     },
+    /// Shows a hidden comment again (the reverse of `hide-comment`); recorded with who, when and why beside
+    /// the hide's record.
+    UnhideComment {
+        id: i64,
+        #[arg(long)]
+        by: String,
+        #[arg(long)]
+        reason: String,
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
+    /// Shows a hidden wallet's comments again and lets it post (the reverse of `hide-wallet`); recorded.
+    UnhideWallet {
+        wallet: Pubkey,
+        #[arg(long)]
+        by: String,
+        #[arg(long)]
+        reason: String,
+        #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+        database_url: String,
+    },
 }
 
 fn preset_quote(preset: &str, quote: &str) -> anyhow::Result<(Preset, QuoteAsset)> {
@@ -131,33 +155,63 @@ async fn moderate(command: &Command) -> anyhow::Result<Option<String>> {
             by,
             reason,
             ..
+        }
+        | Command::UnhideComment {
+            database_url,
+            by,
+            reason,
+            ..
+        }
+        | Command::UnhideWallet {
+            database_url,
+            by,
+            reason,
+            ..
         } => (database_url, by, reason),
         _ => return Ok(None),
     };
     anyhow::ensure!(
         !by.trim().is_empty() && !reason.trim().is_empty(),
-        "--by and --reason are recorded with the hide: both are required"
+        "--by and --reason are recorded with the action: both are required"
     );
+    let (by, reason) = (by.trim(), reason.trim());
     let store = index::Store::connect(database_url).await?;
     Ok(Some(match command {
         Command::HideComment { id, .. } => {
-            if !store
-                .hide_comment(*id, by.trim(), reason.trim(), now)
-                .await?
-            {
+            if !store.hide_comment(*id, by, reason, now).await? {
                 anyhow::bail!("no comment {id}");
             }
             format!("comment {id} hidden by {by}: {reason}")
         }
         Command::HideWallet { wallet, .. } => {
             let wallet = wallet.to_string();
-            if store
-                .hide_wallet(&wallet, by.trim(), reason.trim(), now)
-                .await?
-            {
+            if store.hide_wallet(&wallet, by, reason, now).await? {
                 format!("wallet {wallet} hidden by {by}: {reason}")
             } else {
                 format!("wallet {wallet} was hidden already: nothing to do")
+            }
+        }
+        Command::UnhideComment { id, .. } => {
+            match store.unhide_comment(*id, by, reason, now).await? {
+                Unhidden::Missing => anyhow::bail!("no comment {id}"),
+                Unhidden::NotHidden => format!("comment {id} is not hidden: nothing to do"),
+                Unhidden::Shown {
+                    wallet_hidden: false,
+                } => format!("comment {id} unhidden by {by}: {reason}"),
+                Unhidden::Shown {
+                    wallet_hidden: true,
+                } => format!(
+                    "comment {id} unhidden by {by}: {reason} (its wallet is still hidden: \
+                     unhide-wallet shows it)"
+                ),
+            }
+        }
+        Command::UnhideWallet { wallet, .. } => {
+            let wallet = wallet.to_string();
+            if store.unhide_wallet(&wallet, by, reason, now).await? {
+                format!("wallet {wallet} unhidden by {by}: {reason}")
+            } else {
+                format!("wallet {wallet} is not hidden: nothing to do")
             }
         }
         _ => unreachable!("matched above"),
@@ -219,7 +273,9 @@ async fn main() -> anyhow::Result<()> {
         Command::Show
         | Command::RotateRouteKeys { .. }
         | Command::HideComment { .. }
-        | Command::HideWallet { .. } => unreachable!("handled above"),
+        | Command::HideWallet { .. }
+        | Command::UnhideComment { .. }
+        | Command::UnhideWallet { .. } => unreachable!("handled above"),
     };
     for o in outcomes {
         println!("{o}");

@@ -1,6 +1,7 @@
 //! Signed comments and replies (migration 0021): a post is written with its message's nonce (a replay finds
 //! the nonce taken and stores nothing) and its live-feed event, in one transaction. Operators hide a comment
-//! or a wallet (who, when, why recorded; nothing is deleted); hidden ones are not served. The API checks the
+//! or a wallet (who, when, why recorded; nothing is deleted); hidden ones are not served. An unhide shows
+//! them again; every hide and unhide is kept in the moderation log (migration 0022). The API checks the
 //! signature and the text before it calls [`Store::post_comment`] (`api/src/routes/community/`).
 
 use super::feed::{self, FeedRow};
@@ -69,7 +70,72 @@ pub async fn take_nonce(
     Ok(done.rows_affected() == 1)
 }
 
-/// Sets every comment's `replies` of `mint` to its visible replies (after a hide).
+/// What a moderation action was about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A comment or reply, by id.
+    Comment,
+    /// Every comment of a wallet.
+    Wallet,
+}
+
+impl Target {
+    fn name(self) -> &'static str {
+        match self {
+            Target::Comment => "comment",
+            Target::Wallet => "wallet",
+        }
+    }
+}
+
+/// One operator action as the moderation log (migration 0022) keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moderation {
+    /// `hide` or `unhide`.
+    pub action: String,
+    pub by: String,
+    pub reason: String,
+    /// Unix seconds.
+    pub at: i64,
+}
+
+/// What an unhide of a comment did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unhidden {
+    /// It is shown again (unless its wallet is hidden: `wallet_hidden`).
+    Shown { wallet_hidden: bool },
+    /// It was not hidden: nothing changed, nothing recorded.
+    NotHidden,
+    /// There is no such comment.
+    Missing,
+}
+
+/// Records an operator's action in the moderation log, inside the caller's transaction.
+async fn record(
+    conn: &mut AnyConnection,
+    action: &str,
+    target: Target,
+    subject: &str,
+    by: &str,
+    reason: &str,
+    now: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO moderation_log (action, target, subject, by_whom, reason, at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(action.to_string())
+    .bind(target.name().to_string())
+    .bind(subject.to_string())
+    .bind(by.to_string())
+    .bind(reason.to_string())
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Sets every comment's `replies` of `mint` to its visible replies (after a hide or an unhide).
 async fn recount(conn: &mut AnyConnection, mint: &str) -> Result<()> {
     sqlx::query(
         "UPDATE comments SET replies = (SELECT COUNT(*) FROM comments r WHERE r.parent_id = comments.id \
@@ -163,7 +229,7 @@ impl Store {
         else {
             return Ok(false);
         };
-        sqlx::query(
+        let done = sqlx::query(
             "UPDATE comments SET hidden_at = $2, hidden_by = $3, hidden_reason = $4 \
              WHERE id = $1 AND hidden_at IS NULL",
         )
@@ -173,6 +239,18 @@ impl Store {
         .bind(reason.to_string())
         .execute(&mut *tx)
         .await?;
+        if done.rows_affected() == 1 {
+            record(
+                &mut tx,
+                "hide",
+                Target::Comment,
+                &id.to_string(),
+                by,
+                reason,
+                now,
+            )
+            .await?;
+        }
         recount(&mut tx, &mint).await?;
         tx.commit().await?;
         Ok(true)
@@ -198,6 +276,9 @@ impl Store {
         .bind(reason.to_string())
         .execute(&mut *tx)
         .await?;
+        if done.rows_affected() == 1 {
+            record(&mut tx, "hide", Target::Wallet, wallet, by, reason, now).await?;
+        }
         let mints: Vec<String> = sqlx::query_scalar(
             "SELECT DISTINCT c.mint FROM comments c JOIN comments r ON r.parent_id = c.id \
              WHERE r.wallet = $1",
@@ -210,6 +291,107 @@ impl Store {
         }
         tx.commit().await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Shows hidden comment `id` again, recording who, when and why in the moderation log (the hide's record
+    /// stays there too). A comment of a hidden wallet stays hidden until the wallet is unhidden.
+    pub async fn unhide_comment(
+        &self,
+        id: i64,
+        by: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<Unhidden> {
+        let mut tx = self.pool().begin().await?;
+        let Some((mint, wallet)) = sqlx::query("SELECT mint, wallet FROM comments WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1)))
+        else {
+            return Ok(Unhidden::Missing);
+        };
+        let done = sqlx::query(
+            "UPDATE comments SET hidden_at = NULL, hidden_by = NULL, hidden_reason = NULL \
+             WHERE id = $1 AND hidden_at IS NOT NULL",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Ok(Unhidden::NotHidden);
+        }
+        record(
+            &mut tx,
+            "unhide",
+            Target::Comment,
+            &id.to_string(),
+            by,
+            reason,
+            now,
+        )
+        .await?;
+        recount(&mut tx, &mint).await?;
+        let wallet_hidden = sqlx::query("SELECT 1 FROM comment_hidden_wallets WHERE wallet = $1")
+            .bind(wallet)
+            .fetch_optional(&mut *tx)
+            .await?
+            .is_some();
+        tx.commit().await?;
+        Ok(Unhidden::Shown { wallet_hidden })
+    }
+
+    /// Shows `wallet`'s comments again (those not hidden one by one) and lets it post, recording who, when
+    /// and why in the moderation log; `false` when it was not hidden (nothing changed, nothing recorded).
+    pub async fn unhide_wallet(
+        &self,
+        wallet: &str,
+        by: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<bool> {
+        let mut tx = self.pool().begin().await?;
+        let done = sqlx::query("DELETE FROM comment_hidden_wallets WHERE wallet = $1")
+            .bind(wallet.to_string())
+            .execute(&mut *tx)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Ok(false);
+        }
+        record(&mut tx, "unhide", Target::Wallet, wallet, by, reason, now).await?;
+        let mints: Vec<String> = sqlx::query_scalar(
+            "SELECT DISTINCT c.mint FROM comments c JOIN comments r ON r.parent_id = c.id \
+             WHERE r.wallet = $1",
+        )
+        .bind(wallet.to_string())
+        .fetch_all(&mut *tx)
+        .await?;
+        for mint in mints {
+            recount(&mut tx, &mint).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The moderation log of one comment (by id) or wallet, oldest first.
+    pub async fn moderation_log(&self, target: Target, subject: &str) -> Result<Vec<Moderation>> {
+        let rows = sqlx::query(
+            "SELECT action, by_whom, reason, at FROM moderation_log WHERE target = $1 AND subject = $2 \
+             ORDER BY id",
+        )
+        .bind(target.name().to_string())
+        .bind(subject.to_string())
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| Moderation {
+                action: r.get(0),
+                by: r.get(1),
+                reason: r.get(2),
+                at: r.get(3),
+            })
+            .collect())
     }
 
     /// Whether `wallet` is hidden: its posts are refused.
