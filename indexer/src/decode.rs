@@ -238,8 +238,7 @@ pub fn decode_transaction_update(
                 slot: update.slot,
                 tx_index: info.index,
             };
-            // `Some(None)`: an event the index does not keep (a creator handover, new fee shares: the
-            // accounts' writes carry them).
+            // `Some(None)`: an event the index does not keep (none today).
             let decoded = if program == launchpad::ID {
                 decode_event(&ix.data).and_then(|e| launchpad_event(event_key, e))
             } else {
@@ -293,9 +292,9 @@ pub(crate) fn launchpad_event(key: EventKey, event: LaunchpadEvent) -> Option<Op
         LaunchpadEvent::CurveComplete(e) => Event::CurveComplete(key, e),
         LaunchpadEvent::Claim(e) => Event::Claim(key, e),
         LaunchpadEvent::Migrate(e) => Event::Migrate(key, Box::new(e)),
-        LaunchpadEvent::CreatorProposed(_)
-        | LaunchpadEvent::CreatorTransferred(_)
-        | LaunchpadEvent::FeeSharesSet(_) => return Some(None),
+        LaunchpadEvent::CreatorProposed(e) => Event::CreatorProposed(key, e),
+        LaunchpadEvent::CreatorTransferred(e) => Event::CreatorTransferred(key, e),
+        LaunchpadEvent::FeeSharesSet(e) => Event::FeeSharesSet(key, Box::new(e)),
     }))
 }
 
@@ -366,6 +365,66 @@ mod tests {
         assert_eq!((key.ix_index, key.inner_index, key.slot), (3, 0, 5));
         assert_eq!(key.signature, bs58::encode([1u8; 64]).into_string());
         assert_eq!(e.amount, 7);
+    }
+
+    /// The creator role's changes and new fee shares are kept (the feed carries them), keyed like any event.
+    #[test]
+    fn creator_and_fee_share_changes_are_decoded() {
+        use anchor_lang::{AnchorSerialize, Discriminator};
+        let (pool, mint, a, b) = (
+            Pubkey::new_unique(),
+            Pubkey::new_unique(),
+            Pubkey::new_unique(),
+            Pubkey::new_unique(),
+        );
+        let tagged = |disc: &[u8], event: &dyn Fn(&mut Vec<u8>)| {
+            let mut d = anchor_lang::event::EVENT_IX_TAG_LE.to_vec();
+            d.extend_from_slice(disc);
+            event(&mut d);
+            d
+        };
+        let transferred = sdk::events::EvtCreatorTransferred {
+            pool,
+            mint,
+            previous_creator: a,
+            creator: b,
+            timestamp: 9,
+        };
+        let shares = sdk::events::EvtFeeSharesSet {
+            pool,
+            mint,
+            creator: b,
+            recipients: vec![launchpad::state::FeeRecipient {
+                wallet: a,
+                bps: 10_000,
+            }],
+            locked: true,
+            timestamp: 10,
+        };
+        let (events, errors) = decode_transaction_update(&tx(
+            launchpad::ID,
+            tagged(sdk::events::EvtCreatorTransferred::DISCRIMINATOR, &|d| {
+                transferred.serialize(d).unwrap()
+            }),
+            false,
+        ));
+        assert!(errors.is_empty(), "{errors:?}");
+        let [Event::CreatorTransferred(key, e)] = events.as_slice() else {
+            panic!("one handover expected: {events:?}")
+        };
+        assert_eq!((key.ix_index, key.inner_index, key.slot), (3, 0, 5));
+        assert_eq!(e, &transferred);
+        let (events, _) = decode_transaction_update(&tx(
+            launchpad::ID,
+            tagged(sdk::events::EvtFeeSharesSet::DISCRIMINATOR, &|d| {
+                shares.serialize(d).unwrap()
+            }),
+            false,
+        ));
+        let [Event::FeeSharesSet(_, e)] = events.as_slice() else {
+            panic!("new fee shares expected: {events:?}")
+        };
+        assert_eq!(**e, shares);
     }
 
     #[test]

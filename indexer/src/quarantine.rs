@@ -101,6 +101,9 @@ pub fn entry_of(change: &Change) -> Entry {
         Change::Account(w) => {
             let mut meta = version_meta(&w.address, w.version);
             meta["owner"] = json!(owner_of(w.state.kind()).to_string());
+        Change::Event(Event::CreatorProposed(k, e)) => event_entry(k, launchpad::ID, e.data()),
+        Change::Event(Event::CreatorTransferred(k, e)) => event_entry(k, launchpad::ID, e.data()),
+        Change::Event(Event::FeeSharesSet(k, e)) => event_entry(k, launchpad::ID, e.data()),
             entry(
                 format!(
                     "account:{}:{}:{}",

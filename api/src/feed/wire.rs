@@ -91,6 +91,26 @@ fn fields(r: &FeedRecord, data: &FeedData) -> Value {
             "amount": amount.to_string(), "baseAmount": base_amount.to_string(),
         }),
         FeedData::Comment(c) => crate::routes::community::feed_fields(c),
+        FeedData::Creator {
+            pool,
+            change,
+            creator,
+            pending_creator,
+            previous_creator,
+        } => json!({
+            "pool": pool, "change": change, "creator": creator,
+            "pendingCreator": pending_creator, "previousCreator": previous_creator,
+        }),
+        // `recipients` and `locked` as the token view's `feeShares`.
+        FeedData::FeeShares {
+            pool,
+            creator,
+            recipients,
+            locked,
+        } => json!({
+            "pool": pool, "creator": creator, "locked": locked,
+            "recipients": recipients.iter().map(|r| json!({ "wallet": r.wallet, "bps": r.bps })).collect::<Vec<_>>(),
+        }),
     }
 }
 
@@ -146,6 +166,41 @@ mod tests {
             v,
             json!({"seq": 42, "kind": "complete", "slot": 7, "signature": "S", "time": 1_700_000_000,
                    "mint": "M", "pool": "P", "trader": "T"})
+        );
+    }
+
+    #[test]
+    fn role_changes_carry_the_state_after_them() {
+        let mut r = record(Payload::Data(FeedData::Creator {
+            pool: "P".into(),
+            change: "accepted".into(),
+            creator: "B".into(),
+            pending_creator: None,
+            previous_creator: Some("A".into()),
+        }));
+        r.kind = "creator".into();
+        let v: Value = serde_json::from_str(&render(&r)).unwrap();
+        assert_eq!(
+            v,
+            json!({"seq": 42, "kind": "creator", "slot": 7, "signature": "S", "time": 1_700_000_000,
+                   "mint": "M", "pool": "P", "change": "accepted", "creator": "B",
+                   "pendingCreator": null, "previousCreator": "A"})
+        );
+        let mut r = record(Payload::Data(FeedData::FeeShares {
+            pool: "P".into(),
+            creator: "B".into(),
+            recipients: vec![index::feed::FeedShare {
+                wallet: "W".into(),
+                bps: 10_000,
+            }],
+            locked: false,
+        }));
+        r.kind = "fee-shares".into();
+        let v: Value = serde_json::from_str(&render(&r)).unwrap();
+        assert_eq!(v["recipients"], json!([{"wallet": "W", "bps": 10_000}]));
+        assert_eq!(
+            (&v["kind"], &v["locked"]),
+            (&json!("fee-shares"), &json!(false))
         );
     }
 

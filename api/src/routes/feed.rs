@@ -42,11 +42,11 @@ const MAX_BATCH: usize = 256;
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct StreamQuery {
-    /// Comma-separated subset of `launch,trade,curve,complete,migrate,claim`; default all.
+    /// Comma-separated subset of `launch,trade,curve,complete,migrate,claim,comment,creator,fee-shares`; default all.
     pub kinds: Option<String>,
     /// Comma-separated mints: only their events.
     pub mints: Option<String>,
-    /// Comma-separated wallets: only trades and claims by them.
+    /// Comma-separated wallets: only the events by them (trades, claims, comments, creator and fee-share changes).
     pub wallets: Option<String>,
     /// Resume: events with `seq` greater than this (the `Last-Event-ID` header wins when both are sent).
     pub since: Option<String>,

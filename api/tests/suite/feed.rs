@@ -19,13 +19,13 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
-const WAIT: Duration = Duration::from_secs(30);
+pub(crate) const WAIT: Duration = Duration::from_secs(30);
 
 fn ws_url(base: &str, query: &str) -> String {
     format!("{}/launchpad/ws{query}", base.replacen("http", "ws", 1))
 }
 
-async fn ws(
+pub(crate) async fn ws(
     base: &str,
     query: &str,
 ) -> WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
@@ -44,7 +44,7 @@ async fn send<S: AsyncRead + AsyncWrite + Unpin>(ws: &mut WebSocketStream<S>, v:
 }
 
 /// The next JSON message within `wait` (pings and pongs skipped); `None` on timeout, close or error.
-async fn recv<S: AsyncRead + AsyncWrite + Unpin>(
+pub(crate) async fn recv<S: AsyncRead + AsyncWrite + Unpin>(
     ws: &mut WebSocketStream<S>,
     wait: Duration,
 ) -> Option<Value> {
@@ -59,7 +59,7 @@ async fn recv<S: AsyncRead + AsyncWrite + Unpin>(
 }
 
 /// Subscribes and returns the acknowledgement.
-async fn subscribe<S: AsyncRead + AsyncWrite + Unpin>(
+pub(crate) async fn subscribe<S: AsyncRead + AsyncWrite + Unpin>(
     ws: &mut WebSocketStream<S>,
     sub: Value,
 ) -> Value {
@@ -76,7 +76,7 @@ async fn subscribe<S: AsyncRead + AsyncWrite + Unpin>(
 }
 
 /// `n` event messages, in order.
-async fn events<S: AsyncRead + AsyncWrite + Unpin>(
+pub(crate) async fn events<S: AsyncRead + AsyncWrite + Unpin>(
     ws: &mut WebSocketStream<S>,
     n: usize,
 ) -> Vec<Value> {
@@ -92,21 +92,21 @@ async fn events<S: AsyncRead + AsyncWrite + Unpin>(
 }
 
 /// A Server-Sent Events stream read with reqwest.
-struct Sse {
+pub(crate) struct Sse {
     response: reqwest::Response,
     buf: String,
 }
 
 /// One SSE event: its `event`, `id` and parsed `data`.
 #[derive(Debug, Clone, PartialEq)]
-struct SseEvent {
-    event: String,
-    id: Option<i64>,
-    data: Value,
+pub(crate) struct SseEvent {
+    pub(crate) event: String,
+    pub(crate) id: Option<i64>,
+    pub(crate) data: Value,
 }
 
 impl Sse {
-    async fn open(
+    pub(crate) async fn open(
         http: &reqwest::Client,
         url: &str,
         last_event_id: Option<i64>,
@@ -131,7 +131,7 @@ impl Sse {
     }
 
     /// The next event (comments skipped) within `wait`.
-    async fn next(&mut self, wait: Duration) -> Option<SseEvent> {
+    pub(crate) async fn next(&mut self, wait: Duration) -> Option<SseEvent> {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
             if let Some(i) = self.buf.find("\n\n") {
@@ -158,7 +158,7 @@ impl Sse {
         }
     }
 
-    async fn take(&mut self, n: usize) -> Vec<SseEvent> {
+    pub(crate) async fn take(&mut self, n: usize) -> Vec<SseEvent> {
         let mut out = Vec::new();
         while out.len() < n {
             let e = self

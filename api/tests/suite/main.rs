@@ -8,6 +8,7 @@ mod common;
 
 mod community;
 mod feed;
+mod feed_roles;
 mod fees;
 mod hardening;
 mod holders;

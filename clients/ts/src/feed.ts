@@ -17,8 +17,8 @@ interface FeedEnvelope {
   mint: Address;
 }
 
-export type FeedKind = 'launch' | 'trade' | 'curve' | 'complete' | 'migrate' | 'claim';
-export const FEED_KINDS: readonly FeedKind[] = ['launch', 'trade', 'curve', 'complete', 'migrate', 'claim'];
+export type FeedKind = 'launch' | 'trade' | 'curve' | 'complete' | 'migrate' | 'claim' | 'comment' | 'creator' | 'fee-shares';
+export const FEED_KINDS: readonly FeedKind[] = ['launch', 'trade', 'curve', 'complete', 'migrate', 'claim', 'comment', 'creator', 'fee-shares'];
 
 export interface LaunchFeedEvent extends FeedEnvelope {
   kind: 'launch';
@@ -82,8 +82,54 @@ export interface ClaimFeedEvent extends FeedEnvelope {
   baseAmount: bigint;
 }
 
+/** A signed comment or reply posted on the token (its `signature` is the signed message's). */
+export interface CommentFeedEvent extends FeedEnvelope {
+  kind: 'comment';
+  id: number;
+  wallet: Address;
+  /** The author's display name, or `null`. */
+  name: string | null;
+  /** `null`, or the top-level comment this replies to. */
+  replyTo: number | null;
+  /** Plain text: render it as text. */
+  text: string;
+  /** The author's balance of the token when posting, base units. */
+  holding: bigint;
+}
+/** The creator role proposed (or the proposal withdrawn) or accepted: the role as it stands after. */
+export interface CreatorFeedEvent extends FeedEnvelope {
+  kind: 'creator';
+  pool: Address;
+  change: 'proposed' | 'withdrawn' | 'accepted';
+  /** The role's holder after the change. */
+  creator: Address;
+  /** The wallet proposed after the change, or `null`. */
+  pendingCreator: Address | null;
+  /** The holder before an acceptance; `null` for a proposal. */
+  previousCreator: Address | null;
+}
+/** The creator role set how the creator fees are shared: the whole list after the change. */
+export interface FeeSharesFeedEvent extends FeedEnvelope {
+  kind: 'fee-shares';
+  pool: Address;
+  /** The creator role's holder, who set them. */
+  creator: Address;
+  recipients: { wallet: Address; bps: number }[];
+  /** Final: they can no longer change. */
+  locked: boolean;
+}
+
 /** One event (docs/live-feed.md), discriminated by `kind`. */
-export type FeedEvent = LaunchFeedEvent | TradeFeedEvent | CurveFeedEvent | CompleteFeedEvent | MigrateFeedEvent | ClaimFeedEvent;
+export type FeedEvent =
+  | LaunchFeedEvent
+  | TradeFeedEvent
+  | CurveFeedEvent
+  | CompleteFeedEvent
+  | MigrateFeedEvent
+  | ClaimFeedEvent
+  | CommentFeedEvent
+  | CreatorFeedEvent
+  | FeeSharesFeedEvent;
 
 /** The integer-string fields of each kind, read as `bigint`. */
 const AMOUNTS: Record<FeedKind, readonly string[]> = {
@@ -93,6 +139,9 @@ const AMOUNTS: Record<FeedKind, readonly string[]> = {
   complete: [],
   migrate: ['baseAmount', 'quoteAmount'],
   claim: ['amount', 'baseAmount'],
+  comment: ['holding'],
+  creator: [],
+  'fee-shares': [],
 };
 
 /** An event object as the server sends it, typed (amounts as `bigint`); throws on an unknown kind. */

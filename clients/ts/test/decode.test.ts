@@ -63,6 +63,12 @@ test('feed events typed: amounts of each kind as bigint, the rest as sent', () =
   assert.deepEqual([curve.quoteRaised, curve.baseReserve, curve.currentFeeBps], [330_033_003n, 788_137_154_073n, 100]);
   const claim = parseFeedEvent({ seq: 10, kind: 'claim', slot: 1, signature: 'S', time: 1, mint: 'M', amount: '5', baseAmount: '0', claimKind: 'trading' });
   assert.ok(claim.kind === 'claim' && claim.amount === 5n && claim.baseAmount === 0n);
+  const creator = parseFeedEvent({ seq: 12, kind: 'creator', slot: 1, signature: 'S', time: 1, mint: 'M', pool: 'P', change: 'accepted', creator: 'B', pendingCreator: null, previousCreator: 'A' });
+  assert.ok(creator.kind === 'creator' && creator.creator === 'B' && creator.previousCreator === 'A' && creator.pendingCreator === null);
+  const shares = parseFeedEvent({ seq: 13, kind: 'fee-shares', slot: 1, signature: 'S', time: 1, mint: 'M', pool: 'P', creator: 'B', recipients: [{ wallet: 'W', bps: 10000 }], locked: true });
+  assert.ok(shares.kind === 'fee-shares' && shares.locked && shares.recipients[0].bps === 10_000);
+  const comment = parseFeedEvent({ seq: 14, kind: 'comment', slot: 1, signature: 'S', time: 1, mint: 'M', id: 3, wallet: 'W', name: null, replyTo: null, text: 'gm', holding: '12' });
+  assert.ok(comment.kind === 'comment' && comment.holding === 12n);
   assert.throws(() => parseFeedEvent({ seq: 11, kind: 'nope' }), FeedError);
 });
 

@@ -5,8 +5,16 @@
 use serde::{Deserialize, Serialize};
 
 /// The kinds of feed events, as they appear in `feed_events.kind` and on the wire.
-pub const KINDS: [&str; 7] = [
-    "launch", "trade", "curve", "complete", "migrate", "claim", "comment",
+pub const KINDS: [&str; 9] = [
+    "launch",
+    "trade",
+    "curve",
+    "complete",
+    "migrate",
+    "claim",
+    "comment",
+    "creator",
+    "fee-shares",
 ];
 
 /// One event's data, by kind (the envelope — slot, signature, time, mint, wallet — is in its own columns).
@@ -59,6 +67,35 @@ pub enum FeedData {
     },
     /// A signed comment (or reply) posted through the API (`crate::store::comments`).
     Comment(FeedComment),
+    /// The creator role proposed to a wallet (or the proposal withdrawn), or accepted by it: the role as it
+    /// stands after the instruction.
+    Creator {
+        pool: String,
+        /// `proposed`, `withdrawn` or `accepted`.
+        change: String,
+        /// The role's holder after the instruction.
+        creator: String,
+        /// The wallet proposed after the instruction (`None`: none).
+        pending_creator: Option<String>,
+        /// The holder before an acceptance (`None` for a proposal).
+        previous_creator: Option<String>,
+    },
+    /// The creator role set how the creator fees are shared: the whole list after the instruction.
+    FeeShares {
+        pool: String,
+        /// The creator role's holder, who set them.
+        creator: String,
+        recipients: Vec<FeedShare>,
+        /// Final: they can no longer change.
+        locked: bool,
+    },
+}
+
+/// One fee-share recipient: its wallet and its share of the creator fees in basis points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeedShare {
+    pub wallet: String,
+    pub bps: u16,
 }
 
 /// A comment as the feed carries it: what the comment list shows for it.
@@ -111,6 +148,8 @@ impl FeedData {
             FeedData::Migrate { .. } => "migrate",
             FeedData::Claim { .. } => "claim",
             FeedData::Comment(_) => "comment",
+            FeedData::Creator { .. } => "creator",
+            FeedData::FeeShares { .. } => "fee-shares",
         }
     }
 }
@@ -139,5 +178,36 @@ mod tests {
         let text = serde_json::to_string(&trade).unwrap();
         assert_eq!(serde_json::from_str::<FeedData>(&text).unwrap(), trade);
         assert_eq!(trade.kind(), "trade");
+    }
+
+    #[test]
+    fn every_kind_is_listed_and_role_changes_survive_their_stored_form() {
+        let creator = FeedData::Creator {
+            pool: "P".into(),
+            change: "accepted".into(),
+            creator: "B".into(),
+            pending_creator: None,
+            previous_creator: Some("A".into()),
+        };
+        let shares = FeedData::FeeShares {
+            pool: "P".into(),
+            creator: "B".into(),
+            recipients: vec![
+                FeedShare {
+                    wallet: "W".into(),
+                    bps: 7_000,
+                },
+                FeedShare {
+                    wallet: "V".into(),
+                    bps: 3_000,
+                },
+            ],
+            locked: true,
+        };
+        for data in [creator, shares] {
+            let text = serde_json::to_string(&data).unwrap();
+            assert_eq!(serde_json::from_str::<FeedData>(&text).unwrap(), data);
+            assert!(KINDS.contains(&data.kind()), "{}", data.kind());
+        }
     }
 }

@@ -177,9 +177,23 @@ pub enum Event {
         Box<sdk::events::AmmEvent>,
         Option<Box<MarketTrade>>,
     ),
+    /// A change of the creator role (a proposal, its withdrawal, an acceptance) or of the creator fees'
+    /// shares. No table of their own (the pool's and the fee-shares account's writes carry the state): a
+    /// feed row each, so clients follow them live.
+    CreatorProposed(EventKey, sdk::events::EvtCreatorProposed),
+    CreatorTransferred(EventKey, sdk::events::EvtCreatorTransferred),
+    FeeSharesSet(EventKey, Box<sdk::events::EvtFeeSharesSet>),
 }
 
 impl Event {
+    /// Whether the event is written only as a feed row (no table of its own).
+    pub fn feed_only(&self) -> bool {
+        matches!(
+            self,
+            Event::CreatorProposed(..) | Event::CreatorTransferred(..) | Event::FeeSharesSet(..)
+        )
+    }
+
     /// The trade this event adds to a launch's market series, if any.
     pub fn market_trade(&self) -> Option<&MarketTrade> {
         match self {

@@ -3612,11 +3612,11 @@ export interface operations {
     stream: {
         parameters: {
             query?: {
-                /** @description Comma-separated subset of `launch,trade,curve,complete,migrate,claim`; default all. */
+                /** @description Comma-separated subset of `launch,trade,curve,complete,migrate,claim,comment,creator,fee-shares`; default all. */
                 kinds?: string;
                 /** @description Comma-separated mints: only their events. */
                 mints?: string;
-                /** @description Comma-separated wallets: only trades and claims by them. */
+                /** @description Comma-separated wallets: only the events by them (trades, claims, comments, creator and fee-share changes). */
                 wallets?: string;
                 /** @description Resume: events with `seq` greater than this (the `Last-Event-ID` header wins when both are sent). */
                 since?: string;

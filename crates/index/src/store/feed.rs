@@ -10,11 +10,12 @@
 
 use super::rows::{Row, Val};
 use super::{sql, Backend};
-use crate::feed::{FeedData, FeedTrade};
+use crate::feed::{FeedData, FeedShare, FeedTrade};
 use crate::market::MarketTrade;
 use crate::model::{claim_kind_name, EventKey, Launch};
 use sea_query::{Expr, ExprTrait, Query};
 use sqlx::{AnyConnection, Row as _};
+use anchor_lang::prelude::Pubkey;
 use std::collections::BTreeSet;
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
@@ -158,6 +159,70 @@ impl FeedRow {
 
     pub fn claim(k: &EventKey, e: &sdk::events::EvtClaim) -> FeedRow {
         FeedRow::new(
+    /// A proposal of the creator role (or its withdrawal: no wallet proposed), by the creator.
+    pub fn creator_proposed(k: &EventKey, e: &sdk::events::EvtCreatorProposed) -> FeedRow {
+        let pending =
+            (e.pending_creator != Pubkey::default()).then(|| e.pending_creator.to_string());
+        FeedRow::new(
+            event_key("creator", k),
+            e.mint.to_string(),
+            Some(e.creator.to_string()),
+            (k.slot, k.signature.clone(), e.timestamp),
+            FeedData::Creator {
+                pool: e.pool.to_string(),
+                change: if pending.is_some() {
+                    "proposed"
+                } else {
+                    "withdrawn"
+                }
+                .into(),
+                creator: e.creator.to_string(),
+                pending_creator: pending,
+                previous_creator: None,
+            },
+        )
+    }
+
+    /// The creator role accepted by the wallet proposed (its signer): it holds the role now.
+    pub fn creator_transferred(k: &EventKey, e: &sdk::events::EvtCreatorTransferred) -> FeedRow {
+        FeedRow::new(
+            event_key("creator", k),
+            e.mint.to_string(),
+            Some(e.creator.to_string()),
+            (k.slot, k.signature.clone(), e.timestamp),
+            FeedData::Creator {
+                pool: e.pool.to_string(),
+                change: "accepted".into(),
+                creator: e.creator.to_string(),
+                pending_creator: None,
+                previous_creator: Some(e.previous_creator.to_string()),
+            },
+        )
+    }
+
+    /// The creator fees' shares as the creator role set them (the whole list).
+    pub fn fee_shares(k: &EventKey, e: &sdk::events::EvtFeeSharesSet) -> FeedRow {
+        FeedRow::new(
+            event_key("fee-shares", k),
+            e.mint.to_string(),
+            Some(e.creator.to_string()),
+            (k.slot, k.signature.clone(), e.timestamp),
+            FeedData::FeeShares {
+                pool: e.pool.to_string(),
+                creator: e.creator.to_string(),
+                recipients: e
+                    .recipients
+                    .iter()
+                    .map(|r| FeedShare {
+                        wallet: r.wallet.to_string(),
+                        bps: r.bps,
+                    })
+                    .collect(),
+                locked: e.locked,
+            },
+        )
+    }
+
             event_key("claim", k),
             e.mint.to_string(),
             Some(e.claimer.to_string()),

@@ -51,6 +51,8 @@ pub async fn changes(
         match c {
             Change::Account(w) => pending.account(w),
             Change::TokenAccount(w) => pending.tokens.push(w),
+            // A feed row only, in its place among the batch's events.
+            Change::Event(e) if e.feed_only() => pending.feed.push(e),
             Change::Event(e) => match event_row(e) {
                 Some((table, row)) => {
                     pending.events.entry(table).or_default().push(row);
@@ -171,6 +173,9 @@ fn feed_rows(events: &[&Event], inserted: &[crate::market::MarketTrade]) -> Vec<
             Event::CurveComplete(k, c) => rows.push(FeedRow::complete(k, c)),
             Event::Migrate(k, m) => rows.push(FeedRow::migrate(k, m)),
             Event::Claim(k, c) => rows.push(FeedRow::claim(k, c)),
+            Event::CreatorProposed(k, c) => rows.push(FeedRow::creator_proposed(k, c)),
+            Event::CreatorTransferred(k, c) => rows.push(FeedRow::creator_transferred(k, c)),
+            Event::FeeSharesSet(k, f) => rows.push(FeedRow::fee_shares(k, f)),
             Event::Launch(_) | Event::Amm(..) => {}
         }
     }
@@ -350,10 +355,13 @@ async fn event(conn: &mut AnyConnection, e: &Event, now: i64) -> Result<Option<i
 
 /// The table and row of an event (launches, which merge with backfilled rows, are written apart).
 /// The table an event's row goes to, and the event's slot (`None` for a launch, which its own path
-/// writes). Cheap: what a batch writes where is known before any row is built.
+/// writes, and for the events only the feed keeps). Cheap: what a batch writes where is known before any row is built.
 pub fn event_target(e: &Event) -> Option<(&'static str, u64)> {
     Some(match e {
-        Event::Launch(_) => return None,
+        Event::Launch(_)
+        | Event::CreatorProposed(..)
+        | Event::CreatorTransferred(..)
+        | Event::FeeSharesSet(..) => return None,
         Event::Trade(t) => ("trades", t.key.slot),
         Event::CurveComplete(k, _) => ("curve_completions", k.slot),
         Event::Claim(k, _) => ("claims", k.slot),
@@ -368,7 +376,10 @@ pub fn event_target(e: &Event) -> Option<(&'static str, u64)> {
 pub fn event_row(e: &Event) -> Option<(&'static str, Row)> {
     let (table, _) = event_target(e)?;
     let row = match e {
-        Event::Launch(_) => return None,
+        Event::Launch(_)
+        | Event::CreatorProposed(..)
+        | Event::CreatorTransferred(..)
+        | Event::FeeSharesSet(..) => return None,
         Event::Trade(t) => {
             let e = &t.event;
             let mut row = key_cols(&t.key);
