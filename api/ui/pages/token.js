@@ -800,7 +800,7 @@ export async function render(main, ctx, mint) {
           { class: `trade-row ${t.side}`, 'data-signature': t.signature },
           el('td', {}, explorerLink(explorer, 'tx', t.signature, age(t.time)) ?? age(t.time)),
           el('td', { class: t.side }, t.side),
-          el('td', {}, el('a', { href: `#/wallet/${t.wallet}` }, short(t.wallet))),
+          el('td', { class: 'trader' }, el('a', { href: `#/wallet/${t.wallet}` }, short(t.wallet))),
           el('td', { class: 'num' }, units(t.baseAmount, TOKEN_DECIMALS, 2)),
           el('td', { class: 'num' }, withUsd(units(t.quoteAmount, qd), t.quoteAmount)),
           el('td', { class: 'num' }, price(t.priceAfter)),
@@ -808,6 +808,13 @@ export async function render(main, ctx, mint) {
         ),
       ),
     );
+    // Traders' profile names, once known (addresses until then), as on the holders.
+    profileNames(list.map((t) => t.wallet)).then((names) => {
+      tradesBody.querySelectorAll('td.trader > a[href^="#/wallet/"]').forEach((a) => {
+        const wallet = a.getAttribute('href').slice('#/wallet/'.length);
+        if (names.get(wallet)) a.replaceWith(who(wallet, names.get(wallet)));
+      });
+    });
   }
 
   function paintHolders() {
