@@ -1,6 +1,7 @@
 //! Live-feed benchmark (`scripts/bench-feed`, which starts a throwaway PostgreSQL and runs `cargo bench -p api
-//! --bench feed`; results in docs/benchmarks.md): 1,000 WebSocket subscribers to every trade while wallets
-//! buy on the localnet as fast as it confirms. Reports events delivered per second, the latency from the
+//! --bench feed`; results in docs/benchmarks.md): `FEED_SUBSCRIBERS` (1,000) subscribers to every trade over
+//! `FEED_TRANSPORT` (`ws`, or `sse`) while wallets buy on the localnet as fast as it confirms, or at
+//! `FEED_RATE` trades a second. Reports events delivered per second, the latency from the
 //! indexer's commit to each subscriber's receipt (p50, p99) and the API server's memory over the run.
 //! Loopback only; bounded in subscribers, trades and time.
 //!
@@ -30,7 +31,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
-const SUBSCRIBERS: usize = 1_000;
 const TRADERS: usize = 48;
 const MAX_TRADES: usize = 3_000;
 const MAX_TIME: Duration = Duration::from_secs(30);
@@ -59,6 +59,82 @@ fn seq_of(text: &str) -> Option<i64> {
     rest[..rest.find(',')?].parse().ok()
 }
 
+/// One subscriber to every trade: a stream of the `seq`s it receives, in batches as they arrive.
+async fn subscribe(
+    addr: std::net::SocketAddr,
+    sse: bool,
+    http: &reqwest::Client,
+) -> futures::stream::BoxStream<'static, Vec<i64>> {
+    if sse {
+        let resp = http
+            .get(format!("http://{addr}/launchpad/stream?kinds=trade"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200, "{:?}", resp.text().await);
+        // Lines split across chunks wait in `partial`.
+        futures::stream::unfold((resp, Vec::new()), |(mut resp, mut partial)| async move {
+            let chunk = resp.chunk().await.ok()??;
+            partial.extend_from_slice(&chunk);
+            let end = partial
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1);
+            let seqs = partial[..end]
+                .split(|b| *b == b'\n')
+                .filter_map(|line| {
+                    std::str::from_utf8(line.strip_prefix(b"id: ")?)
+                        .ok()?
+                        .parse()
+                        .ok()
+                })
+                .collect();
+            partial.drain(..end);
+            Some((seqs, (resp, partial)))
+        })
+        .boxed()
+    } else {
+        let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+            format!("ws://{addr}/launchpad/ws"),
+            Some(client_config()),
+            false,
+        )
+        .await
+        .unwrap();
+        ws.send(Message::Text(
+            r#"{"op":"subscribe","kinds":["trade"]}"#.into(),
+        ))
+        .await
+        .unwrap();
+        match ws.next().await {
+            Some(Ok(Message::Text(t))) if t.contains("subscribed") => {}
+            other => panic!("no acknowledgement: {other:?}"),
+        }
+        ws.take_while(|m| {
+            futures::future::ready(matches!(
+                m,
+                Ok(Message::Text(_)) | Ok(Message::Ping(_)) | Ok(Message::Pong(_))
+            ))
+        })
+        .map(|m| match m {
+            Ok(Message::Text(t)) => seq_of(t.as_str()).into_iter().collect(),
+            _ => Vec::new(),
+        })
+        .boxed()
+    }
+}
+
+/// A setting from the environment, else its default.
+fn setting<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .map(|v| {
+            v.parse()
+                .unwrap_or_else(|_| panic!("{name}={v}: not understood"))
+        })
+        .unwrap_or(default)
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -68,6 +144,14 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
+    let subscribers: usize = setting("FEED_SUBSCRIBERS", 1_000);
+    let sse = match setting("FEED_TRANSPORT", "ws".to_string()).as_str() {
+        "ws" => false,
+        "sse" => true,
+        other => panic!("FEED_TRANSPORT={other}: ws or sse"),
+    };
+    // Trades a second over all traders; 0: as fast as the localnet confirms.
+    let rate: u64 = setting("FEED_RATE", 0);
     let admin = std::env::var("DATABASE_URL").expect(
         "the feed bench runs the API in its own process over PostgreSQL: set DATABASE_URL to a server it may \
          create a database on (scripts/bench-feed starts a throwaway one)",
@@ -104,7 +188,9 @@ async fn main() {
             "--public-base-url",
             &format!("http://{addr}"),
             "--feed-max-connections",
-            &(SUBSCRIBERS + 10).to_string(),
+            &(subscribers + 10).to_string(),
+            "--feed-max-total-connections",
+            &(subscribers + 10).to_string(),
             // 1,000 handshakes from one address in a second; rate limiting is tested elsewhere.
             "--rate-limit-per-second",
             "100000",
@@ -165,48 +251,27 @@ async fn main() {
 
     // The subscribers. (A runtime of their own, apart from the localnet's and the indexer's, was tried: two more
     // threads on the two cores made the p99 twice as long.)
-    let url = format!("ws://{addr}/launchpad/ws");
     let connect_start = Instant::now();
     let (done_tx, done_rx) = tokio::sync::watch::channel(false);
     let mut clients = Vec::new();
-    for _ in 0..SUBSCRIBERS / 50 {
-        let mut batch = Vec::new();
-        for _ in 0..50 {
-            let url = url.clone();
-            batch.push(async move {
-                let (mut ws, _) =
-                    tokio_tungstenite::connect_async_with_config(url, Some(client_config()), false)
-                        .await
-                        .unwrap();
-                ws.send(Message::Text(
-                    r#"{"op":"subscribe","kinds":["trade"]}"#.into(),
-                ))
-                .await
-                .unwrap();
-                match ws.next().await {
-                    Some(Ok(Message::Text(t))) if t.contains("subscribed") => ws,
-                    other => panic!("no acknowledgement: {other:?}"),
-                }
-            });
-        }
-        for ws in futures::future::join_all(batch).await {
+    for _ in 0..subscribers.div_ceil(50) {
+        let batch = (0..50).map(|_| subscribe(addr, sse, &http));
+        for events in futures::future::join_all(batch).await {
             let mut done = done_rx.clone();
             clients.push(tokio::spawn(async move {
-                let mut ws = ws;
+                let mut events = events;
                 let mut got: Vec<(i64, Instant)> = Vec::new();
                 // One registration with the stop signal for the whole run (not one per message).
                 let stop = done.wait_for(|d| *d);
                 tokio::pin!(stop);
                 loop {
                     tokio::select! {
-                        msg = ws.next() => match msg {
-                            Some(Ok(Message::Text(t))) => {
-                                if let Some(seq) = seq_of(t.as_str()) {
-                                    got.push((seq, Instant::now()));
-                                }
+                        next = events.next() => match next {
+                            Some(seqs) => {
+                                let at = Instant::now();
+                                got.extend(seqs.into_iter().map(|s| (s, at)));
                             }
-                            Some(Ok(_)) => {}
-                            _ => break,
+                            None => break,
                         },
                         _ = &mut stop => break,
                     }
@@ -239,6 +304,14 @@ async fn main() {
             while start.elapsed() < MAX_TIME
                 && trades.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MAX_TRADES
             {
+                if rate > 0 {
+                    // Trade number n goes at n / rate seconds from the start.
+                    let n = trades.load(std::sync::atomic::Ordering::Relaxed) as u64;
+                    tokio::time::sleep_until(
+                        (start + Duration::from_millis(n * 1_000 / rate)).into(),
+                    )
+                    .await;
+                }
                 if testkit::buy(&rpc, &keys, &t, SOL / 1_000).await.is_err() {
                     trades.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
                 }
@@ -314,10 +387,11 @@ async fn main() {
     println!(
         "live feed benchmark ({profile} build), loopback, PostgreSQL index, `api serve` in its own process"
     );
-    println!("| subscribers | trades landed | trades in the feed | trading time | trades/s | events delivered | delivered/s | latency p50 | latency p99 | events per subscriber (min..max) |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| transport | subscribers | trades landed | trades in the feed | trading time | trades/s | events delivered | delivered/s | latency p50 | latency p99 | events per subscriber (min..max) |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     println!(
-        "| {SUBSCRIBERS} | {landed} | {indexed} | {trading_secs:.1} s | {:.1} | {delivered} | {:.0} | {:.1} ms | {:.1} ms | {}..{} |",
+        "| {} | {subscribers} | {landed} | {indexed} | {trading_secs:.1} s | {:.1} | {delivered} | {:.0} | {:.1} ms | {:.1} ms | {}..{} |",
+        if sse { "SSE" } else { "WebSocket" },
         landed as f64 / trading_secs,
         delivered as f64 / window,
         percentile(&latencies, 0.50).as_secs_f64() * 1e3,
@@ -326,7 +400,7 @@ async fn main() {
         per_client.iter().max().unwrap_or(&0),
     );
     println!(
-        "memory (VmRSS of the api serve process): {} MiB after connecting {SUBSCRIBERS} subscribers in {connect_secs:.1} s, \
+        "memory (VmRSS of the api serve process): {} MiB after connecting {subscribers} subscribers in {connect_secs:.1} s, \
          max {} MiB during trading, {} MiB at the end; samples (MiB, 1/s): {:?}",
         rss_start / 1024,
         rss_max / 1024,

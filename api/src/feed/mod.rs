@@ -24,8 +24,9 @@ use tokio::sync::broadcast;
 /// Rows read from the index per query (the reader's and a replay's page).
 const PAGE: u32 = 500;
 
-/// One committed feed event as sent: `json` is the event object, `seq` first (shared by every connection
-/// that sends it: a clone is a reference count).
+/// One committed feed event as sent, made once for every connection that sends it (a clone is a reference
+/// count): `json` is the event object, `seq` first, as a WebSocket carries it; `sse` the same object framed
+/// as a Server-Sent Event (`id: <seq>`, `event: <kind>`, `data: <json>`).
 #[derive(Debug)]
 pub struct FeedEvent {
     pub seq: i64,
@@ -33,17 +34,21 @@ pub struct FeedEvent {
     pub mint: String,
     pub wallet: Option<String>,
     pub json: axum::extract::ws::Utf8Bytes,
+    pub sse: axum::body::Bytes,
 }
 
 impl From<FeedRecord> for FeedEvent {
     fn from(r: FeedRecord) -> Self {
-        let json = wire::render(&r).into();
+        let json = wire::render(&r);
+        // Compact JSON holds no line break, so the object is one `data:` line.
+        let sse = format!("id: {}\nevent: {}\ndata: {json}\n\n", r.seq, r.kind).into();
         FeedEvent {
             seq: r.seq,
             kind: r.kind,
             mint: r.mint,
             wallet: r.wallet,
-            json,
+            json: json.into(),
+            sse,
         }
     }
 }
@@ -210,16 +215,23 @@ impl Hub {
                 "`since` is a sequence number (0 or more)",
             ));
         }
-        match self.store.feed_bounds().await? {
-            Some((min, _)) if since < min - 1 => Err(too_old(min)),
-            Some((_, max)) if since > max => Err(ApiError::invalid(format!(
-                "`since` {since} is ahead of the feed (newest {max})"
-            ))),
-            None if since > 0 => Err(ApiError::invalid(format!(
-                "`since` {since} is ahead of the feed (no event yet)"
-            ))),
-            _ => Ok(()),
+        let bounds = self.store.feed_bounds().await?;
+        match bounds {
+            Some((min, _)) if since < min - 1 => return Err(too_old(min)),
+            Some((_, max)) if since <= max => return Ok(()),
+            None if since == 0 => return Ok(()),
+            _ => {}
         }
+        // Past the newest row: served by an earlier primary and lost with it by an asynchronous promotion
+        // when below this primary's epoch floor (every row it keeps or writes follows it: replayed from
+        // there, nothing is skipped); otherwise from another index.
+        if since < self.store.feed_floor().await? {
+            return Ok(());
+        }
+        Err(ApiError::invalid(match bounds {
+            Some((_, max)) => format!("`since` {since} is ahead of the feed (newest {max})"),
+            None => format!("`since` {since} is ahead of the feed (no event yet)"),
+        }))
     }
 
     /// A follower of the feed from now, or from after `since` (replayed from the index first).

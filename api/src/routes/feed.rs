@@ -6,11 +6,12 @@ use crate::error::{ApiError, ErrorCode};
 use crate::extract::ApiQuery;
 use crate::feed::{lagged_message, list, Admission, FeedEvent, Filter, Follower, Hub, Next};
 use crate::state::AppState;
+use axum::body::{Body, Bytes};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
+use axum::http::header;
 use axum::http::{Extensions, HeaderMap};
-use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::SinkExt;
 use serde::Deserialize;
@@ -147,65 +148,69 @@ pub async fn stream(
     };
     let (_, follower, admission) = open(&state, &headers, &extensions, since).await?;
     let closing = state.closing.subscribe();
+    // Each event goes out as the frame the hub made once for every connection (a clone is a reference
+    // count); hyper writes the frames at hand together. `: ping` every KEEP_ALIVE, on one timer per stream.
+    let ping = Box::pin(tokio::time::sleep(KEEP_ALIVE));
     let events = futures::stream::unfold(
-        Some((follower, filter, admission, closing)),
+        Some((follower, filter, admission, closing, ping)),
         |open| async move {
-            let (mut follower, filter, admission, mut closing) = open?;
+            let (mut follower, filter, admission, mut closing, mut ping) = open?;
             loop {
                 let next = tokio::select! {
                     next = follower.next() => next,
-                    changed = closing.changed() => {
-                    if changed.is_ok() && !*closing.borrow_and_update() {
-                        continue;
-                    }
-                        let last = follower.last();
+                    () = &mut ping => {
+                        ping.as_mut().reset(tokio::time::Instant::now() + KEEP_ALIVE);
                         return Some((
-                            Ok::<_, Infallible>(
-                                SseEvent::default()
-                                    .event("shutdown")
-                                    .data(shutdown_message(last).to_string()),
-                            ),
-                            None,
+                            Ok::<_, Infallible>(Bytes::from_static(SSE_PING)),
+                            Some((follower, filter, admission, closing, ping)),
                         ));
                     }
+                    changed = closing.changed() => {
+                        if changed.is_ok() && !*closing.borrow_and_update() {
+                            continue;
+                        }
+                        let last = follower.last();
+                        return Some((Ok(sse_frame("shutdown", &shutdown_message(last))), None));
+                    }
                 };
-                let event = match next {
+                let frame = match next {
                     Ok(Next::Event(e)) if filter.matches(&e) => {
                         crate::feed::series().sent.increment(1);
-                        SseEvent::default()
-                            .id(e.seq.to_string())
-                            .event(e.kind.as_str())
-                            .data(e.json.as_str())
+                        e.sse.clone()
                     }
                     Ok(Next::Event(_)) => continue,
                     Ok(Next::Lagged) => {
                         crate::feed::series().lagged.increment(1);
                         let last = follower.last();
-                        return Some((
-                            Ok::<_, Infallible>(
-                                SseEvent::default()
-                                    .event("lagged")
-                                    .data(lagged_message(last).to_string()),
-                            ),
-                            None,
-                        ));
+                        return Some((Ok(sse_frame("lagged", &lagged_message(last))), None));
                     }
                     Err(e) => {
-                        return Some((
-                            Ok(SseEvent::default()
-                                .event("error")
-                                .data(error_message(None, &e).to_string())),
-                            None,
-                        ))
+                        return Some((Ok(sse_frame("error", &error_message(None, &e))), None))
                     }
                 };
-                return Some((Ok(event), Some((follower, filter, admission, closing))));
+                return Some((
+                    Ok(frame),
+                    Some((follower, filter, admission, closing, ping)),
+                ));
             }
         },
     );
-    Ok(Sse::new(events)
-        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("ping"))
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        Body::from_stream(events),
+    )
         .into_response())
+}
+
+/// The keep-alive comment.
+const SSE_PING: &[u8] = b": ping\n\n";
+
+/// A control frame (`shutdown`, `lagged`, `error`): made for one connection, rarely.
+fn sse_frame(event: &str, data: &Value) -> Bytes {
+    Bytes::from(format!("event: {event}\ndata: {data}\n\n"))
 }
 
 #[utoipa::path(
