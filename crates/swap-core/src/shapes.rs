@@ -247,7 +247,7 @@ impl Gas {
 
 /// What a route entry's opaque `route` holds: a trade on the launchpad's own pools, or an aggregator's
 /// quote carried through to the build.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Route {
     Own(Box<OwnRoute>),
@@ -306,7 +306,7 @@ pub struct QuoteResponse {
 }
 
 /// Where a route trades, as carried in its opaque `route` object.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OwnRoute {
     /// `bonding-curve` or `amm`.

@@ -79,11 +79,23 @@ pub async fn quote(
         ChainKind::Solana => solana::quote(&state, &req).await?,
         ChainKind::Evm => aggregator::swap_quote(&state.aggregator, chain, &req).await?,
     };
-    // Every route goes out sealed: a build trusts nothing of a route it cannot verify.
-    for entry in std::iter::once(&mut quote.best).chain(quote.quotes.iter_mut()) {
+    // Every route goes out sealed: a build trusts nothing of a route it cannot verify. `best` is the first
+    // entry's copy on every venue: its seal is that entry's (it was sealed twice).
+    let best_is_first = quote
+        .quotes
+        .first()
+        .is_some_and(|first| first.route == quote.best.route);
+    for entry in quote.quotes.iter_mut() {
         let content = serde_json::to_value(&entry.route).unwrap_or_default();
         entry.route = Route::Sealed(state.route_keys.seal(content));
     }
+    quote.best.route = match quote.quotes.first() {
+        Some(first) if best_is_first => first.route.clone(),
+        _ => {
+            let content = serde_json::to_value(&quote.best.route).unwrap_or_default();
+            Route::Sealed(state.route_keys.seal(content))
+        }
+    };
     if let Route::Sealed(best) = &quote.best.route {
         quote.expires_at = best["expiresAt"].as_i64().unwrap_or(quote.expires_at);
     }

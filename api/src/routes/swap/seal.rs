@@ -49,24 +49,30 @@ impl RouteKeys {
         RouteKeys(vec![rand::random::<[u8; 32]>().to_vec()])
     }
 
-    fn mac(key: &[u8], content: &str) -> Hmac<Sha256> {
+    /// The MAC of `content`'s canonical text ([`canonical`]) under `key`, written straight into the MAC:
+    /// no text is built.
+    fn mac(key: &[u8], content: &Value) -> Hmac<Sha256> {
         // HMAC takes a key of any length: this cannot fail.
         let mut mac =
             <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
-        mac.update(content.as_bytes());
+        write_canonical(content, &mut MacWriter(&mut mac)).expect("a MAC takes any bytes");
         mac
+    }
+
+    /// The tag of `content` (an object without `tag`), as a route carries it.
+    fn tag(&self, content: &Value) -> String {
+        let tag = Self::mac(&self.0[0], content).finalize().into_bytes();
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(tag)
     }
 
     /// `route` with its tag (an object; anything else is returned as it is).
     pub fn seal(&self, mut route: Value) -> Value {
         if let Value::Object(map) = &mut route {
             map.remove(TAG);
-            let content = canonical(&Value::Object(map.clone()));
-            let tag = Self::mac(&self.0[0], &content).finalize().into_bytes();
-            map.insert(
-                TAG.into(),
-                Value::String(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(tag)),
-            );
+        }
+        let tag = route.is_object().then(|| self.tag(&route));
+        if let (Value::Object(map), Some(tag)) = (&mut route, tag) {
+            map.insert(TAG.into(), Value::String(tag));
         }
         route
     }
@@ -93,11 +99,10 @@ impl RouteKeys {
         let mut content = map.clone();
         content.remove(TAG);
         let content = Value::Object(content);
-        let text = canonical(&content);
         // `verify_slice` compares in constant time.
         self.0
             .iter()
-            .any(|key| Self::mac(key, &text).verify_slice(&tag).is_ok())
+            .any(|key| Self::mac(key, &content).verify_slice(&tag).is_ok())
             .then_some(content)
             .ok_or_else(refused)
     }
@@ -106,38 +111,57 @@ impl RouteKeys {
 /// `value` as JSON with every object's keys sorted and no whitespace: the same text for the same content,
 /// whatever order a client's JSON library writes the keys in.
 pub fn canonical(value: &Value) -> String {
-    fn write(value: &Value, out: &mut String) {
-        match value {
-            Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                out.push('{');
-                for (i, k) in keys.into_iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&Value::String(k.clone()).to_string());
-                    out.push(':');
-                    write(&map[k], out);
+    let mut out = Vec::new();
+    write_canonical(value, &mut out).expect("a Vec takes any bytes");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// Writes [`canonical`]'s text of `value` into `out`, keys and scalars as serde_json writes them (no
+/// intermediate strings: sealing a quote's routes wrote every key and scalar into a `String` of its own).
+fn write_canonical(value: &Value, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    match value {
+        Value::Object(map) => {
+            // serde_json's map is sorted already unless its `preserve_order` feature is on somewhere in
+            // the build; sorting what is sorted costs one pass.
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.write_all(b"{")?;
+            for (i, (k, v)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
                 }
-                out.push('}');
+                serde_json::to_writer(&mut *out, k)?;
+                out.write_all(b":")?;
+                write_canonical(v, out)?;
             }
-            Value::Array(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write(item, out);
-                }
-                out.push(']');
-            }
-            scalar => out.push_str(&scalar.to_string()),
+            out.write_all(b"}")
         }
+        Value::Array(items) => {
+            out.write_all(b"[")?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                write_canonical(item, out)?;
+            }
+            out.write_all(b"]")
+        }
+        scalar => Ok(serde_json::to_writer(out, scalar)?),
     }
-    let mut out = String::new();
-    write(value, &mut out);
-    out
+}
+
+/// A MAC written to as a byte sink.
+struct MacWriter<'m>(&'m mut Hmac<Sha256>);
+
+impl std::io::Write for MacWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -202,7 +226,81 @@ mod tests {
         assert!(RouteKeys::new(&[]).unwrap().is_none());
     }
 
+    /// The canonical text as it was first written (a `String` per key and scalar): the streaming writer must
+    /// produce exactly this, or every route sealed before the change would be refused.
+    fn canonical_by_strings(value: &Value) -> String {
+        fn write(value: &Value, out: &mut String) {
+            match value {
+                Value::Object(map) => {
+                    let mut keys: Vec<&String> = map.keys().collect();
+                    keys.sort();
+                    out.push('{');
+                    for (i, k) in keys.into_iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(&Value::String(k.clone()).to_string());
+                        out.push(':');
+                        write(&map[k], out);
+                    }
+                    out.push('}');
+                }
+                Value::Array(items) => {
+                    out.push('[');
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        write(item, out);
+                    }
+                    out.push(']');
+                }
+                scalar => out.push_str(&scalar.to_string()),
+            }
+        }
+        let mut out = String::new();
+        write(value, &mut out);
+        out
+    }
+
+    /// JSON values with any keys and strings (escapes, quotes, non-ASCII), numbers of every kind, nested.
+    fn any_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            "\\PC{0,12}|[\"\\\\\\u{0}-\\u{1f}]{0,3}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
+                proptest::collection::btree_map("\\PC{0,6}", inner, 0..5)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    #[test]
+    fn a_quote_route_keeps_its_canonical_text() {
+        let route = json!({"venue": "bonding-curve", "pool": "P\"q\\", "amountIn": "100", "maxAmountIn": null,
+                           "expiresAt": 1_800_000_060, "exactOut": false, "n": -1.5, "nested": {"b": 1, "a": [1, "\u{7}"]}});
+        assert_eq!(
+            canonical(&route),
+            r#"{"amountIn":"100","exactOut":false,"expiresAt":1800000060,"maxAmountIn":null,"n":-1.5,"nested":{"a":[1,"\u0007"],"b":1},"pool":"P\"q\\","venue":"bonding-curve"}"#
+        );
+    }
+
     proptest! {
+        /// The streaming writer writes the text the string-building one did, for any JSON.
+        #[test]
+        fn canonical_text_is_unchanged(value in any_json()) {
+            prop_assert_eq!(canonical(&value), canonical_by_strings(&value));
+        }
+
         /// Key order never changes the tag; the canonical text is valid JSON of the same value.
         #[test]
         fn key_order_does_not_matter(entries in proptest::collection::btree_map("[a-z]{1,6}", any::<i64>(), 0..8)) {
