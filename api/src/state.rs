@@ -105,9 +105,10 @@ impl AppState {
                 );
                 crate::routes::swap::seal::RouteKeys::random()
             });
-        let ttl = config
-            .chain_clock_ttl_ms
-            .unwrap_or(if config.localnet { 0 } else { 1_000 });
+        // One default for a cluster and `dev` alike: a reading is advanced by the time since it was taken, so
+        // it is behind only when something moves the chain's clock by hand (`localnet_advanceClock`; the
+        // tests that do so read it for every quote).
+        let ttl = config.chain_clock_ttl_ms.unwrap_or(1_000);
         let chain_clock = chain::clock::ChainClock::new(std::time::Duration::from_millis(ttl));
         let relays = Arc::new(http::admission::Admissions::new(
             config.relay_max_per_client,

@@ -6,6 +6,7 @@
 
 use solana_commitment_config::CommitmentConfig;
 use solana_rpc_client::nonblocking::rpc_client::RpcClient;
+use solana_rpc_client_api::config::{RpcAccountInfoConfig, UiAccountEncoding, UiDataSliceConfig};
 use std::time::{Duration, Instant};
 
 /// The Clock sysvar's address.
@@ -38,7 +39,29 @@ pub struct ChainClock {
 /// `unix_timestamp` of a Clock sysvar's data (slot, epoch start, epoch, leader schedule epoch, unix
 /// timestamp: five little-endian 8-byte fields).
 pub fn unix_timestamp(data: &[u8]) -> Option<i64> {
-    Some(i64::from_le_bytes(data.get(32..40)?.try_into().ok()?))
+    sliced_unix_timestamp(data.get(UNIX_TIMESTAMP_AT..UNIX_TIMESTAMP_AT + 8)?)
+}
+
+/// Where `unix_timestamp` sits in the Clock sysvar's data.
+const UNIX_TIMESTAMP_AT: usize = 32;
+
+/// The read of the Clock sysvar: its `unix_timestamp` alone (8 bytes, base64). The client's default
+/// encoding (base64 of zstd) made a zstd context on each side for every read, for 40 bytes.
+fn timestamp_only() -> RpcAccountInfoConfig {
+    RpcAccountInfoConfig {
+        encoding: Some(UiAccountEncoding::Base64),
+        data_slice: Some(UiDataSliceConfig {
+            offset: UNIX_TIMESTAMP_AT,
+            length: 8,
+        }),
+        commitment: Some(CommitmentConfig::processed()),
+        min_context_slot: None,
+    }
+}
+
+/// `unix_timestamp` from the 8 bytes [`timestamp_only`] reads.
+fn sliced_unix_timestamp(data: &[u8]) -> Option<i64> {
+    Some(i64::from_le_bytes(data.try_into().ok()?))
 }
 
 fn wall() -> i64 {
@@ -65,13 +88,14 @@ impl ChainClock {
         let reading = match fresh {
             Some(r) => Some(r),
             None => match rpc
-                .get_account_with_commitment(&CLOCK_SYSVAR, CommitmentConfig::processed())
+                .get_ui_account_with_config(&CLOCK_SYSVAR, timestamp_only())
                 .await
             {
                 Ok(resp) => {
                     let r = resp
                         .value
-                        .and_then(|a| unix_timestamp(&a.data))
+                        .and_then(|a| a.data.decode())
+                        .and_then(|data| sliced_unix_timestamp(&data))
                         .map(|unix| Reading {
                             unix,
                             at: Instant::now(),
@@ -114,5 +138,7 @@ mod tests {
         data[32..].copy_from_slice(&1_800_000_123i64.to_le_bytes());
         assert_eq!(unix_timestamp(&data), Some(1_800_000_123));
         assert_eq!(unix_timestamp(&data[..39]), None);
+        assert_eq!(sliced_unix_timestamp(&data[32..]), Some(1_800_000_123));
+        assert_eq!(sliced_unix_timestamp(&data[31..]), None);
     }
 }

@@ -154,8 +154,8 @@ pub struct ApiConfig {
     )]
     pub route_keys: Vec<String>,
     /// How long a reading of the chain's clock (the Clock sysvar, which fees are charged by) is reused,
-    /// advanced by the time since, milliseconds (0: read it for every quote). Default: 1000 against a
-    /// cluster, 0 on a localnet (`dev`), which answers in microseconds.
+    /// advanced by the time since, milliseconds (0: read it for every quote, as the tests that move a
+    /// localnet's clock by hand do). Default: 1000, `dev` included.
     #[arg(long, env = "CHAIN_CLOCK_TTL_MS")]
     pub chain_clock_ttl_ms: Option<u64>,
     /// A SOL/USD price older than this many seconds (by its publish time) is reported `stale` beside the
