@@ -234,6 +234,11 @@ async fn main() {
         ApiConfig {
             rate_limit_per_second: 1_000_000,
             rate_limit_burst: 10_000_000,
+            // As `dev` runs it: the chain's clock at its default reuse (1 s), unless
+            // `LOAD_CHAIN_CLOCK_TTL_MS` says otherwise (0: read for every quote, as `dev` did before).
+            chain_clock_ttl_ms: std::env::var("LOAD_CHAIN_CLOCK_TTL_MS")
+                .ok()
+                .and_then(|v| v.parse().ok()),
             ..ApiConfig::local(addr)
         },
         rpc,

@@ -125,6 +125,11 @@ fn areas(state: &AppState) -> OpenApiRouter<AppState> {
 /// The whole service. Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so that
 /// clients without `X-Client-Id` are rate-limited by address.
 pub fn router(state: AppState) -> Router {
+    router_with(state, http::layers::Layers::ALL)
+}
+
+/// [`router`] with only `layers` of the global layers (the layer-cost bench, `api/benches/layers.rs`).
+pub fn router_with(state: AppState, layers: http::layers::Layers) -> Router {
     let (endpoints, mut api) = areas(&state).split_for_parts();
     let (probes, probes_api) = routes::health::probes().split_for_parts();
     api.merge(probes_api);
@@ -150,13 +155,22 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed);
     // The probes answer outside the rate limit: a load balancer's frequent probing never gets a 429.
     let probes = probes.with_state(state.clone());
-    layered(endpoints, state).merge(probes)
+    layered_with(endpoints, state, layers).merge(probes)
 }
 
 /// `endpoints` with what wraps every endpoint ([`http::layers::wrap`]). Tests wrap routes of their own (a handler
 /// made to panic) with it.
 pub fn layered(endpoints: Router<AppState>, state: AppState) -> Router {
-    let (wrapped, limiters) = http::layers::wrap(endpoints, &state.config);
+    layered_with(endpoints, state, http::layers::Layers::ALL)
+}
+
+/// [`layered`] with only `layers` of the global layers.
+pub fn layered_with(
+    endpoints: Router<AppState>,
+    state: AppState,
+    layers: http::layers::Layers,
+) -> Router {
+    let (wrapped, limiters) = http::layers::wrap_with(endpoints, &state.config, layers);
     let _ = state.limiters.set(limiters);
     wrapped.with_state(state)
 }

@@ -27,7 +27,7 @@ pub mod process;
 pub mod routes;
 mod state;
 
-pub use app::{layered, router, serve, ApiDoc};
+pub use app::{layered, layered_with, router, router_with, serve, ApiDoc};
 pub use ops::redact;
 pub use state::{AppState, Shared, CURSOR_CACHE_TTL, CURVE_CACHE_TTL, LISTING_TOTAL_TTL};
 pub use swap_core::{chains, solana};

@@ -173,7 +173,15 @@ pub async fn conditional(
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
         .is_some_and(accepts_gzip);
-    let key = (req.uri().to_string(), version.0, version.1);
+    // The path and query as received (a request's URI is nearly always just those): no formatting.
+    let uri = req.uri();
+    let key = (
+        uri.path_and_query()
+            .filter(|_| uri.scheme().is_none())
+            .map_or_else(|| uri.to_string(), |p| p.as_str().to_string()),
+        version.0,
+        version.1,
+    );
     // Concurrent misses of one key are coalesced: one request runs the handler, the others wait for its
     // answer (a page polled by many clients costs one read per generation even as it expires).
     let mut pending = Some((req, next));

@@ -130,20 +130,35 @@ pub fn request_cost(method: &Method, path: &str) -> u32 {
 }
 
 /// Charges a request's cost beyond the one request each limiter counted already ([`request_cost`]), on
-/// both limiters, under the same keys; 429 when either has not that much left.
-async fn charge(
+/// both limiters, under the same keys; 429 when either has not that much left. A synchronous check in a
+/// service of its own: a `from_fn` middleware boxed the rest of the stack and its future for every request,
+/// though most requests cost one and pass straight through.
+#[derive(Clone)]
+struct ChargeLayer {
     limiters: Limiters,
     keys: (ClientKey, AddressKey),
     burst: (u32, u32),
-    req: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    let extra = request_cost(req.method(), req.uri().path()).saturating_sub(1);
-    if extra > 0 {
+}
+
+impl ChargeLayer {
+    /// The 429 answer when `req` costs more than either limiter has left, else `None`.
+    fn refusal<B>(&self, req: &axum::http::Request<B>) -> Option<Response> {
+        let extra = request_cost(req.method(), req.uri().path()).saturating_sub(1);
+        if extra == 0 {
+            return None;
+        }
         use governor::clock::Clock as _;
         let checks = [
-            (&limiters.per_client, keys.0.extract(&req), burst.0),
-            (&limiters.per_address, keys.1.extract(&req), burst.1),
+            (
+                &self.limiters.per_client,
+                self.keys.0.extract(req),
+                self.burst.0,
+            ),
+            (
+                &self.limiters.per_address,
+                self.keys.1.extract(req),
+                self.burst.1,
+            ),
         ];
         for (limiter, key, burst) in checks {
             let Ok(key) = key else { continue };
@@ -156,12 +171,54 @@ async fn charge(
                 Ok(Err(not_until)) => {
                     let wait =
                         not_until.wait_time_from(governor::clock::QuantaClock::default().now());
-                    return ApiError::rate_limited(wait.as_secs().max(1)).into_response();
+                    return Some(ApiError::rate_limited(wait.as_secs().max(1)).into_response());
                 }
             }
         }
+        None
     }
-    next.run(req).await
+}
+
+impl<S> tower::Layer<S> for ChargeLayer {
+    type Service = Charge<S>;
+
+    fn layer(&self, inner: S) -> Charge<S> {
+        Charge {
+            inner,
+            charge: self.clone(),
+        }
+    }
+}
+
+/// [`ChargeLayer`]'s service.
+#[derive(Clone)]
+struct Charge<S> {
+    inner: S,
+    charge: ChargeLayer,
+}
+
+impl<S, B> tower::Service<axum::http::Request<B>> for Charge<S>
+where
+    S: tower::Service<axum::http::Request<B>, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future =
+        futures::future::Either<S::Future, std::future::Ready<Result<Response, S::Error>>>;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: axum::http::Request<B>) -> Self::Future {
+        match self.charge.refusal(&req) {
+            Some(refused) => futures::future::Either::Right(std::future::ready(Ok(refused))),
+            None => futures::future::Either::Left(self.inner.call(req)),
+        }
+    }
 }
 
 /// Clients that share an address (several apps behind one NAT) share this many times one client's limit.
@@ -185,6 +242,59 @@ fn governor_error(e: GovernorError) -> Response {
     }
 }
 
+/// Which of the global layers [`wrap_with`] applies: every one in service ([`Layers::ALL`], what [`wrap`]
+/// applies). The layer-cost bench (`api/benches/layers.rs`) turns each off in turn to price it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layers {
+    /// `x-request-id` made (or taken from the client) and sent back.
+    pub request_id: bool,
+    /// The request's span (method, route, path, request id) around everything the request logs.
+    pub span: bool,
+    /// The request record ([`crate::http::access::record`]): the secret scan of the path, query and
+    /// headers, metrics, the access line and the error envelope.
+    pub access: bool,
+    /// CORS (when configured).
+    pub cors: bool,
+    /// The rate limits (per address, per client) and the weighted charge.
+    pub limits: bool,
+    /// The time limit to a response's head.
+    pub timeout: bool,
+    /// A panic answered 500 in the envelope.
+    pub catch_panic: bool,
+}
+
+impl Layers {
+    /// Every layer: what the service runs.
+    pub const ALL: Layers = Layers {
+        request_id: true,
+        span: true,
+        access: true,
+        cors: true,
+        limits: true,
+        timeout: true,
+        catch_panic: true,
+    };
+}
+
+/// Request ids: a version-4 UUID from the thread's random generator. `tower_http`'s `MakeRequestUuid` asks
+/// the kernel for 16 random bytes per request (a system call each).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RequestUuid;
+
+impl tower_http::request_id::MakeRequestId for RequestUuid {
+    fn make_request_id<B>(
+        &mut self,
+        _: &axum::http::Request<B>,
+    ) -> Option<tower_http::request_id::RequestId> {
+        let id = uuid::Builder::from_random_bytes(rand::random()).into_uuid();
+        let mut text = [0u8; uuid::fmt::Hyphenated::LENGTH];
+        let text = id.hyphenated().encode_lower(&mut text);
+        HeaderValue::from_str(text)
+            .ok()
+            .map(tower_http::request_id::RequestId::new)
+    }
+}
+
 /// Wraps every route of `router` in what the service applies to all requests, as one layer (innermost last):
 /// the request log and metrics with the envelope for error responses that are not in it yet, CORS, the body
 /// limit, the rate limits (per address at [`CLIENTS_PER_ADDRESS`] times the per-client one, then per client),
@@ -193,6 +303,17 @@ fn governor_error(e: GovernorError) -> Response {
 pub fn wrap<S: Clone + Send + Sync + 'static>(
     router: axum::Router<S>,
     config: &crate::process::config::ApiConfig,
+) -> (axum::Router<S>, Limiters) {
+    wrap_with(router, config, Layers::ALL)
+}
+
+/// [`wrap`] with only the `layers` named (the layer-cost bench's; the service runs [`Layers::ALL`]). A layer
+/// that changes the response's body type is followed by the conversion to axum's response, so that either
+/// choice gives one type.
+pub fn wrap_with<S: Clone + Send + Sync + 'static>(
+    router: axum::Router<S>,
+    config: &crate::process::config::ApiConfig,
+    layers: Layers,
 ) -> (axum::Router<S>, Limiters) {
     let address = ClientAddress::of_config(config);
     let client = quota(config.rate_limit_per_second, config.rate_limit_burst);
@@ -226,38 +347,67 @@ pub fn wrap<S: Clone + Send + Sync + 'static>(
             // Every request carries an id: the client's `x-request-id` if it sent one, else a new UUID; it is
             // sent back on the response and names the request's span, so every log line a request causes
             // (JSON logs: the `request_id` field) can be found from the response a client reports.
-            .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(
-                tower_http::request_id::MakeRequestUuid,
-            ))
-            .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
-            .layer(
-                tower_http::trace::TraceLayer::new_for_http()
-                    .make_span_with(request_span)
-                    .on_request(())
-                    .on_response(
-                        tower_http::trace::DefaultOnResponse::new().level(tracing::Level::DEBUG),
-                    )
-                    .on_failure(()),
+            .option_layer(
+                layers
+                    .request_id
+                    .then(|| tower_http::request_id::SetRequestIdLayer::x_request_id(RequestUuid)),
             )
-            .layer(axum::middleware::from_fn({
-                let address = address.clone();
-                move |req, next| crate::http::access::record(address.clone(), req, next)
+            .option_layer(
+                layers
+                    .request_id
+                    .then(tower_http::request_id::PropagateRequestIdLayer::x_request_id),
+            )
+            .option_layer(layers.span.then(|| {
+                tower::ServiceBuilder::new()
+                    .map_response(IntoResponse::into_response)
+                    .layer(
+                        tower_http::trace::TraceLayer::new_for_http()
+                            .make_span_with(request_span)
+                            .on_request(())
+                            .on_response(
+                                tower_http::trace::DefaultOnResponse::new()
+                                    .level(tracing::Level::DEBUG),
+                            )
+                            .on_failure(()),
+                    )
+                    .into_inner()
             }))
-            .option_layer(cors(&config.cors_origins))
+            .option_layer(layers.access.then(|| {
+                let address = address.clone();
+                axum::middleware::from_fn(move |req, next| {
+                    crate::http::access::record(address.clone(), req, next)
+                })
+            }))
+            .option_layer(cors(&config.cors_origins).filter(|_| layers.cors))
             .layer(axum::extract::DefaultBodyLimit::max(config.max_body_bytes))
-            .layer(GovernorLayer::new(per_address).error_handler(governor_error))
-            .layer(GovernorLayer::new(per_client).error_handler(governor_error))
-            .layer(axum::middleware::from_fn({
-                let limiters = limiters.clone();
-                move |req, next| charge(limiters.clone(), keys.clone(), bursts, req, next)
+            .option_layer(
+                layers
+                    .limits
+                    .then(|| GovernorLayer::new(per_address).error_handler(governor_error)),
+            )
+            .option_layer(
+                layers
+                    .limits
+                    .then(|| GovernorLayer::new(per_client).error_handler(governor_error)),
+            )
+            .option_layer(layers.limits.then(|| ChargeLayer {
+                limiters: limiters.clone(),
+                keys,
+                burst: bursts,
             }))
             // Bounds the time to a response's head: a stream's body (the live feed) is not cut.
-            .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-                StatusCode::GATEWAY_TIMEOUT,
-                std::time::Duration::from_secs(config.request_timeout_secs.max(1)),
-            ))
-            .map_response(IntoResponse::into_response)
-            .layer(crate::error::catch_panic()),
+            .option_layer(layers.timeout.then(|| {
+                tower_http::timeout::TimeoutLayer::with_status_code(
+                    StatusCode::GATEWAY_TIMEOUT,
+                    std::time::Duration::from_secs(config.request_timeout_secs.max(1)),
+                )
+            }))
+            .option_layer(layers.catch_panic.then(|| {
+                tower::ServiceBuilder::new()
+                    .map_response(IntoResponse::into_response)
+                    .layer(crate::error::catch_panic())
+                    .into_inner()
+            })),
     );
     (router, limiters)
 }

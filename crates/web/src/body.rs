@@ -117,10 +117,6 @@ pub fn secret_outside_body(
     uri: &axum::http::Uri,
     headers: &axum::http::HeaderMap,
 ) -> Option<String> {
-    let normalize = |name: &str| {
-        let name = name.to_ascii_lowercase().replace('-', "_");
-        name.strip_prefix("x_").map(str::to_string).unwrap_or(name)
-    };
     let mut previous = "";
     for segment in uri.path().split('/').filter(|s| !s.is_empty()) {
         let text = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
@@ -132,7 +128,8 @@ pub fn secret_outside_body(
     }
     if let Some(query) = uri.query() {
         for (name, value) in form_urlencoded::parse(query.as_bytes()) {
-            let key = normalize(&name);
+            let mut buf = [0u8; 64];
+            let key = scan_name(&name, &mut buf);
             if secret_name(&key) || carries_secret(&value, opaque_name(&key)) {
                 return Some(format!(
                     "query parameter `{}`",
@@ -142,7 +139,8 @@ pub fn secret_outside_body(
         }
     }
     for (name, value) in headers {
-        let key = normalize(name.as_str());
+        let mut buf = [0u8; 64];
+        let key = scan_name(name.as_str(), &mut buf);
         let value = String::from_utf8_lossy(value.as_bytes());
         let scanned = !UNSCANNED_HEADERS.contains(&name.as_str());
         if secret_name(&key) || (scanned && carries_secret(&value, opaque_name(&key))) {
@@ -150,6 +148,19 @@ pub fn secret_outside_body(
         }
     }
     None
+}
+
+/// A query parameter's or header's name as the scan compares it: lower case, `_` for `-`, without an `x_`
+/// prefix; written into `buf` when it fits (names nearly always do: no allocation per header).
+fn scan_name<'b>(name: &str, buf: &'b mut [u8; 64]) -> std::borrow::Cow<'b, str> {
+    use std::borrow::Cow;
+    match normalized_name(name, buf) {
+        Some(n) => Cow::Borrowed(n.strip_prefix("x_").unwrap_or(n)),
+        None => {
+            let n = name.to_ascii_lowercase().replace('-', "_");
+            Cow::Owned(n.strip_prefix("x_").map(str::to_string).unwrap_or(n))
+        }
+    }
 }
 
 /// `SECRET_MATERIAL`: something at `place` looks like a private key or seed phrase.
@@ -355,7 +366,7 @@ impl<'de> Deserialize<'de> for Key<'de> {
 
 /// `key` lower-cased with `-` as `_`, written into `buf` (no allocation for the keys bodies have); `None`
 /// when it does not fit.
-fn normalized_name<'b>(key: &str, buf: &'b mut [u8; 32]) -> Option<&'b str> {
+fn normalized_name<'b, const N: usize>(key: &str, buf: &'b mut [u8; N]) -> Option<&'b str> {
     let out = buf.get_mut(..key.len())?;
     for (o, b) in out.iter_mut().zip(key.bytes()) {
         *o = if b == b'-' {
@@ -452,6 +463,16 @@ mod tests {
                 Some(name) => proptest::prop_assert_eq!(name, expected),
                 None => proptest::prop_assert!(key.len() > 32),
             }
+        }
+
+        #[test]
+        fn scanned_names_normalize_as_the_allocating_form(key in "(x-|X_)?\\PC{0,70}") {
+            let expected = {
+                let name = key.to_ascii_lowercase().replace('-', "_");
+                name.strip_prefix("x_").map(str::to_string).unwrap_or(name)
+            };
+            let mut buf = [0u8; 64];
+            proptest::prop_assert_eq!(scan_name(&key, &mut buf), expected);
         }
     }
 
