@@ -17,13 +17,13 @@ use std::time::{Duration, Instant};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "chromedriver";
-const PHONE: (u32, u32) = (390, 844);
-const DESKTOP: (u32, u32) = (1280, 900);
+pub(crate) const PHONE: (u32, u32) = (390, 844);
+pub(crate) const DESKTOP: (u32, u32) = (1280, 900);
 /// The journey's `--explorer-url`: every mint, wallet and transaction links there.
 const EXPLORER: &str = "https://explorer.test/{kind}/{id}?cluster=custom";
 
 /// chromedriver on a free loopback port, killed on drop.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     url: String,
 }
@@ -35,7 +35,7 @@ impl Drop for Driver {
     }
 }
 
-async fn chromedriver() -> Driver {
+pub(crate) async fn chromedriver() -> Driver {
     assert!(
         std::path::Path::new(CHROMIUM).exists(),
         "Chromium is not installed at {CHROMIUM}: the browser test needs it \
@@ -69,7 +69,7 @@ async fn chromedriver() -> Driver {
     Driver { child, url }
 }
 
-async fn browser(driver: &Driver) -> Client {
+pub(crate) async fn browser(driver: &Driver) -> Client {
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
@@ -89,7 +89,7 @@ async fn browser(driver: &Driver) -> Client {
 }
 
 /// What the page shows as errors (for failure messages).
-async fn page_errors(c: &Client) -> String {
+pub(crate) async fn page_errors(c: &Client) -> String {
     c.execute(
         "return [...document.querySelectorAll('.error')].filter(e => !e.hidden).map(e => e.textContent).join(' | ') \
          + ' @ ' + location.hash",
@@ -101,7 +101,7 @@ async fn page_errors(c: &Client) -> String {
 }
 
 /// Waits until the JavaScript expression `cond` is true on the page.
-async fn wait_js(c: &Client, cond: &str, secs: u64, what: &str) {
+pub(crate) async fn wait_js(c: &Client, cond: &str, secs: u64, what: &str) {
     let start = Instant::now();
     loop {
         let ok = c
@@ -129,7 +129,7 @@ async fn wait_js(c: &Client, cond: &str, secs: u64, what: &str) {
     }
 }
 
-async fn text(c: &Client, css: &str) -> String {
+pub(crate) async fn text(c: &Client, css: &str) -> String {
     c.execute(
         "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
         vec![json!(css)],
@@ -143,7 +143,7 @@ async fn text(c: &Client, css: &str) -> String {
 
 /// Clicks `css`. The page re-renders panels as the feed reports trades, so an element found an instant
 /// before can be replaced before the click lands: a stale element is found again (a few times) and clicked.
-async fn click(c: &Client, css: &str) {
+pub(crate) async fn click(c: &Client, css: &str) {
     for attempt in 0.. {
         let element = c
             .find(Locator::Css(css))
@@ -162,7 +162,7 @@ async fn click(c: &Client, css: &str) {
     }
 }
 
-async fn fill(c: &Client, css: &str, value: &str) {
+pub(crate) async fn fill(c: &Client, css: &str, value: &str) {
     let e = c
         .find(Locator::Css(css))
         .await
@@ -171,7 +171,7 @@ async fn fill(c: &Client, css: &str, value: &str) {
     e.send_keys(value).await.unwrap();
 }
 
-async fn go(c: &Client, base: &str, hash: &str) {
+pub(crate) async fn go(c: &Client, base: &str, hash: &str) {
     c.goto(&format!("{base}/{hash}")).await.unwrap();
 }
 
@@ -182,7 +182,7 @@ fn screenshots_dir() -> PathBuf {
 }
 
 /// Script errors, failed promises and CSP violations the page recorded (`window.__errors`): none allowed.
-async fn assert_no_page_errors(c: &Client, when: &str) {
+pub(crate) async fn assert_no_page_errors(c: &Client, when: &str) {
     let errors = c
         .execute(
             "return window.__errors || ['the page never loaded errors.js'];",
@@ -194,7 +194,7 @@ async fn assert_no_page_errors(c: &Client, when: &str) {
 }
 
 /// Nothing on the page is wider than the window: it never scrolls sideways.
-async fn assert_fits(c: &Client, what: &str) {
+pub(crate) async fn assert_fits(c: &Client, what: &str) {
     let sizes = c
         .execute(
             "const clipped = (e) => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) { if (getComputedStyle(a).overflowX !== 'visible') return true; } return false; };              const wide = [...document.querySelectorAll('body *')].filter((e) => (e.getBoundingClientRect().right > window.innerWidth + 0.5 || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible' && e.getBoundingClientRect().left + e.scrollWidth > window.innerWidth + 0.5)) && (e.offsetParent || getComputedStyle(e).position === 'fixed') && !clipped(e))                .slice(0, 3).map((e) => e.tagName + '#' + e.id + '.' + e.className);              return [document.documentElement.scrollWidth, window.innerWidth, wide];",
@@ -294,11 +294,24 @@ async fn api_launch(
     quote: &str,
     first_buy: &str,
 ) -> String {
-    use solana_signer::Signer;
-    let http = reqwest::Client::new();
     let creator = localnet::testkit::funded(&s.rpc(), 20 * localnet::testkit::SOL)
         .await
         .unwrap();
+    api_launch_by(s, &creator, name, symbol, preset, quote, first_buy).await
+}
+
+/// [`api_launch`] by `creator`.
+pub(crate) async fn api_launch_by(
+    s: &common::Stack,
+    creator: &solana_keypair::Keypair,
+    name: &str,
+    symbol: &str,
+    preset: &str,
+    quote: &str,
+    first_buy: &str,
+) -> String {
+    use solana_signer::Signer;
+    let http = reqwest::Client::new();
     let mut launch = json!({
         "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": preset, "quote": quote,
         "name": name, "symbol": symbol, "description": format!("{name}, launched over the API"),
@@ -310,7 +323,7 @@ async fn api_launch(
     let (status, prepared) =
         common::post(&http, &format!("{}/launchpad/prepare", s.base), &launch).await;
     assert_eq!(status, 200, "{prepared}");
-    let signed = common::sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
+    let signed = common::sign(prepared["solanaTransaction"].as_str().unwrap(), creator);
     let (status, sent) = s.submit(&http, &signed).await;
     assert_eq!(status, 200, "{sent}");
     let mut record = launch.clone();

@@ -8,3 +8,4 @@ mod common;
 mod community;
 mod journey;
 mod pnl;
+mod roles;

@@ -18,7 +18,9 @@ export function creatorPanel({ view, session, localnet, onDone }) {
     error.hidden = !e;
     put(error, e ? errorView(e, { localnet }) : '');
   };
-  async function act(button, what, path, body) {
+  /** Builds, signs and sends one action; `confirmed` is the success message the page shows once the live
+   * feed reports the transaction indexed. */
+  async function act(button, what, path, body, confirmed) {
     button.disabled = true;
     showError(null);
     status.textContent = `${what}: building the transaction…`;
@@ -26,10 +28,11 @@ export function creatorPanel({ view, session, localnet, onDone }) {
       const built = await post(path, body);
       status.textContent = `${what}: waiting for your wallet to sign…`;
       const signature = await signAndSubmit(session.wallet, built.solanaTransaction);
-      status.textContent = `${what}: done. Transaction ${short(signature)}`;
+      status.textContent = `${what}: sent. Transaction ${short(signature)}`;
       status.dataset.signature = signature;
-      // The page keeps the message where a redrawn panel cannot take it away.
-      onDone?.(`${what}: done. Transaction ${short(signature)}`, signature);
+      // The page keeps the message where a redrawn panel cannot take it away, and confirms it when the
+      // feed reports the change.
+      onDone?.(`${what}: sent (transaction ${short(signature)}), waiting for it to be confirmed…`, signature, confirmed);
     } catch (e) {
       status.textContent = '';
       showError(e);
@@ -41,7 +44,7 @@ export function creatorPanel({ view, session, localnet, onDone }) {
   const parts = [];
   if (me === view.pendingCreator) {
     const accept = el('button', { type: 'button', class: 'primary', id: 'creator-accept' }, 'Accept the creator role');
-    accept.addEventListener('click', () => act(accept, 'Accepting the creator role', '/launchpad/creator/accept', { pool: view.pool, newCreator: me }));
+    accept.addEventListener('click', () => act(accept, 'Accepting the creator role', '/launchpad/creator/accept', { pool: view.pool, newCreator: me }, 'You hold the creator role now: its fees are yours to claim.'));
     parts.push(el('p', {}, `${short(view.creator)} proposed you as this token's creator: from acceptance on, its creator fees and the locked position's fees are yours to claim.`), accept);
   }
   if (me === view.creator) {
@@ -50,7 +53,7 @@ export function creatorPanel({ view, session, localnet, onDone }) {
     propose.addEventListener('click', () => {
       const wallet = to.value.trim();
       if (!BASE58_ADDRESS.test(wallet)) return showError(new Error('Give the wallet address to hand the creator role to.'));
-      act(propose, 'Proposing the handover', '/launchpad/creator/propose', { pool: view.pool, creator: me, newCreator: wallet });
+      act(propose, 'Proposing the handover', '/launchpad/creator/propose', { pool: view.pool, creator: me, newCreator: wallet }, `Handover proposed to ${short(wallet)}: the role passes when that wallet accepts.`);
     });
     parts.push(
       el('h3', {}, 'Hand over the creator role'),
@@ -66,7 +69,8 @@ export function creatorPanel({ view, session, localnet, onDone }) {
       save.addEventListener('click', () => {
         const parsed = parseFeeShares(shares.value);
         if (parsed.error || !parsed.shares) return showError(new Error(parsed.error ?? 'Name at least one wallet and its percent.'));
-        act(save, 'Setting the fee shares', '/launchpad/fee-shares', { pool: view.pool, creator: me, recipients: parsed.shares, lock: lock.checked });
+        const n = parsed.shares.length;
+        act(save, 'Setting the fee shares', '/launchpad/fee-shares', { pool: view.pool, creator: me, recipients: parsed.shares, lock: lock.checked }, `Fee shares saved: creator fees shared by ${n} wallet${n === 1 ? '' : 's'}${lock.checked ? ', locked' : ''}.`);
       });
       parts.push(
         el('h3', {}, 'Share the creator fees'),

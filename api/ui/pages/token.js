@@ -172,15 +172,39 @@ export async function render(main, ctx, mint) {
       view,
       session,
       localnet: !!ctx.config?.localnet,
-      onDone: (message, signature) => {
+      onDone: (message, signature, confirmed) => {
         creatorDone.textContent = message;
         creatorDone.dataset.signature = signature;
-        // The index takes a moment to record it: read again until the page shows it.
-        refresh();
-        setTimeout(refresh, 1500);
-        setTimeout(refresh, 4000);
+        delete creatorDone.dataset.confirmed;
+        // Confirmed when the live feed reports it (`roleChanged`), which also redraws the header and panel;
+        // the feed may have been quicker than the wallet's confirmation.
+        creatorConfirm = { signature, message: confirmed };
+        if (roleSignatures.has(signature)) confirmCreator(signature);
       },
     }));
+  }
+  // The creator action awaiting its feed event: `{ signature, message }`.
+  let creatorConfirm = null;
+  // Role events seen (a refresh that began before one keeps the event's newer state), and their transactions.
+  let roleEpoch = 0;
+  const roleSignatures = new Set();
+  function confirmCreator(signature) {
+    if (creatorConfirm?.signature !== signature) return;
+    creatorDone.textContent = `${creatorConfirm.message} Transaction ${short(signature)}`;
+    creatorDone.dataset.confirmed = 'true';
+    creatorConfirm = null;
+  }
+  /** A `creator` or `fee-shares` event of this token: the state after it, painted at once. */
+  function roleChanged(e) {
+    roleEpoch++;
+    view = e.kind === 'creator'
+      ? { ...view, creator: e.creator, pendingCreator: e.pendingCreator ?? null }
+      : { ...view, feeShares: { recipients: e.recipients, locked: e.locked } };
+    paintLinks();
+    paintHolders();
+    paintCreator();
+    roleSignatures.add(e.signature);
+    confirmCreator(e.signature);
   }
 
   // Trade panel
@@ -880,6 +904,7 @@ export async function render(main, ctx, mint) {
   async function refresh() {
     if (busy) return;
     busy = true;
+    const epoch = roleEpoch;
     try {
       const [v, c, t] = await Promise.all([
         get(`/launchpad/tokens/${mint}`),
@@ -888,7 +913,8 @@ export async function render(main, ctx, mint) {
         loadCandles(),
         loadHeld(),
       ]);
-      view = v;
+      // A role event that arrived meanwhile is newer than this answer's creator and shares.
+      view = epoch === roleEpoch ? v : { ...v, creator: view.creator, pendingCreator: view.pendingCreator, feeShares: view.feeShares };
       cur = c;
       paintLinks();
       paintStats();
@@ -979,6 +1005,9 @@ export async function render(main, ctx, mint) {
       },
     },
   );
+  // The creator role and the fee shares: pushed by the feed (`creator`, `fee-shares`) with the state after the
+  // change, painted at once without reading the token again.
+  const stopRoles = watch({ kinds: ['creator', 'fee-shares'], mints: [mint] }, { onEvent: roleChanged, refresh });
   const unsub = session.onChange(() => {
     paintPanel();
     loadPosition();
@@ -987,8 +1016,8 @@ export async function render(main, ctx, mint) {
   // screen) are read again every few seconds while it decays; any quote is read again once it is old.
   let ticks = 0;
   const feeTimer = setInterval(() => {
-    // The creator role and the fee shares change without a trade (a handover, an update): read again
-    // every 15 s, and at once on every event of this token.
+    // Holders (a transfer is no trade) and the dollar price move without a feed event of this token: read
+    // again every 15 s besides.
     if (cur.feeChangesAt != null || ++ticks % 3 === 0) refreshSoon();
     const stale = lastQuote && Date.now() - lastQuote.at > QUOTE_FRESH_MS;
     if (!submitting && lastQuote && (cur.feeChangesAt != null || stale)) requote();
@@ -998,6 +1027,7 @@ export async function render(main, ctx, mint) {
     clearInterval(countdownTimer);
     clearInterval(feeTimer);
     stop();
+    stopRoles();
     thread.stop();
     unsub();
     chart?.remove();
