@@ -25,6 +25,11 @@ struct Cli {
     /// The log's format: `text` (human) or `json` (one object per line, for a log collector).
     #[arg(long, global = true, env = "LOG_FORMAT", value_parser = ["text", "json"])]
     log_format: Option<String>,
+    /// An OpenTelemetry collector's OTLP/HTTP endpoint (`http://collector:4318`; `/v1/traces` is appended
+    /// unless the URL has a path): the process's spans (each call to Yellowstone and the Solana RPC node)
+    /// are exported there. Off when not given.
+    #[arg(long, global = true, env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
+    otlp_endpoint: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -89,11 +94,12 @@ fn main() -> anyhow::Result<()> {
 
 async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
     // One log setup for every binary: redacted (an RPC provider's key rides in its URL), human or JSON.
-    let _log = ops::logging::init_as(
-        ops::logging::Format::of(&args),
+    let _log = ops::logging::init_for(
+        &args,
+        "launchpad-indexer",
         std::io::stdout(),
         std::io::IsTerminal::is_terminal(&std::io::stdout()),
-    );
+    )?;
     let matches = <Cli as clap::CommandFactory>::command().get_matches_from(args);
     let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
     // The index is the product's database: never a file made up in the working directory.

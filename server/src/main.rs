@@ -29,6 +29,11 @@ struct Cli {
     /// anything is logged.
     #[arg(long, global = true, env = "LOG_FORMAT", value_parser = ["text", "json"])]
     log_format: Option<String>,
+    /// An OpenTelemetry collector's OTLP/HTTP endpoint (`http://collector:4318`; `/v1/traces` is appended
+    /// unless the URL has a path): the process's spans (requests with their route, upstream calls) are
+    /// exported there. Off when not given.
+    #[arg(long, global = true, env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
+    otlp_endpoint: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -38,6 +43,42 @@ enum Command {
     /// Brings the index's schema up to date and exits (once per release, before processes started with
     /// --no-migrate).
     Migrate(MigrateArgs),
+    /// The keeper: migrates curves other clients completed, paying with the operator's key. Run it apart from
+    /// the internet-facing API; as many copies as you like, one is active (the keeper's lease).
+    Keeper(KeeperArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct KeeperArgs {
+    /// The index: postgres://user:password@host/database (or sqlite://path on one machine).
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    database_url: String,
+    /// Solana JSON-RPC URLs, repeated or comma-separated: tried in order.
+    #[arg(
+        long,
+        env = "RPC_URL",
+        value_delimiter = ',',
+        required = true,
+        hide_env_values = true
+    )]
+    rpc_url: Vec<String>,
+    /// The operator's keypair file (Solana CLI format) that pays the migrations' fees and rent: the
+    /// operator's own, never a user's.
+    #[arg(long, env = "KEEPER_KEYPAIR")]
+    keypair: std::path::PathBuf,
+    /// Where `/livez`, `/readyz` and `/metrics` listen.
+    #[arg(long, env = "METRICS_ADDR", default_value = "127.0.0.1:9102")]
+    metrics_addr: std::net::SocketAddr,
+    /// The percentile (0 to 100) of the recent prioritization fees of the accounts a migration writes that
+    /// it offers per compute unit.
+    #[arg(long, env = "PRIORITY_FEE_PERCENTILE", default_value_t = 50, value_parser = clap::value_parser!(u8).range(0..=100))]
+    priority_fee_percentile: u8,
+    /// The most a migration offers per compute unit, micro-lamports.
+    #[arg(long, env = "PRIORITY_FEE_CAP", default_value_t = 1_000_000)]
+    priority_fee_cap: u64,
+    /// Longest a statement may run, in milliseconds, before PostgreSQL cancels it (0: no limit).
+    #[arg(long, env = "DB_STATEMENT_TIMEOUT_MS", default_value_t = 0)]
+    db_statement_timeout_ms: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -62,11 +103,16 @@ struct ServeArgs {
     /// Also run the indexer in this process.
     #[arg(long, env = "WITH_INDEXER")]
     with_indexer: bool,
-    /// The operator's keypair file (Solana CLI format): runs the keeper, which migrates pools completed by
-    /// other clients. The key is the operator's own, never a user's.
-    #[arg(long, env = "KEEPER_KEYPAIR")]
+    /// Gone: the keeper is its own process (`api keeper`), so the internet-facing API holds no funded key.
+    /// Given, `serve` refuses to start and says so.
+    #[arg(long, env = "KEEPER_KEYPAIR", hide = true)]
     keeper_keypair: Option<std::path::PathBuf>,
 }
+
+/// What `serve --keeper-keypair` (or KEEPER_KEYPAIR in serve's environment) answers.
+const KEEPER_MOVED: &str = "--keeper-keypair (KEEPER_KEYPAIR) is no setting of `api serve` any more: the keeper \
+     runs as its own process, `api keeper --keypair <file>`, so that the internet-facing API holds no funded key \
+     (docs/operations.md#the-keeper)";
 
 /// `serve` runs against real infrastructure: settings whose local default would quietly serve an empty
 /// index, or write a wrong URL on chain forever, must be given (flag or environment).
@@ -124,12 +170,22 @@ fn main() -> anyhow::Result<()> {
     ops::secret_files::main_with_secrets(run)
 }
 
+/// The traces' `service.name`: `launchpad-api` for `serve` (and `migrate`), `launchpad-keeper` for `keeper`.
+fn service(args: &[std::ffi::OsString]) -> &'static str {
+    if args.iter().skip(1).any(|a| a == "keeper") {
+        "launchpad-keeper"
+    } else {
+        "launchpad-api"
+    }
+}
+
 async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
-    let _log = ops::logging::init_as(
-        ops::logging::Format::of(&args),
+    let _log = ops::logging::init_for(
+        &args,
+        service(&args),
         std::io::stdout(),
         std::io::IsTerminal::is_terminal(&std::io::stdout()),
-    );
+    )?;
     ops::metrics::prometheus();
     ops::metrics::build_info(
         "api",
@@ -148,6 +204,9 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
                 with_indexer,
                 keeper_keypair,
             } = *args;
+            if keeper_keypair.is_some() {
+                anyhow::bail!(KEEPER_MOVED);
+            }
             if let Some(serve) = matches.subcommand_matches("serve") {
                 require_explicit(serve, &api, with_indexer)?;
             }
@@ -202,31 +261,16 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
                 &rpc_url,
                 solana_commitment_config::CommitmentConfig::confirmed(),
             ));
-            if let Some(path) = keeper_keypair {
-                let operator = solana_keypair::read_keypair_file(&path).map_err(|e| {
-                    anyhow::anyhow!("reading the keeper keypair {}: {e}", path.display())
-                })?;
-                let policy = api::solana::FeePolicy {
-                    percentile: api.priority_fee_percentile,
-                    cap: api.priority_fee_cap,
-                };
-                tasks.push(tokio::spawn(api::chain::keeper::run(
-                    store.clone(),
-                    rpc.clone(),
-                    operator,
-                    policy,
-                    rx.clone(),
-                )));
-            }
             let state = AppState::new(store, api, rpc, metrics);
             api::serve(state, listener, stopped(rx)).await?;
-            // The indexer writes its open batch and the keeper finishes its round before the process ends.
+            // The indexer writes its open batch before the process ends.
             for task in tasks {
                 let _ = tokio::time::timeout(std::time::Duration::from_secs(30), task).await;
             }
             tracing::info!("stopped");
             Ok(())
         }
+        Command::Keeper(args) => keeper(args, stop, rx).await,
         Command::Migrate(MigrateArgs { database_url }) => {
             let store = Store::connect(&database_url).await?;
             store.migrate().await?;
@@ -234,4 +278,57 @@ async fn run(args: Vec<std::ffi::OsString>) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `api keeper`: the keeper's loop and its port (`/livez`, `/readyz`, `/metrics`) until SIGTERM, when it
+/// finishes its round, gives its lease up (a standby takes over at its next round) and exits.
+async fn keeper(
+    args: KeeperArgs,
+    stop: watch::Sender<bool>,
+    rx: watch::Receiver<bool>,
+) -> anyhow::Result<()> {
+    use solana_signer::Signer as _;
+    let operator = solana_keypair::read_keypair_file(&args.keypair).map_err(|e| {
+        anyhow::anyhow!(
+            "--keypair (KEEPER_KEYPAIR): reading the keeper's keypair {}: {e}",
+            args.keypair.display()
+        )
+    })?;
+    ops::signal::raise_on_signal(stop, "finishing the keeper's round, then stopping");
+    // The schema is `api migrate`'s (or the indexer's) to bring up to date; the keeper only reads it.
+    let options = index::store::DbOptions {
+        statement_timeout: (args.db_statement_timeout_ms > 0)
+            .then(|| std::time::Duration::from_millis(args.db_statement_timeout_ms)),
+        max_connections: Some(2),
+        migrate: false,
+    };
+    let store = Store::connect_with(&args.database_url, options).await?;
+    api::process::serve::pool_metrics(&store, false);
+    let status = Arc::new(api::chain::keeper::Status::default());
+    let listener = bind(args.metrics_addr, "--metrics-addr (METRICS_ADDR)").await?;
+    let app = api::chain::keeper::router(status.clone());
+    let stopping = rx.clone();
+    let server = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(stopped(stopping))
+            .await
+    });
+    tracing::info!(
+        "keeper {} on {}; /readyz and /metrics on http://{}",
+        operator.pubkey(),
+        store.backend().name(),
+        args.metrics_addr
+    );
+    let rpc = Arc::new(indexer::rpc::client(
+        &args.rpc_url,
+        solana_commitment_config::CommitmentConfig::confirmed(),
+    ));
+    let policy = api::solana::FeePolicy {
+        percentile: args.priority_fee_percentile,
+        cap: args.priority_fee_cap,
+    };
+    api::chain::keeper::run_reporting(store, rpc, operator, policy, rx, status).await;
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), server).await;
+    tracing::info!("stopped");
+    Ok(())
 }

@@ -412,7 +412,8 @@ pub fn wrap_with<S: Clone + Send + Sync + 'static>(
     (router, limiters)
 }
 
-/// A request's span: its method, path (never the query, which may hold an address or worse) and id.
+/// A request's span: its method, route (the template: what `--otlp-endpoint` traces group by), path (never
+/// the query, which may hold an address or worse) and id.
 fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
     // A client's own id is logged only when it looks like one (at most 64 of `A-Za-z0-9-_.:`).
     let id = req
@@ -425,9 +426,15 @@ fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
                     .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
         })
         .unwrap_or("unreadable");
+    let route = req
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or("unmatched", |p| p.as_str());
     tracing::info_span!(
         "request",
+        otel.kind = "server",
         method = %req.method(),
+        route,
         path = %req.uri().path(),
         request_id = %id,
     )

@@ -67,12 +67,67 @@ pub fn init_as(
     out: impl std::io::Write + Send + 'static,
     ansi: bool,
 ) -> WorkerGuard {
+    install(format, out, ansi, None)
+}
+
+/// The filter of what is logged (and traced): `RUST_LOG`, else [`DEFAULT_FILTER`].
+pub fn filter() -> tracing_subscriber::EnvFilter {
+    tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| DEFAULT_FILTER.into())
+}
+
+/// What keeps the log (and the traces' export) going: keep it until the process ends; dropped, it writes
+/// what is queued and exports the last spans.
+pub struct Guard {
+    #[cfg(feature = "otlp")]
+    _traces: Option<crate::otlp::Traces>,
+    _log: WorkerGuard,
+}
+
+/// The process's log as [`init_as`] installs it, in the format `args` name ([`Format::of`]), and, when
+/// `args` or the environment name an OTLP endpoint ([`crate::otlp::endpoint_of`]), its spans exported
+/// there as `service`. Errors name the flag at fault.
+#[cfg(feature = "otlp")]
+pub fn init_for(
+    args: &[OsString],
+    service: &'static str,
+    out: impl std::io::Write + Send + 'static,
+    ansi: bool,
+) -> anyhow::Result<Guard> {
+    let (traces, exporting) = match crate::otlp::endpoint_of(args) {
+        Some(endpoint) => {
+            let (layer, traces) = crate::otlp::layer(&endpoint, service)?;
+            (Some(traces), Some((layer, endpoint)))
+        }
+        None => (None, None),
+    };
+    let (layer, endpoint) = exporting.unzip();
+    let log = install(Format::of(args), out, ansi, layer);
+    if let Some(endpoint) = endpoint {
+        tracing::info!(
+            "exporting traces over OTLP/HTTP to {}",
+            crate::otlp::traces_url(&endpoint).unwrap_or(endpoint)
+        );
+    }
+    Ok(Guard {
+        _traces: traces,
+        _log: log,
+    })
+}
+
+/// A layer under the log (the traces' exporter).
+type Extra = Box<dyn Layer<tracing_subscriber::Registry> + Send + Sync + 'static>;
+
+fn install(
+    format: Format,
+    out: impl std::io::Write + Send + 'static,
+    ansi: bool,
+    extra: Option<Extra>,
+) -> WorkerGuard {
     // Every line passes through the redaction: no URL's key reaches a log.
     let (writer, guard) = NonBlockingBuilder::default()
         .lossy(false)
         .finish(crate::redact::Redacting(out));
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| DEFAULT_FILTER.into());
+    let filter = filter();
     let log = match format {
         Format::Json => tracing_subscriber::fmt::layer()
             .json()
@@ -88,6 +143,7 @@ pub fn init_as(
     let waits = tracing_subscriber::filter::Targets::new()
         .with_target(POOL_ACQUIRE_TARGET, tracing::Level::TRACE);
     tracing_subscriber::registry()
+        .with(extra)
         .with(log.with_filter(filter))
         .with(PoolWaits.with_filter(waits))
         .init();

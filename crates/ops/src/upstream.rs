@@ -77,7 +77,9 @@ impl ErrorKind {
 }
 
 /// One call under way: recorded once, by [`Call::finish`] (or as an error of kind `other` when dropped
-/// unfinished: a cancelled call still counts).
+/// unfinished: a cancelled call still counts). While traces are exported ([`trace_calls`]), each call is
+/// also a span (`upstream`, `method`, `chain`, `error`), a child of the span it was started in (the API's
+/// request).
 #[must_use = "a call is recorded when finished"]
 pub struct Call {
     upstream: &'static str,
@@ -85,15 +87,43 @@ pub struct Call {
     chain: Option<&'static str>,
     start: Instant,
     done: bool,
+    span: tracing::Span,
+}
+
+/// Whether calls are spans: off (no span made, nothing spent) unless traces are exported.
+static TRACED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on each [`Call`] is a span too (`crate::otlp` turns it on with the exporter).
+pub fn trace_calls() {
+    TRACED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The span of a call of `method` on `upstream`, when traces are exported.
+fn span_of(upstream: &'static str, method: &str) -> tracing::Span {
+    if !TRACED.load(std::sync::atomic::Ordering::Relaxed) {
+        return tracing::Span::none();
+    }
+    tracing::info_span!(
+        target: "ops::upstream",
+        "upstream",
+        otel.name = %format_args!("{upstream} {method}"),
+        otel.kind = "client",
+        upstream,
+        method,
+        chain = tracing::field::Empty,
+        error = tracing::field::Empty,
+    )
 }
 
 impl Call {
     /// Starts timing a call of `method` (an RPC method, or the path of an HTTP API without its query) on
     /// `upstream`.
     pub fn start(upstream: &'static str, method: impl Into<String>) -> Call {
+        let method = method.into();
         Call {
             upstream,
-            method: method.into(),
+            span: span_of(upstream, &method),
+            method,
             chain: None,
             start: Instant::now(),
             done: false,
@@ -103,12 +133,16 @@ impl Call {
     /// The same, labelled with the EVM chain it went to.
     pub fn on_chain(mut self, chain: &'static str) -> Call {
         self.chain = Some(chain);
+        self.span.record("chain", chain);
         self
     }
 
     /// Records the call: one request, its duration, and an error of `kind` when it failed.
     pub fn finish(mut self, error: Option<ErrorKind>) {
         self.done = true;
+        if let Some(kind) = error {
+            self.span.record("error", kind.as_str());
+        }
         record(
             self.upstream,
             &self.method,
@@ -132,6 +166,7 @@ impl Call {
 impl Drop for Call {
     fn drop(&mut self) {
         if !self.done {
+            self.span.record("error", ErrorKind::Other.as_str());
             record(
                 self.upstream,
                 &self.method,

@@ -11,4 +11,5 @@ mod failover;
 mod indexer;
 mod processor;
 mod quarantine;
+mod traces;
 mod volume_window;

@@ -280,6 +280,32 @@ async fn serve_exports_metrics_and_sigterm_drains_requests_in_flight() {
         .await
         .unwrap();
     assert!(series(&indexer_metrics, "indexer_slot_lag", &[]).is_some());
+    // The in-process indexer's calls to its Yellowstone source: its `connect` (GetVersion) and its
+    // `subscribe`, each answered, with its latency; none failed.
+    for method in ["connect", "subscribe"] {
+        let method = format!(r#"method="{method}""#);
+        let labels = [r#"upstream="yellowstone""#, method.as_str()];
+        let calls = series(&indexer_metrics, "upstream_requests_total", &labels).unwrap_or(0.0);
+        assert!(calls >= 1.0, "{method}: {indexer_metrics}");
+        assert_eq!(
+            series(
+                &indexer_metrics,
+                "upstream_request_duration_seconds_count",
+                &labels
+            ),
+            Some(calls),
+            "{method}: {indexer_metrics}"
+        );
+    }
+    assert_eq!(
+        series(
+            &indexer_metrics,
+            "upstream_errors_total",
+            &[r#"upstream="yellowstone""#]
+        ),
+        None,
+        "the localnet's gRPC answered: {indexer_metrics}"
+    );
 
     // Live subscribers when SIGTERM arrives: one SSE stream and one WebSocket with a subscription.
     let mut sse = http
@@ -551,7 +577,7 @@ async fn every_flag_of_api_and_indexer_is_in_the_operations_reference() {
     ))
     .unwrap();
     let mut flags = Vec::new();
-    for sub in ["serve"] {
+    for sub in ["serve", "keeper"] {
         let (ok, help) = output_of(&[sub, "--help"]).await;
         assert!(ok, "{help}");
         flags.extend(flags_in_help(&help));
