@@ -62,6 +62,21 @@ impl Store {
             .collect())
     }
 
+    /// The number the primary's rows are numbered after, at least ([`crate::store::feed::epoch_floor`] of
+    /// its PostgreSQL timeline; 0 on SQLite): a resume point below it but past the newest row was served by
+    /// an earlier primary and lost with it, so every row this primary keeps follows it.
+    pub async fn feed_floor(&self) -> Result<i64> {
+        if self.backend() != crate::Backend::Postgres {
+            return Ok(0);
+        }
+        let walfile: String = sqlx::query_scalar(crate::store::feed::WALFILE)
+            .fetch_one(self.pool())
+            .await?;
+        let timeline = crate::store::feed::timeline_of(&walfile)
+            .ok_or_else(|| sqlx::Error::Protocol(format!("not a WAL file name: {walfile:?}")))?;
+        Ok(crate::store::feed::epoch_floor(timeline))
+    }
+
     /// The lowest and highest `seq` kept (`None` before the first event).
     pub async fn feed_bounds(&self) -> Result<Option<(i64, i64)>> {
         let row = sqlx::query("SELECT MIN(seq), MAX(seq) FROM feed_events")

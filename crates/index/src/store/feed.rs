@@ -3,7 +3,9 @@
 //!
 //! Order: every writer takes one transaction-scoped advisory lock (PostgreSQL; SQLite has one writer at a
 //! time anyway) and numbers its rows after the highest `seq` stored, so `seq` order is commit order and a reader
-//! of `seq > n` never misses a row that commits later with a lower number. Idempotence: each row names its
+//! of `seq > n` never misses a row that commits later with a lower number. On PostgreSQL, also after the
+//! primary's epoch floor ([`epoch_floor`], from its timeline), so a promoted standby never reuses a number
+//! its predecessor served and lost. Idempotence: each row names its
 //! source event (`event_key`); a replayed, recovered or re-sent event inserts nothing. On PostgreSQL the
 //! table is partitioned by the hour a row was written ([`super::partitions`]) and retention drops whole
 //! partitions; SQLite deletes rows.
@@ -13,9 +15,9 @@ use super::{sql, Backend};
 use crate::feed::{FeedData, FeedShare, FeedTrade};
 use crate::market::MarketTrade;
 use crate::model::{claim_kind_name, EventKey, Launch};
+use anchor_lang::prelude::Pubkey;
 use sea_query::{Expr, ExprTrait, Query};
 use sqlx::{AnyConnection, Row as _};
-use anchor_lang::prelude::Pubkey;
 use std::collections::BTreeSet;
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
@@ -157,8 +159,6 @@ impl FeedRow {
         )
     }
 
-    pub fn claim(k: &EventKey, e: &sdk::events::EvtClaim) -> FeedRow {
-        FeedRow::new(
     /// A proposal of the creator role (or its withdrawal: no wallet proposed), by the creator.
     pub fn creator_proposed(k: &EventKey, e: &sdk::events::EvtCreatorProposed) -> FeedRow {
         let pending =
@@ -223,6 +223,8 @@ impl FeedRow {
         )
     }
 
+    pub fn claim(k: &EventKey, e: &sdk::events::EvtClaim) -> FeedRow {
+        FeedRow::new(
             event_key("claim", k),
             e.mint.to_string(),
             Some(e.claimer.to_string()),
@@ -287,14 +289,12 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
     if rows.is_empty() {
         return Ok(None);
     }
-    // Numbered after the newest row, and stamped no earlier than it: `written_at` never goes back as `seq`
-    // goes up (whatever the clock does), so retention, which goes by `written_at`, removes a prefix of
-    // the sequence and a resume point's gap check stays exact.
-    let (mut next, newest): (i64, i64) =
-        sqlx::query("SELECT seq, written_at FROM feed_events ORDER BY seq DESC LIMIT 1")
-            .fetch_optional(&mut *conn)
-            .await?
-            .map_or((0, 0), |r| (r.get(0), r.get(1)));
+    // Numbered after the newest row and after the primary's epoch floor ([`numbered_after`]), and stamped
+    // no earlier than the newest row: `written_at` never goes back as `seq` goes up (whatever the clock
+    // does), so retention, which goes by `written_at`, removes a prefix of the sequence and a resume
+    // point's gap check stays exact.
+    let (stored, newest, timeline) = newest_row(conn, postgres).await?;
+    let mut next = numbered_after(stored, timeline);
     let written_at = std::cmp::max(now(), newest);
     let mut last = None;
     let rows: Vec<Row> = rows
@@ -344,4 +344,115 @@ pub async fn prune(conn: &mut AnyConnection, before: i64) -> Result<u64> {
     .execute(&mut *conn)
     .await?;
     Ok(done.rows_affected())
+}
+
+/// Bits of `seq` below a primary's epoch. PostgreSQL starts a new timeline at every promotion of a standby
+/// (and at every point-in-time recovery); timeline `t` numbers its rows after `(t - 1) << EPOCH_BITS`, so an
+/// asynchronous promotion that lost the old primary's newest rows never hands their numbers out again:
+/// the new primary's first row is above anything the old one served (2^40 rows to a timeline: 35 years at
+/// 1,000 events a second). Timeline 1 and SQLite number from 0, as before epochs.
+pub const EPOCH_BITS: u32 = 40;
+
+/// The highest epoch a `seq` carries: beyond it a `seq` would pass 2^53, the largest integer a JavaScript
+/// client holds exactly. A cluster past 8,192 timelines keeps numbering after its newest row.
+const MAX_EPOCH: u32 = (1 << (53 - EPOCH_BITS)) - 1;
+
+/// The number timeline `timeline`'s rows are numbered after (its first row is one more): 0 for timeline 1
+/// (and for SQLite, which passes 0).
+pub fn epoch_floor(timeline: u32) -> i64 {
+    i64::from(std::cmp::min(timeline.saturating_sub(1), MAX_EPOCH)) << EPOCH_BITS
+}
+
+/// The number a batch's first row follows: the newest stored `seq`, or the primary's epoch floor when that
+/// is higher (the first batch after a promotion).
+pub fn numbered_after(newest_seq: i64, timeline: u32) -> i64 {
+    std::cmp::max(newest_seq, epoch_floor(timeline))
+}
+
+/// A PostgreSQL primary's current WAL file name, whose first eight hex digits are its timeline
+/// ([`timeline_of`]). Refused on a standby (recovery is in progress).
+pub(crate) const WALFILE: &str = "SELECT pg_walfile_name(pg_current_wal_lsn())";
+
+/// The newest row's `seq` and `written_at` (NULL with none) and the WAL file name, in one round trip.
+const NEWEST_AND_WALFILE: &str =
+    "SELECT f.seq, f.written_at, pg_walfile_name(pg_current_wal_lsn()) \
+     FROM (SELECT 1) AS one LEFT JOIN LATERAL \
+     (SELECT seq, written_at FROM feed_events ORDER BY seq DESC LIMIT 1) AS f ON true";
+
+/// The timeline of a WAL file name (`000000020000000000000003`: 2); `None` for anything else.
+pub fn timeline_of(walfile: &str) -> Option<u32> {
+    let digits = walfile.get(..8)?;
+    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(digits, 16).ok()
+}
+
+/// The newest row's `seq` and `written_at` (0 and 0 with none), and the primary's timeline (PostgreSQL, in
+/// the same round trip; 0 on SQLite).
+async fn newest_row(conn: &mut AnyConnection, postgres: bool) -> Result<(i64, i64, u32)> {
+    if !postgres {
+        return Ok(sqlx::query(
+            "SELECT seq, written_at FROM feed_events ORDER BY seq DESC LIMIT 1",
+        )
+        .fetch_optional(&mut *conn)
+        .await?
+        .map_or((0, 0, 0), |r| (r.get(0), r.get(1), 0)));
+    }
+    let row = sqlx::query(NEWEST_AND_WALFILE)
+        .fetch_one(&mut *conn)
+        .await?;
+    let walfile: String = row.get(2);
+    let timeline = timeline_of(&walfile)
+        .ok_or_else(|| sqlx::Error::Protocol(format!("not a WAL file name: {walfile:?}")))?;
+    Ok((
+        row.get::<Option<i64>, _>(0).unwrap_or(0),
+        row.get::<Option<i64>, _>(1).unwrap_or(0),
+        timeline,
+    ))
+}
+
+#[cfg(test)]
+mod epoch_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn timelines_from_wal_file_names() {
+        assert_eq!(timeline_of("000000010000000000000001"), Some(1));
+        assert_eq!(timeline_of("0000000A00000003000000FF"), Some(10));
+        assert_eq!(timeline_of("0000000"), None);
+        assert_eq!(timeline_of("+0000001000000000000001"), None);
+        assert_eq!(timeline_of("x0000001000000000000001"), None);
+    }
+
+    #[test]
+    fn timeline_one_numbers_as_before_epochs_and_the_last_epoch_stays_exact_in_javascript() {
+        assert_eq!(epoch_floor(0), 0);
+        assert_eq!(epoch_floor(1), 0);
+        assert_eq!(epoch_floor(2), 1 << 40);
+        assert_eq!(numbered_after(41, 1), 41);
+        assert_eq!(numbered_after(41, 2), 1 << 40);
+        let last = epoch_floor(u32::MAX) + (1 << EPOCH_BITS) - 1;
+        assert!(last < 1 << 53, "{last}");
+        assert_eq!(epoch_floor(u32::MAX), epoch_floor(MAX_EPOCH + 1));
+    }
+
+    proptest! {
+        /// A promotion's first row is above every number the old timeline handed out (below its 2^40),
+        /// whatever the new primary kept of them; numbers never go back within a timeline either.
+        #[test]
+        fn a_new_timeline_numbers_above_anything_the_old_one_served(
+            timeline in 1u32..=MAX_EPOCH,
+            served in 0i64..(1 << EPOCH_BITS),
+            kept_fraction in 0u32..=100,
+        ) {
+            let served = epoch_floor(timeline) + served;
+            let kept = epoch_floor(timeline)
+                + ((served - epoch_floor(timeline)) as i128 * i128::from(kept_fraction) / 100) as i64;
+            prop_assert!(numbered_after(kept, timeline + 1) >= served);
+            prop_assert!(numbered_after(served, timeline) >= served);
+            prop_assert!(numbered_after(kept, timeline + 1) < 1 << 53);
+        }
+    }
 }
