@@ -6,5 +6,6 @@
 mod common;
 mod cross_chain;
 mod harness;
+mod metrics;
 mod mocks;
 mod swaps;
