@@ -207,6 +207,11 @@ pub async fn serve(
         state.clone(),
         state.closing.subscribe(),
     ));
+    // Launches built elsewhere: their metadata read from the URI on chain, off the ingest path.
+    tokio::spawn(crate::chain::offchain::worker(
+        state.clone(),
+        state.closing.subscribe(),
+    ));
     let readiness = state.readiness.clone();
     let drain = std::time::Duration::from_secs(state.config.shutdown_drain_secs);
     let shutdown = async move {

@@ -89,6 +89,19 @@ pub struct ApiConfig {
     /// timer in every replica, every expired row each round, in chunks.
     #[arg(long, env = "PREPARED_SWEEP_SECS", default_value_t = 60)]
     pub prepared_sweep_secs: u64,
+    /// Longest one read of a launch's metadata URI may take, seconds (the JSON, then its image, each):
+    /// launches built elsewhere are listed with what their URI on chain points to, read by the metadata
+    /// worker (docs/api.md).
+    #[arg(long, env = "METADATA_FETCH_TIMEOUT_SECS", default_value_t = 10)]
+    pub metadata_fetch_timeout_secs: u64,
+    /// Let the metadata worker read URIs on private, loopback and link-local addresses: a local stack and
+    /// tests only (in production anyone who launches a token would make this service request its own
+    /// network).
+    #[arg(long, env = "METADATA_FETCH_PRIVATE")]
+    pub metadata_fetch_private: bool,
+    /// How often the metadata worker looks for launches whose metadata is due, milliseconds.
+    #[arg(long, env = "METADATA_POLL_MS", default_value_t = 2_000)]
+    pub metadata_poll_ms: u64,
     /// Prepared launches one creator may have pending (neither recorded nor launched, younger than
     /// `--prepared-ttl-secs`); past it prepare answers 429 `TOO_MANY_PENDING_LAUNCHES`.
     #[arg(long, env = "MAX_PENDING_PREPARES_PER_CREATOR", default_value_t = 10)]
@@ -254,6 +267,9 @@ impl ApiConfig {
             request_timeout_secs: 45,
             prepared_ttl_secs: 86_400,
             prepared_sweep_secs: 60,
+            metadata_fetch_timeout_secs: 10,
+            metadata_fetch_private: false,
+            metadata_poll_ms: 200,
             max_pending_prepares_per_creator: 10,
             max_pending_prepares_per_address: 50,
             // Tests and the local stack keep images in memory.

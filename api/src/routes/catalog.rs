@@ -150,8 +150,8 @@ pub async fn catalog_decimals(
         .map(|(_, usdc)| usdc.quote_decimals))
 }
 
-/// Every Solana token the service knows: SOL, the USDC the configs trade against, and launched tokens: the
-/// recorded launches, exactly those `GET /launchpad/launches` lists.
+/// Every Solana token the service knows: SOL, the USDC the configs trade against, and launched tokens: every
+/// launch the index has, whoever built it, exactly those `GET /launchpad/launches` lists.
 pub async fn solana_tokens(state: &AppState) -> Result<Vec<Token>, ApiError> {
     let mut tokens = vec![Token {
         chain_key: "solana".into(),
@@ -173,7 +173,7 @@ pub async fn solana_tokens(state: &AppState) -> Result<Vec<Token>, ApiError> {
     }
     let mut offset = 0;
     loop {
-        let page = state.store.listed_launches(100, offset).await?;
+        let page = state.store.launches(100, offset).await?;
         let n = page.items.len() as u64;
         tokens.extend(page.items.into_iter().map(|l| Token {
             chain_key: "solana".into(),

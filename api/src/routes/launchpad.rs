@@ -269,6 +269,12 @@ pub struct LaunchEntry {
     pub last_trade_at: Option<i64>,
     /// Wallets holding it (the launchpad's and the AMM's vaults are not holders).
     pub holders: u64,
+    /// Whether this service prepared it (`POST /launchpad/prepare`, with the metadata URI the launch carries
+    /// on chain); false for a launch built elsewhere (an SDK, another front-end), listed all the same.
+    pub prepared: bool,
+    /// The image's URL (content-addressed, served by this service): prepare's, or the one read from the
+    /// launch's metadata URI; null without one (or before it was read).
+    pub image: Option<String>,
     /// `price` in dollars (18 decimals, rounded down), or null without a SOL/USD price (see the
     /// response's `usd`).
     pub price_usd: Option<String>,
@@ -279,7 +285,11 @@ pub struct LaunchEntry {
 }
 
 impl LaunchEntry {
-    fn new(r: index::read::ListingRow, usd: Option<&crate::prices::usd::SolUsd>) -> Self {
+    fn new(
+        state: &AppState,
+        r: index::read::ListingRow,
+        usd: Option<&crate::prices::usd::SolUsd>,
+    ) -> Self {
         use index::market::{fixed_to_decimal, MARKET_CAP_DIGITS};
         let quote = r.launch.quote.clone();
         let in_usd = |f: &dyn Fn(&crate::prices::usd::SolUsd) -> Option<String>| usd.and_then(f);
@@ -296,6 +306,11 @@ impl LaunchEntry {
             volume24h_quote: r.stats.volume_24h_quote.to_string(),
             last_trade_at: r.stats.last_trade_time,
             holders: r.holders,
+            prepared: r.prepared,
+            image: r
+                .image_hash
+                .as_deref()
+                .map(|h| crate::routes::tokens::image_url(state, h)),
         }
     }
 }
@@ -303,7 +318,8 @@ impl LaunchEntry {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LaunchesResponse {
-    /// Launches recorded through `POST /launchpad/record`, in the requested order.
+    /// Every launch of the program the index has seen on chain, whoever built it (prepared here or not,
+    /// recorded or not), in the requested order.
     pub launches: Vec<LaunchEntry>,
     /// Launches that match the filters (counted at most every 5 seconds per filter set).
     pub total: u64,
@@ -421,7 +437,7 @@ pub async fn launches(
     Ok(Json(LaunchesResponse {
         launches: page
             .into_iter()
-            .map(|r| LaunchEntry::new(r, usd.as_ref()))
+            .map(|r| LaunchEntry::new(&state, r, usd.as_ref()))
             .collect(),
         total,
         limit: query.limit,

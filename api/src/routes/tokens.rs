@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-/// A token's links, as given at prepare (null when not given or launched elsewhere).
+/// A token's links, as given at prepare or read from the launch's metadata URI (null when none).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Links {
@@ -54,7 +54,11 @@ pub struct TokenResponse {
     pub fee_shares: Option<FeeSharesSummary>,
     pub name: String,
     pub symbol: String,
-    /// From prepare; empty for a launch made without this service.
+    /// Whether this service prepared it (`POST /launchpad/prepare`, with the metadata URI the launch carries
+    /// on chain); false for a launch built elsewhere, whose description, image and links are read from its
+    /// metadata URI.
+    pub prepared: bool,
+    /// From prepare, or read from the launch's metadata URI; empty when it has none (or before it was read).
     pub description: String,
     /// The image's URL (content-addressed, served by this service), or null.
     pub image: Option<String>,
@@ -240,13 +244,13 @@ async fn fee_shares_summary(
         }))
 }
 
-/// The token view of `mint`: its launch row, curve, extras, holders, fee shares and market.
+/// The token view of `mint`: its launch row, curve, metadata, holders, fee shares and market.
 async fn token_view(state: &AppState, mint: &sdk::Pubkey) -> Result<TokenResponse, ApiError> {
     let not_found = || ApiError::not_found(format!("no launch with mint {mint}"));
     let launch = state.store.launch(mint).await?.ok_or_else(not_found)?;
     let c = state.curve(mint).await?.ok_or_else(not_found)?;
     let m = market_view(state, mint, &launch.quote, &c).await?;
-    let extras = state.store.launch_extras(mint).await?.unwrap_or_default();
+    let details = state.store.launch_details(mint).await?.unwrap_or_default();
     let holders = state
         .store
         .holder_summary(mint, TOP_HOLDERS)
@@ -266,13 +270,14 @@ async fn token_view(state: &AppState, mint: &sdk::Pubkey) -> Result<TokenRespons
         fee_shares,
         name: launch.name,
         symbol: launch.symbol,
-        description: extras.description,
-        image: extras.image_hash.as_deref().map(|h| image_url(state, h)),
+        prepared: details.prepared,
+        description: details.description,
+        image: details.image_hash.as_deref().map(|h| image_url(state, h)),
         metadata_uri: launch.uri,
         links: Links {
-            website: extras.website,
-            twitter: extras.twitter,
-            telegram: extras.telegram,
+            website: details.website,
+            twitter: details.twitter,
+            telegram: details.telegram,
         },
         preset: launch.preset,
         quote: launch.quote,

@@ -124,6 +124,7 @@ async fn reads(postgres: bool) {
     assert_eq!(list["total"], 1);
     assert_eq!(list["launches"][0]["mint"], keys.mint.to_string());
     assert_eq!(list["launches"][0]["symbol"], "READ");
+    assert_eq!(list["launches"][0]["prepared"], true);
 
     let (status, fees) = get(
         &http,

@@ -170,11 +170,6 @@ async fn views(postgres: bool) {
     let alpha = launch_via_api(&s, &http, &rpc, "fair", "Alpha Dog", "ALPHA", links.clone()).await;
     let beta = launch_via_api(&s, &http, &rpc, "shield", "Beta Cat", "BETA", json!({})).await;
     let gamma = launch_via_api(&s, &http, &rpc, "fair", "Gamma", "GAMMA", json!({})).await;
-    // Launched without record: in neither the listing nor the catalog.
-    let hidden_creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
-    let (hidden, _) = testkit::launch(&rpc, &hidden_creator, curve::Preset::Fair, 7, "HIDE")
-        .await
-        .unwrap();
 
     let mut wallets = Vec::new();
     for _ in 0..4 {
@@ -494,7 +489,29 @@ async fn views(postgres: bool) {
         (&e["status"], &e["progressBps"]),
         (&json!("migrated"), &json!(10_000))
     );
-    assert!(!mints(&entries).contains(&hidden.mint.to_string()));
+    assert!(entries.iter().all(|e| e["prepared"] == true), "{entries:?}");
+    // Launched without prepare or record: listed all the same, with `prepared: false`.
+    let elsewhere_creator = testkit::funded(&rpc, 5 * SOL).await.unwrap();
+    let (elsewhere, _) = testkit::launch(&rpc, &elsewhere_creator, curve::Preset::Fair, 7, "ELSE")
+        .await
+        .unwrap();
+    let start = std::time::Instant::now();
+    // (The total is counted at most every 5 seconds per filter set.)
+    while get(&http, &format!("{}/launchpad/launches?limit=10", s.base))
+        .await
+        .1["total"]
+        != 4
+    {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "never listed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let (entries, _) = pages(&http, &s.base, "sort=new", 10).await;
+    assert_eq!(mints(&entries)[0], elsewhere.mint.to_string());
+    assert_eq!(entries[0]["prepared"], false);
+    assert_eq!(entries[0]["symbol"], "ELSE");
     // The catalog lists exactly the listing's launches.
     let (_, tokens) = get(&http, &format!("{}/swap/tokens?chainKey=solana", s.base)).await;
     let catalog: BTreeSet<String> = tokens["tokens"]
@@ -544,9 +561,14 @@ async fn views(postgres: bool) {
     // Totals are counted at most every 5 seconds per filter set.
     tokio::time::sleep(api::LISTING_TOTAL_TTL + std::time::Duration::from_millis(200)).await;
     let (all, total) = pages(&http, &s.base, "sort=new", 100).await;
-    assert_eq!(total, 3 + 900);
+    // Every launch, whoever built it: one in ten seeded was not prepared here (and some prepared ones were
+    // never recorded), listed all the same, with `prepared` saying which.
+    assert_eq!(total, 4 + 1_000);
     let everyone: BTreeSet<String> = mints(&all).into_iter().collect();
     assert_eq!(everyone.len(), all.len());
+    let not_prepared = all.iter().filter(|e| e["prepared"] == false).count();
+    assert_eq!(not_prepared, 1 + 100);
+    assert!(all.iter().all(|e| e["prepared"].is_boolean()));
     // Prefix search: exactly the launches whose mint starts with the prefix as written (base58 is
     // case-sensitive) or whose symbol starts with it in any case, on every page, counted exactly.
     let first = all[0]["mint"].as_str().unwrap().to_string();

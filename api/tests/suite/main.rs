@@ -16,6 +16,7 @@ mod jupiter;
 mod launchpad;
 mod listing;
 mod market;
+mod offchain;
 mod openapi;
 mod pnl;
 mod prepare_bounds;

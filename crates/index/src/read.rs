@@ -6,7 +6,7 @@ use crate::store::{sql, Store};
 use anchor_lang::prelude::Pubkey;
 use sdk::accounts::{AmmPool, Config, Pool, PoolStatus, Position};
 use sdk::quote::amm::QuoteSide;
-use sea_query::{Expr, Func, JoinType, Order, Query, SelectStatement};
+use sea_query::{Expr, Func, Order, Query};
 use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -25,8 +25,8 @@ pub use comments::{Comment, CommentCursor, CommentEntry, CommentOrder, CommentPa
 pub use feed::{FeedRecord, Payload};
 pub use holders::{share, Holder, HolderSummary, Holding, Snipers, VaultHolding, SNIPER_SLOTS};
 pub use listing::{
-    valid_prefix, Activity, LaunchExtras, LaunchStats, ListingQuery, ListingRow, Sort,
-    MAX_PREFIX_CHARS,
+    valid_prefix, Activity, LaunchDetails, LaunchExtras, LaunchStats, ListingQuery, ListingRow,
+    Sort, MAX_PREFIX_CHARS,
 };
 pub use profiles::{LaunchedToken, ProfileName};
 pub use shares::{ReferralEarning, ReferredTrade};
@@ -228,50 +228,25 @@ pub struct Unclaimed {
     pub position: Option<String>,
 }
 
-/// `launches l` as `select` reads them (`listed`: only those whose deploy was recorded through the API).
-fn launches_from(select: &mut SelectStatement, listed: bool) {
-    use sea_query::ExprTrait;
-    select.from_as("launches", "l");
-    if listed {
-        select
-            .join_as(
-                JoinType::InnerJoin,
-                "launch_metadata",
-                "m",
-                Expr::col(("m", "mint")).equals(("l", "mint")),
-            )
-            .and_where(Expr::col(("m", "recorded_at")).is_not_null());
-    }
-}
-
 impl Store {
-    /// Launches, most recent first.
+    /// Launches, most recent first: every launch the index has, whoever built it (the discovery listing's
+    /// set, and the token catalog's).
     pub async fn launches(&self, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
-        self.launch_page(false, limit, offset).await
-    }
-
-    /// Launches whose deploy was recorded through the API (the discovery listing), most recent first.
-    pub async fn listed_launches(&self, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
-        self.launch_page(true, limit, offset).await
-    }
-
-    /// A page of launches (`listed`: only those whose deploy was recorded through the API).
-    async fn launch_page(&self, listed: bool, limit: u32, offset: u64) -> Result<Page<LaunchRow>> {
-        let from = |select: &mut SelectStatement| launches_from(select, listed);
         let mut page = Query::select();
-        page.columns(sql::of("l", &LAUNCH_COLS))
-            .order_by(("l", "created_at"), Order::Desc)
-            .order_by(("l", "created_slot"), Order::Desc)
-            .order_by(("l", "mint"), Order::Asc)
+        page.columns(LAUNCH_COLS)
+            .from("launches")
+            .order_by("created_at", Order::Desc)
+            .order_by("created_slot", Order::Desc)
+            .order_by("mint", Order::Asc)
             .limit(u64::from(limit))
             .offset(offset.min(i64::MAX as u64));
-        from(&mut page);
         let rows = sql::query(self.backend(), &page)
             .fetch_all(self.reads())
             .await?;
-        let mut count = Query::select();
-        count.expr(Func::count(Expr::col(sea_query::Asterisk)));
-        from(&mut count);
+        let count = Query::select()
+            .expr(Func::count(Expr::col(sea_query::Asterisk)))
+            .from("launches")
+            .to_owned();
         let total: i64 = sql::query(self.backend(), &count)
             .fetch_one(self.reads())
             .await?

@@ -34,6 +34,12 @@ fn invalid(message: impl Into<String>) -> ApiError {
 pub fn check(field: &str) -> Result<Image, ApiError> {
     let bytes = base64_bytes(field)
         .ok_or_else(|| invalid("`image` must be base64 (or a data URL with base64)"))?;
+    check_bytes(bytes)
+}
+
+/// Checks an image's bytes as [`check`] does (the launch form's rules, whatever brought the bytes: a
+/// prepare's body, or a launch's metadata URI).
+pub fn check_bytes(bytes: Vec<u8>) -> Result<Image, ApiError> {
     if bytes.len() > MAX_IMAGE_BYTES {
         return Err(ApiError::new(
             ErrorCode::PayloadTooLarge,
@@ -122,14 +128,38 @@ pub const DECODE_CONCURRENCY: usize = 2;
 
 /// [`check`] on a blocking thread, at most [`DECODE_CONCURRENCY`] at a time.
 pub async fn check_off_thread(field: String) -> Result<Image, ApiError> {
+    off_thread(move || check(&field)).await
+}
+
+/// [`check_bytes`] on a blocking thread, at most [`DECODE_CONCURRENCY`] at a time (with [`check_off_thread`]'s).
+pub async fn check_bytes_off_thread(bytes: Vec<u8>) -> Result<Image, ApiError> {
+    off_thread(move || check_bytes(bytes)).await
+}
+
+async fn off_thread(
+    check: impl FnOnce() -> Result<Image, ApiError> + Send + 'static,
+) -> Result<Image, ApiError> {
     static DECODING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(DECODE_CONCURRENCY);
     let _permit = DECODING
         .acquire()
         .await
         .map_err(|_| ApiError::unavailable("the image decoder is shut down"))?;
-    tokio::task::spawn_blocking(move || check(&field))
+    tokio::task::spawn_blocking(check)
         .await
         .map_err(|_| ApiError::unavailable("the image decoder failed"))?
+}
+
+/// Stores a checked image: its record first (a sweep deleting the same image meanwhile finishes before it,
+/// see `Store::register_image`, so the bytes stored next stay), then its bytes in the image store.
+pub async fn save(state: &crate::state::AppState, img: &Image, now: i64) -> Result<(), ApiError> {
+    state
+        .store
+        .register_image(&img.hash, img.content_type, now)
+        .await?;
+    store(state)
+        .put(&img.hash, img.bytes.clone())
+        .await
+        .map_err(unavailable)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ pub use metadata::{MetadataFile, MetadataLinks, MetadataProperties, TokenMetadat
 pub use prepare::{expire_prepared, prepare_launch, sweeper, PrepareResponse, SWEEP_CHUNK};
 pub use record::{record_launch, LaunchRecordRequest, LaunchRecordResponse};
 pub use request::{
-    Launch, LaunchRequest, FIRST_BUY_SLIPPAGE_BPS, LAUNCH_CHAIN, LAUNCH_TYPE,
+    link, Launch, LaunchRequest, FIRST_BUY_SLIPPAGE_BPS, LAUNCH_CHAIN, LAUNCH_TYPE,
     MAX_DESCRIPTION_CHARS, MAX_LINK_CHARS, MAX_NAME_CHARS, MAX_SYMBOL_CHARS, TELEGRAM_HOSTS,
     TOTAL_SUPPLY, TWITTER_HOSTS,
 };

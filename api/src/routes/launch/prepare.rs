@@ -135,16 +135,7 @@ pub async fn prepare_launch(
     .await?;
     let now = state.now();
     if let Some(img) = &image {
-        // The record first: a sweep deleting the same image meanwhile finishes before it (see
-        // `Store::register_image`), so the bytes stored next stay.
-        state
-            .store
-            .register_image(&img.hash, img.content_type, now)
-            .await?;
-        super::images::store(state)
-            .put(&img.hash, img.bytes.clone())
-            .await
-            .map_err(super::images::unavailable)?;
+        super::images::save(state, img, now).await?;
     }
     state
         .store

@@ -198,7 +198,7 @@ pub struct Launch {
 /// An optional link: blank is none; otherwise an `https://` URL without credentials, at most 200
 /// characters, on one of `hosts` when given, and then exactly a profile: one path segment naming the account
 /// (letters, digits, `_`, and `+` or `-` as Telegram invite links use), no query or fragment.
-fn link(field: &str, value: Option<&str>, hosts: &[&str]) -> Result<Option<String>, ApiError> {
+pub fn link(field: &str, value: Option<&str>, hosts: &[&str]) -> Result<Option<String>, ApiError> {
     let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) else {
         return Ok(None);
     };

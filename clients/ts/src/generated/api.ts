@@ -1403,6 +1403,11 @@ export interface components {
              */
             holders: number;
             /**
+             * @description The image's URL (content-addressed, served by this service): prepare's, or the one read from the
+             *     launch's metadata URI; null without one (or before it was read).
+             */
+            image?: string | null;
+            /**
              * Format: int64
              * @description The latest trade, unix seconds, or null.
              */
@@ -1411,6 +1416,11 @@ export interface components {
             marketCap: string;
             /** @description `marketCap` in dollars (6 decimals, rounded down), or null. */
             marketCapUsd?: string | null;
+            /**
+             * @description Whether this service prepared it (`POST /launchpad/prepare`, with the metadata URI the launch carries
+             *     on chain); false for a launch built elsewhere (an SDK, another front-end), listed all the same.
+             */
+            prepared: boolean;
             /** @description Spot price where it trades now, whole quote per whole token (18 decimals, rounded down). */
             price: string;
             /**
@@ -1515,7 +1525,10 @@ export interface components {
             symbol: string;
         };
         LaunchesResponse: {
-            /** @description Launches recorded through `POST /launchpad/record`, in the requested order. */
+            /**
+             * @description Every launch of the program the index has seen on chain, whoever built it (prepared here or not,
+             *     recorded or not), in the requested order.
+             */
             launches: components["schemas"]["LaunchEntry"][];
             /** Format: int32 */
             limit: number;
@@ -1543,7 +1556,7 @@ export interface components {
              */
             lastValidBlockHeight: number;
         };
-        /** @description A token's links, as given at prepare (null when not given or launched elsewhere). */
+        /** @description A token's links, as given at prepare or read from the launch's metadata URI (null when none). */
         Links: {
             /** @description An `https://t.me/...` URL. */
             telegram?: string | null;
@@ -2146,7 +2159,7 @@ export interface components {
             creator: string;
             /** @description The curve's spot price (frozen at graduation), as `price`. */
             curvePrice: string;
-            /** @description From prepare; empty for a launch made without this service. */
+            /** @description From prepare, or read from the launch's metadata URI; empty when it has none (or before it was read). */
             description: string;
             feeShares?: null | components["schemas"]["FeeSharesSummary"];
             /**
@@ -2180,6 +2193,12 @@ export interface components {
             /** @description The wallet the creator proposed to hand the creator role to, until it accepts (null: none). */
             pendingCreator?: string | null;
             pool: string;
+            /**
+             * @description Whether this service prepared it (`POST /launchpad/prepare`, with the metadata URI the launch carries
+             *     on chain); false for a launch built elsewhere, whose description, image and links are read from its
+             *     metadata URI.
+             */
+            prepared: boolean;
             /** @description `fair`, `shield` or `distribute`. */
             preset: string;
             /** @description Spot price on `venue`, whole quote per whole token (18 decimals, rounded down). */

@@ -208,13 +208,87 @@ pub struct ListingRow {
     pub stats: LaunchStats,
     /// Wallets holding it (vaults excluded), from `holder_counts`.
     pub holders: u64,
+    /// Whether this service prepared it (see [`with_metadata`]).
+    pub prepared: bool,
+    /// SHA-256 (hex) of its image in `images`: prepare's, or the one read from its metadata URI.
+    pub image_hash: Option<String>,
 }
 
-/// The listing's launches narrowed by a request's filters: recorded launches (`launches l` with
-/// `launch_metadata m` and `launch_stats s`) matching each filter given.
+/// A launch's metadata beside its on-chain fields: whether this service prepared it, and its description,
+/// image and links (from prepare, or read from the URI on chain by the API's metadata worker; empty until
+/// then, or when that failed).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchDetails {
+    /// This service prepared it: `launch_metadata` holds it with the URI the launch carries on chain.
+    pub prepared: bool,
+    pub description: String,
+    pub image_hash: Option<String>,
+    pub website: Option<String>,
+    pub twitter: Option<String>,
+    pub telegram: Option<String>,
+}
+
+/// The metadata columns [`with_metadata`] selects: prepare's (`m`), then the fetched ones (`o`).
+const DETAIL_COLS: [&str; 5] = [
+    "description",
+    "image_hash",
+    "website",
+    "twitter",
+    "telegram",
+];
+
+/// Joins a launch (`launches l`) to its metadata: `launch_metadata m` when this service prepared it (the
+/// same mint with the URI the launch carries on chain: a creator who signed a transaction of their own for a
+/// prepared mint did not launch what was prepared) and `launch_offchain o` (read from the URI), selecting
+/// `prepared_mint` and [`DETAIL_COLS`] of each as `m_<col>` and `o_<col>`; [`details_of`] reads them.
+fn with_metadata(select: &mut SelectStatement) {
+    use sea_query::ExprTrait;
+    select
+        .join_as(
+            JoinType::LeftJoin,
+            "launch_metadata",
+            "m",
+            Expr::col(("m", "mint"))
+                .equals(("l", "mint"))
+                .and(Expr::col(("m", "uri")).equals(("l", "uri"))),
+        )
+        .join_as(
+            JoinType::LeftJoin,
+            "launch_offchain",
+            "o",
+            Expr::col(("o", "mint")).equals(("l", "mint")),
+        )
+        .expr_as(Expr::col(("m", "mint")), "prepared_mint");
+    for table in ["m", "o"] {
+        for col in DETAIL_COLS {
+            select.expr_as(
+                Expr::col((table, col)),
+                sea_query::Alias::new(format!("{table}_{col}")),
+            );
+        }
+    }
+}
+
+/// The metadata [`with_metadata`] selected: prepare's when this service prepared it, else what was read.
+fn details_of(r: &AnyRow) -> LaunchDetails {
+    let prepared = r.get::<Option<String>, _>("prepared_mint").is_some();
+    let t = if prepared { "m" } else { "o" };
+    let text = |col: &str| r.get::<Option<String>, _>(format!("{t}_{col}").as_str());
+    LaunchDetails {
+        prepared,
+        description: text("description").unwrap_or_default(),
+        image_hash: text("image_hash"),
+        website: text("website"),
+        twitter: text("twitter"),
+        telegram: text("telegram"),
+    }
+}
+
+/// The listing's launches narrowed by a request's filters: every launch the index has (`launches l` with
+/// `launch_stats s`), whoever built it, matching each filter given.
 fn listed(q: &ListingQuery, backend: Backend) -> SelectStatement {
     use sea_query::ExprTrait;
-    let mut where_ = Condition::all().add(Expr::col(("m", "recorded_at")).is_not_null());
+    let mut where_ = Condition::all();
     for (col, v) in [
         (("s", "status"), &q.status),
         (("l", "preset"), &q.preset),
@@ -251,12 +325,6 @@ fn listed(q: &ListingQuery, backend: Backend) -> SelectStatement {
         .from_as("launches", "l")
         .join_as(
             JoinType::InnerJoin,
-            "launch_metadata",
-            "m",
-            Expr::col(("m", "mint")).equals(("l", "mint")),
-        )
-        .join_as(
-            JoinType::InnerJoin,
             "launch_stats",
             "s",
             Expr::col(("s", "mint")).equals(("l", "mint")),
@@ -280,7 +348,22 @@ impl Store {
         Ok(row.as_ref().map(stats_row))
     }
 
-    /// Description, image and links stored at prepare (none for launches made elsewhere).
+    /// A launch's metadata beside its on-chain fields: prepare's, or what was read from its URI (`None`: no
+    /// launch with this mint).
+    pub async fn launch_details(&self, mint: &Pubkey) -> Result<Option<LaunchDetails>> {
+        use sea_query::ExprTrait;
+        let mut stmt = Query::select();
+        stmt.from_as("launches", "l")
+            .and_where(Expr::col(("l", "mint")).eq(mint.to_string()));
+        with_metadata(&mut stmt);
+        let row = sql::query(self.backend(), &stmt)
+            .fetch_optional(self.reads())
+            .await?;
+        Ok(row.as_ref().map(details_of))
+    }
+
+    /// Description, image and links stored at prepare (none for launches made elsewhere): what the metadata
+    /// URI this service gave a prepared launch serves.
     pub async fn launch_extras(&self, mint: &Pubkey) -> Result<Option<LaunchExtras>> {
         let row = sqlx::query(
             "SELECT name, symbol, description, image_hash, website, twitter, telegram \
@@ -481,7 +564,7 @@ impl Store {
     async fn listing_rows(&self, mints: &[String]) -> Result<Vec<ListingRow>> {
         let mut rows: BTreeMap<String, AnyRow> = BTreeMap::new();
         if !mints.is_empty() {
-            let stmt = {
+            let mut stmt = {
                 use sea_query::ExprTrait;
                 Query::select()
                     .columns(sql::of("l", &LAUNCH_COLS))
@@ -506,6 +589,7 @@ impl Store {
                     .and_where(Expr::col(("l", "mint")).is_in(mints.iter().map(String::as_str)))
                     .to_owned()
             };
+            with_metadata(&mut stmt);
             for r in sql::query(self.backend(), &stmt)
                 .fetch_all(self.reads())
                 .await?
@@ -517,10 +601,13 @@ impl Store {
             .iter()
             .filter_map(|m| {
                 let r = rows.get(m)?;
+                let details = details_of(r);
                 Some(ListingRow {
                     launch: launch_row(r),
                     stats: stats_row(r),
                     holders: r.get::<i64, _>("holders").max(0) as u64,
+                    prepared: details.prepared,
+                    image_hash: details.image_hash,
                 })
             })
             .collect())

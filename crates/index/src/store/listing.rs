@@ -367,16 +367,18 @@ fn seeded(i: usize, now: i64) -> [Vec<(&'static str, Val)>; 4] {
         ("salt", Val::num(i)),
         ("uri", Val::Text(String::new())),
         ("prepared_at", Val::Int(created_at)),
-        // Every tenth launch was prepared but never recorded: not listed.
+        // Some prepared launches were never recorded: listed all the same.
         (
             "recorded_at",
-            if i % 10 == 9 {
+            if i % 10 == 4 {
                 Val::Null
             } else {
                 Val::Int(created_at)
             },
         ),
     ];
+    // Every tenth launch was built elsewhere (no prepare): listed, not prepared.
+    let metadata = if i % 10 == 9 { vec![] } else { metadata };
     let supply = curve::constants::TOTAL_SUPPLY_BASE_UNITS;
     let stats = vec![
         ("mint", Val::Text(mint.clone())),
@@ -431,7 +433,7 @@ fn seeded(i: usize, now: i64) -> [Vec<(&'static str, Val)>; 4] {
 }
 
 impl super::Store {
-    /// Writes `count` synthetic listed launches (nine in ten recorded) with stats and one hourly candle
+    /// Writes `count` synthetic launches (nine in ten prepared here, one in ten built elsewhere) with stats and one hourly candle
     /// each when they traded, spread over the last 40 hours before `now`, with ties in every sort key.
     /// For the listing's pagination test and benchmark at scale; never used by the service.
     pub async fn seed_listing(&self, count: usize, now: i64) -> Result<()> {

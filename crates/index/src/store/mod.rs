@@ -12,6 +12,7 @@ mod holders;
 pub mod lease;
 mod listing;
 mod market;
+pub mod offchain;
 pub mod partitions;
 mod prepared;
 pub mod profiles;

@@ -210,9 +210,10 @@ impl Store {
     }
 
     /// Deletes a prepared launch still unrecorded and prepared before `cutoff`, and its image when no other
-    /// launch uses it and it was not recorded again since `cutoff`: `delete_bytes` deletes the image's
-    /// bytes from the image store before the deletion commits (a prepare recording the same image meanwhile
-    /// waits for the commit, then stores the bytes again). The number of launches deleted (0 or 1).
+    /// launch uses it (prepared, or read from a launch's metadata URI) and it was not recorded again since
+    /// `cutoff`: `delete_bytes` deletes the image's bytes from the image store before the deletion commits (a
+    /// prepare recording the same image meanwhile waits for the commit, then stores the bytes again). The
+    /// number of launches deleted (0 or 1).
     pub async fn expire_prepared<F, Fut>(
         &self,
         mint: &str,
@@ -238,7 +239,8 @@ impl Store {
         if let Some(hash) = image {
             let gone: Option<String> = sqlx::query_scalar(
                 "DELETE FROM images WHERE hash = $1 AND created_at < $2 \
-                 AND NOT EXISTS (SELECT 1 FROM launch_metadata WHERE image_hash = $1) RETURNING hash",
+                 AND NOT EXISTS (SELECT 1 FROM launch_metadata WHERE image_hash = $1) \
+                 AND NOT EXISTS (SELECT 1 FROM launch_offchain WHERE image_hash = $1) RETURNING hash",
             )
             .bind(hash)
             .bind(cutoff)

@@ -602,6 +602,8 @@ async fn launch(conn: &mut AnyConnection, l: &Launch, now: i64) -> Result<Option
         .await?
         .is_some();
     super::listing::created(conn, &l.mint.to_string(), now).await?;
+    // Its off-chain metadata, queued for the API's worker (a launch queued already keeps its row).
+    super::offchain::enqueue(conn, &l.mint.to_string(), &l.uri, now).await?;
     // Announced once the index knows its creating transaction (the feed's key keeps it to one event).
     match (written, FeedRow::launch(l)) {
         (true, Some(row)) => super::feed::insert(conn, vec![row]).await,
