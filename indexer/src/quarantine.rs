@@ -74,13 +74,36 @@ fn owner_of(kind: AccountKind) -> Pubkey {
     }
 }
 
-/// What `change` is set aside as.
+/// What `change` is set aside as. A trade keeps the trader's balance before it (`wallet_before`, which its
+/// event's bytes do not carry) in the meta.
 pub fn entry_of(change: &Change) -> Entry {
+    let mut e = entry_of_change(change);
+    let before = match change {
+        Change::Event(ev) => ev.market_trade().and_then(|m| m.wallet_before),
+        _ => None,
+    };
+    if let (Some(b), Ok(mut meta)) = (before, serde_json::from_str::<Value>(&e.meta)) {
+        meta["wallet_before"] = json!(b.to_string());
+        e.meta = meta.to_string();
+    }
+    e
+}
+
+/// The trader's balance before a quarantined trade, when it was known ([`entry_of`]).
+pub fn wallet_before_of(e: &Entry) -> Option<u64> {
+    let meta: Value = serde_json::from_str(&e.meta).ok()?;
+    meta.get("wallet_before")?.as_str()?.parse().ok()
+}
+
+fn entry_of_change(change: &Change) -> Entry {
     match change {
         Change::Event(Event::Trade(t)) => event_entry(&t.key, launchpad::ID, t.event.data()),
         Change::Event(Event::CurveComplete(k, e)) => event_entry(k, launchpad::ID, e.data()),
         Change::Event(Event::Claim(k, e)) => event_entry(k, launchpad::ID, e.data()),
         Change::Event(Event::Migrate(k, e)) => event_entry(k, launchpad::ID, e.data()),
+        Change::Event(Event::CreatorProposed(k, e)) => event_entry(k, launchpad::ID, e.data()),
+        Change::Event(Event::CreatorTransferred(k, e)) => event_entry(k, launchpad::ID, e.data()),
+        Change::Event(Event::FeeSharesSet(k, e)) => event_entry(k, launchpad::ID, e.data()),
         Change::Event(Event::Amm(k, e, _)) => event_entry(k, amm::ID, amm_data(e)),
         Change::Event(Event::Launch(l)) => {
             let fields = json!({
@@ -101,9 +124,6 @@ pub fn entry_of(change: &Change) -> Entry {
         Change::Account(w) => {
             let mut meta = version_meta(&w.address, w.version);
             meta["owner"] = json!(owner_of(w.state.kind()).to_string());
-        Change::Event(Event::CreatorProposed(k, e)) => event_entry(k, launchpad::ID, e.data()),
-        Change::Event(Event::CreatorTransferred(k, e)) => event_entry(k, launchpad::ID, e.data()),
-        Change::Event(Event::FeeSharesSet(k, e)) => event_entry(k, launchpad::ID, e.data()),
             entry(
                 format!(
                     "account:{}:{}:{}",

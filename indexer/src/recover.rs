@@ -18,7 +18,7 @@ use solana_rpc_client_api::config::{RpcBlockConfig, RpcTransactionConfig};
 use solana_signature::Signature;
 use solana_transaction_status_client_types::{
     option_serializer::OptionSerializer, EncodedConfirmedTransactionWithStatusMeta,
-    TransactionDetails, UiInstruction, UiTransactionEncoding,
+    TransactionDetails, UiInstruction, UiTransactionEncoding, UiTransactionTokenBalance,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroU32;
@@ -31,6 +31,34 @@ use yellowstone_grpc_proto::prelude::{
 
 /// Most signatures one `getSignaturesForAddress` call returns.
 const PAGE: usize = 1_000;
+
+/// A transaction's token balances from `getTransaction` as the stream's protobuf carries them.
+fn token_balances(
+    list: OptionSerializer<Vec<UiTransactionTokenBalance>>,
+) -> Vec<yellowstone_grpc_proto::prelude::TokenBalance> {
+    let text = |s: OptionSerializer<String>| match s {
+        OptionSerializer::Some(s) => s,
+        _ => String::new(),
+    };
+    match list {
+        OptionSerializer::Some(list) => list
+            .into_iter()
+            .map(|b| yellowstone_grpc_proto::prelude::TokenBalance {
+                account_index: u32::from(b.account_index),
+                mint: b.mint,
+                ui_token_amount: Some(yellowstone_grpc_proto::prelude::UiTokenAmount {
+                    ui_amount: b.ui_token_amount.ui_amount.unwrap_or_default(),
+                    decimals: u32::from(b.ui_token_amount.decimals),
+                    amount: b.ui_token_amount.amount,
+                    ui_amount_string: b.ui_token_amount.ui_amount_string,
+                }),
+                owner: text(b.owner),
+                program_id: text(b.program_id),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
 
 /// How a recovery may use the RPC node: requests in flight at once, and requests a second (`None`: as fast
 /// as the node answers). Counts what it spent.
@@ -339,6 +367,9 @@ pub fn update(
                 inner_instructions_none: false,
                 loaded_writable_addresses: loaded_writable,
                 loaded_readonly_addresses: loaded_readonly,
+                // As the stream carries them: the trader's balance before a trade is read from them.
+                pre_token_balances: token_balances(meta.pre_token_balances),
+                post_token_balances: token_balances(meta.post_token_balances),
                 ..Default::default()
             }),
             index,

@@ -3,8 +3,9 @@
 //! and sells on the AMM; another wallet receives tokens by transfer. `GET /launchpad/wallets/{address}/pnl`
 //! and `.../pnl/{mint}` then equal a hand computation from the chain's balances (the wallet's wrapped SOL and
 //! tokens before and after each trade: fees included as the wallet paid them) by the textbook average-cost
-//! method, to the base unit, and in USD at the response's SOL/USD price; bad addresses and unknown mints
-//! get the spec's errors.
+//! method, to the base unit, and in USD at the response's SOL/USD price; transfers (out, then back in
+//! between two trades) move tokens at zero cost where they happened; bad addresses and unknown mints get the
+//! spec's errors.
 
 use crate::common;
 
@@ -239,6 +240,29 @@ async fn run(postgres: bool) {
         "{p}"
     );
     assert_eq!(p["unrealized"], p["value"], "{p}");
+
+    // Between two trades: half the gift comes back (the average falls again, the cost basis stays), then the
+    // trader sells a quarter on the AMM. The sale takes out the average after both transfers, where they
+    // happened, not the average of the trades alone (which a reconciliation after the last trade gives).
+    let back = gift / 2;
+    testkit::transfer_tokens(&rpc, &mint, &friend, &trader.pubkey(), back)
+        .await
+        .unwrap();
+    let b8 = balances(&rpc, &trader, &mint).await;
+    assert_eq!(b8.0, b7.0 + i128::from(back));
+    let mut hand = Hand {
+        held: b8.0,
+        avg: after_gift.cost() / int(b8.0),
+        ..after_gift
+    };
+    amm_sell(&rpc, &keys, &trader, (b8.0 / 4) as u64).await;
+    let b9 = balances(&rpc, &trader, &mint).await;
+    hand.sell(b8.0 - b9.0, b9.1 - b8.1);
+    s.wait_indexed().await;
+    let (status, body) = get(&http, &format!("{}/{mint}", url(&trader))).await;
+    assert_eq!(status, 200, "{body}");
+    assert_position(&body["position"], &hand, &body["usd"]);
+    assert_eq!(body["position"]["sells"], 3, "{body}");
 
     // The friend sells everything it was given on the AMM: all profit, at zero cost.
     let f0 = balances(&rpc, &friend, &mint).await;

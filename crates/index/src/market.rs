@@ -324,6 +324,7 @@ impl Market {
             fee: 0,
             fee_token: "quote",
             price: 0,
+            wallet_before: None,
         }
     }
 

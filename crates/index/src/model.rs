@@ -202,6 +202,15 @@ impl Event {
             _ => None,
         }
     }
+
+    /// [`Event::market_trade`], to complete it.
+    pub fn market_trade_mut(&mut self) -> Option<&mut MarketTrade> {
+        match self {
+            Event::Trade(t) => t.market.as_mut(),
+            Event::Amm(_, _, m) => m.as_deref_mut(),
+            _ => None,
+        }
+    }
 }
 
 /// One unit of work for the store. A batch of changes is written in one database transaction.
@@ -281,6 +290,9 @@ pub struct MarketTrade {
     pub fee_token: &'static str,
     /// Spot price after the trade, fixed-point.
     pub price: u128,
+    /// The wallet's balance of the token just before the trade's transaction (its accounts the transaction
+    /// held), base units: what PnL reconciles with before the trade ([`crate::pnl`]). `None` when unknown.
+    pub wallet_before: Option<u64>,
 }
 
 impl MarketTrade {

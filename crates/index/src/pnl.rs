@@ -17,8 +17,14 @@
 //!     the tokens held and keeps the cost basis (the average cost per token rises; with nothing left, the
 //!     whole cost basis is an unrealized loss).
 //!
-//!   The index keeps balances, not transfers, so the reconciliation happens once, with the balance now,
-//!   after the trades.
+//!   The index keeps balances, not transfers: each trade is stored with the wallet's balance of the token
+//!   just before its transaction (the transaction's own pre-token balances of the wallet's accounts of the
+//!   mint, `market_trades.wallet_before`, migration 0022). The position is reconciled with that balance
+//!   before the trade is applied, so a transfer between two trades is accounted where it happened (a sell
+//!   after tokens were sent away takes the higher average out), and once more with the balance now, after
+//!   the last trade. A trade stored without it (indexed before 0022, or the second trade of the wallet in
+//!   one transaction) is applied as it is; a transfer before it is then accounted at the next
+//!   reconciliation.
 //! - Network fees (the transaction's lamports) are not trades and are not counted.
 //!
 //! # Exactness and rounding
@@ -113,8 +119,8 @@ impl Position {
         }
     }
 
-    /// Sets the tokens held to the chain's `balance`: the difference moved by transfer, at zero cost (see
-    /// the module's documentation); the cost basis does not change.
+    /// Sets the tokens held to the chain's `balance` (just before a trade, or now): the difference moved by
+    /// transfer, at zero cost (see the module's documentation); the cost basis does not change.
     pub fn reconcile(&mut self, balance: u64) {
         self.held = u128::from(balance);
     }
@@ -329,6 +335,126 @@ mod tests {
         (held, avg.clone() * int(held), realized)
     }
 
+    /// What happened to a wallet's balance of one token, in chain order: its trades and its transfers.
+    #[derive(Debug, Clone, Copy)]
+    enum Step {
+        Trade(Fill),
+        /// Tokens received from another wallet.
+        In(u64),
+        /// Tokens sent to another wallet (at most what it holds).
+        Out(u64),
+    }
+
+    /// Transfers at their place, written independently: the average cost per token held is tracked
+    /// directly; a transfer in spreads the cost over more tokens, a transfer out over fewer, and a cost
+    /// left with no token (everything sent away) waits for the next tokens. Sells sell at most what is held
+    /// (the chain refuses more).
+    fn reference_with_transfers(steps: &[Step]) -> (u128, BigRational, BigRational) {
+        let mut held: u128 = 0;
+        let mut avg = BigRational::zero();
+        let mut stranded = BigRational::zero();
+        let mut realized = BigRational::zero();
+        let spread =
+            |held: u128, total: BigRational, avg: &mut BigRational, stranded: &mut BigRational| {
+                if held == 0 {
+                    *avg = BigRational::zero();
+                    *stranded = total;
+                } else {
+                    *avg = total / int(held);
+                    *stranded = BigRational::zero();
+                }
+            };
+        for s in steps {
+            let total = avg.clone() * int(held) + &stranded;
+            match *s {
+                Step::Trade(Fill::Buy { tokens, paid }) => {
+                    held += u128::from(tokens);
+                    spread(held, total + int(u128::from(paid)), &mut avg, &mut stranded);
+                }
+                Step::Trade(Fill::Sell { tokens, received }) => {
+                    let q = u128::from(tokens);
+                    assert!(q <= held && q > 0);
+                    realized += int(u128::from(received)) - avg.clone() * int(q);
+                    held -= q;
+                    if held == 0 {
+                        avg = BigRational::zero();
+                    }
+                }
+                Step::In(t) => {
+                    held += u128::from(t);
+                    spread(held, total, &mut avg, &mut stranded);
+                }
+                Step::Out(t) => {
+                    held -= u128::from(t).min(held);
+                    spread(held, total, &mut avg, &mut stranded);
+                }
+            }
+        }
+        (held, avg * int(held) + stranded, realized)
+    }
+
+    /// Steps a chain allows: a sell or a transfer out never moves more than the balance.
+    fn steps() -> impl Strategy<Value = Vec<Step>> {
+        prop::collection::vec(
+            (
+                0u8..4,
+                0u64..5_000_000_000_000,
+                0u64..100_000_000_000,
+                1u64..10_000,
+            ),
+            0..40,
+        )
+        .prop_map(|raw| {
+            let mut balance: u64 = 0;
+            let mut out = Vec::new();
+            for (kind, tokens, quote, share) in raw {
+                // A fraction (share / 10_000) of the balance, at least one token.
+                let part = ((u128::from(balance) * u128::from(share) / 10_000) as u64).max(1);
+                match kind {
+                    0 => {
+                        balance += tokens;
+                        out.push(Step::Trade(buy(tokens, quote)));
+                    }
+                    1 if balance > 0 => {
+                        let q = part.min(balance);
+                        balance -= q;
+                        out.push(Step::Trade(sell(q, quote)));
+                    }
+                    2 => {
+                        balance += tokens;
+                        out.push(Step::In(tokens));
+                    }
+                    3 if balance > 0 => {
+                        let t = part.min(balance);
+                        balance -= t;
+                        out.push(Step::Out(t));
+                    }
+                    _ => {}
+                }
+            }
+            out
+        })
+    }
+
+    #[test]
+    fn a_transfer_between_trades_is_accounted_where_it_happened() {
+        // Buy 1_000 for 10_000, send 500 away, sell 250 for 4_000: the 500 left cost 10_000 (20 each), the
+        // sale takes 5_000 out and realizes -1_000.
+        let mut p = Position::default();
+        p.apply(buy(1_000, 10_000), 1);
+        p.reconcile(500);
+        p.apply(sell(250, 4_000), 2);
+        p.reconcile(250);
+        assert_eq!(p.figures(0).realized, -1_000);
+        assert_eq!(p.figures(0).cost_basis, 5_000);
+        // Reconciled only after the last trade, the sale would have taken 2_500 out (10 each).
+        let mut late = Position::default();
+        late.apply(buy(1_000, 10_000), 1);
+        late.apply(sell(250, 4_000), 2);
+        late.reconcile(250);
+        assert_eq!(late.figures(0).realized, 1_500);
+    }
+
     fn fills() -> impl Strategy<Value = Vec<Fill>> {
         prop::collection::vec(
             prop_oneof![
@@ -364,6 +490,33 @@ mod tests {
             prop_assert!(diff.abs() < int(1));
             prop_assert!(f.total == 0 || (diff.is_zero() || diff.is_positive() == (f.total > 0)));
             prop_assert_eq!(f.cost_basis, cost.trunc().to_integer().to_i128().unwrap());
+        }
+
+        /// The read path's way (the balance before each trade, then the balance now) equals transfers
+        /// applied where they happened, exactly.
+        #[test]
+        fn transfers_between_trades_match_the_reference(steps in steps()) {
+            let mut p = Position::default();
+            let mut balance: u128 = 0;
+            for (i, s) in steps.iter().enumerate() {
+                match *s {
+                    Step::Trade(f) => {
+                        p.reconcile(balance as u64);
+                        p.apply(f, i as i64);
+                        balance = match f {
+                            Fill::Buy { tokens, .. } => balance + u128::from(tokens),
+                            Fill::Sell { tokens, .. } => balance - u128::from(tokens),
+                        };
+                    }
+                    Step::In(t) => balance += u128::from(t),
+                    Step::Out(t) => balance -= u128::from(t),
+                }
+            }
+            p.reconcile(balance as u64);
+            let (held, cost, realized) = reference_with_transfers(&steps);
+            prop_assert_eq!(p.held, held);
+            prop_assert_eq!(&p.cost, &cost);
+            prop_assert_eq!(&p.realized, &realized);
         }
     }
 }

@@ -9,6 +9,7 @@
 //! or a database outage resumes from `from_slot = cursor` and loses nothing; the replayed overlap is
 //! harmless because account writes only move forward and event writes are idempotent.
 
+mod balances;
 mod processor;
 mod replay;
 mod run;

@@ -1,6 +1,7 @@
 //! The processor: decodes updates, enriches them (pool progress, the launch each pool trades, the holders of
 //! launched mints), prices each trade once, and writes batches with the cursor under the writer's lease.
 
+use super::balances::Before;
 use super::source::slot_status_of;
 use crate::config::Commitment;
 use crate::decode::{decode_account_update, decode_transaction_update, DecodeError};
@@ -281,11 +282,21 @@ impl Processor {
             self.failed(e);
         }
         Metrics::bump(&self.metrics.events, events.len() as u64);
+        let mut before = None;
         for event in events {
             // The cache learns of launches and migrations before the trades after them are priced.
             let change = self.enrich(Change::Event(event));
             let change = match change {
-                Change::Event(e) => Change::Event(self.priced(e).await?),
+                Change::Event(e) => {
+                    let mut e = self.priced(e).await?;
+                    // The trader's balance before the transaction, read once per transaction with a trade.
+                    if e.market_trade().is_some() {
+                        if let Some(b) = before.get_or_insert_with(|| Before::of(t)) {
+                            b.stamp(&mut e);
+                        }
+                    }
+                    Change::Event(e)
+                }
                 other => other,
             };
             self.push(change);
@@ -419,10 +430,21 @@ impl Processor {
 
     /// Writes one change read back from the quarantine, enriched and priced as the stream's would be:
     /// `Ok(true)` when written, `Ok(false)` when the database still refuses it (its quarantine row then
-    /// carries the new error). Transient errors are the caller's.
-    pub async fn replay(&mut self, change: Change) -> Result<bool, sqlx::Error> {
+    /// carries the new error). Transient errors are the caller's. `wallet_before`: the trader's balance
+    /// before a trade, as the quarantine kept it.
+    pub async fn replay(
+        &mut self,
+        change: Change,
+        wallet_before: Option<u64>,
+    ) -> Result<bool, sqlx::Error> {
         let change = match self.enrich(change) {
-            Change::Event(e) => Change::Event(self.priced(e).await?),
+            Change::Event(e) => {
+                let mut e = self.priced(e).await?;
+                if let Some(m) = e.market_trade_mut() {
+                    m.wallet_before = wallet_before;
+                }
+                Change::Event(e)
+            }
             other => other,
         };
         match self.apply(std::slice::from_ref(&change), None).await {

@@ -5,7 +5,7 @@
 
 use super::Processor;
 use crate::config::Commitment;
-use crate::quarantine::change_of;
+use crate::quarantine::{change_of, wallet_before_of};
 use index::Store;
 use std::sync::Arc;
 
@@ -36,7 +36,10 @@ pub async fn replay(store: &Store, commitment: Commitment) -> anyhow::Result<Rep
                 continue;
             }
         };
-        if processor.replay(change).await? {
+        if processor
+            .replay(change, wallet_before_of(&row.entry))
+            .await?
+        {
             store.quarantine_replayed(row.id).await?;
             out.written += 1;
         } else {

@@ -45,6 +45,9 @@ fn market_trade(r: &AnyRow) -> MarketTrade {
             "quote"
         },
         price: num(r, "price"),
+        wallet_before: r
+            .get::<Option<String>, _>("wallet_before")
+            .and_then(|b| b.parse().ok()),
     }
 }
 
@@ -81,6 +84,7 @@ impl Store {
             "fee",
             "fee_token",
             "price",
+            "wallet_before",
         ])
         .from("market_trades")
         .and_where(Expr::col("seq").lt(before.unwrap_or("a")));

@@ -51,13 +51,15 @@ impl Store {
     }
 
     /// `wallet`'s position in `mint`: its trades (curve then AMM, in chain order, read as a stream) applied
-    /// one by one, then its balance now from the chain's token accounts (transfers at zero cost).
+    /// one by one, each after reconciling with the wallet's balance just before it when the trade carries it
+    /// (a transfer between trades, at zero cost, where it happened), then its balance now from the chain's
+    /// token accounts.
     pub async fn wallet_position(&self, wallet: &Pubkey, mint: &Pubkey) -> Result<Position> {
         let (w, m) = (wallet.to_string(), mint.to_string());
         let mut position = Position::default();
         {
             let mut rows = sqlx::query(
-                "SELECT side, base_amount, quote_amount, time FROM market_trades \
+                "SELECT side, base_amount, quote_amount, time, wallet_before FROM market_trades \
                  WHERE mint = $1 AND wallet = $2 ORDER BY seq",
             )
             .bind(m.clone())
@@ -77,6 +79,12 @@ impl Store {
                         paid: quote,
                     }
                 };
+                if let Some(before) = r
+                    .get::<Option<String>, _>("wallet_before")
+                    .and_then(|b| b.parse::<u64>().ok())
+                {
+                    position.reconcile(before);
+                }
                 position.apply(fill, r.get("time"));
             }
         }
