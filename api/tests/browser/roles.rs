@@ -8,7 +8,7 @@
 use crate::common;
 use crate::journey::{
     api_launch_by, assert_fits, assert_no_page_errors, browser, chromedriver, click, fill, go,
-    text, wait_js, DESKTOP, PHONE,
+    text, viewport, wait_js, DESKTOP, PHONE,
 };
 
 use api::process::config::ApiConfig;
@@ -65,7 +65,7 @@ async fn the_creator_role_and_fee_shares_follow_the_feed_in_chromium() {
 
     let driver = chromedriver().await;
     let c = browser(&driver).await;
-    c.set_window_size(DESKTOP.0, DESKTOP.1).await.unwrap();
+    viewport(&c, DESKTOP).await;
     // The development wallet, funded, on the token's page.
     go(&c, &base, "").await;
     click(&c, "#wallet-connect").await;
@@ -230,7 +230,7 @@ async fn the_creator_role_and_fee_shares_follow_the_feed_in_chromium() {
     println!("token reads held back meanwhile: {reads}");
     assert_no_page_errors(&c, "after the handovers").await;
     // The page fits a phone with the creator's messages on it.
-    c.set_window_size(PHONE.0, PHONE.1).await.unwrap();
+    viewport(&c, PHONE).await;
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_fits(&c, "the token page after the handovers (phone)").await;
     c.close().await.unwrap();
