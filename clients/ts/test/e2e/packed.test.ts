@@ -2,7 +2,8 @@
 // maps with their sources, LICENSE, nothing else), installed into a project of its own with only
 // `@solana/kit`, `ws` and TypeScript; every example of docs/sdk.md and of the README type-checked there with
 // `strict` and `skipLibCheck: false`, the CommonJS build required and type-checked from a `.cts`, then the
-// examples run in order against the development stack (localnet, indexer, API): launch, buy, sell, exact out,
+// examples run in order against the development stack (localnet, indexer, API): launch (and find it listed
+// without prepare or record: `prepared: false`), buy, sell, exact out,
 // decoded errors, events, trading across graduation, claims, the feed with no `kinds` resumed from a `seq`.
 // Skipped under `anchor test` (no API there); DEV_BIN overrides the stack's binary.
 import { test, after } from 'node:test';
@@ -62,7 +63,7 @@ test('the packed SDK: contents, ESM and CommonJS, strict types, and docs/sdk.md 
 
   // The examples, type-checked strictly, and a CommonJS user (a .cts: the `require` types).
   const all = examples(readFileSync(docs, 'utf8'));
-  assert.deepEqual(all.map((e) => e.name), ['launch', 'quote-and-buy', 'sell', 'exact-out', 'errors', 'events', 'graduate', 'claims', 'feed']);
+  assert.deepEqual(all.map((e) => e.name), ['launch', 'listed', 'quote-and-buy', 'sell', 'exact-out', 'errors', 'events', 'graduate', 'claims', 'feed']);
   for (const e of all) writeFileSync(join(project, 'examples', `${e.name}.ts`), e.code);
   // The README's examples (whole programs too), type-checked only.
   const readme = [...readFileSync(join(installed, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
@@ -108,6 +109,8 @@ test('the packed SDK: contents, ESM and CommonJS, strict types, and docs/sdk.md 
   const env: NodeJS.ProcessEnv = { ...process.env, RPC_URL: `http://127.0.0.1:${rpcPort}`, API_URL: api, WALLET: walletFile };
   const expect: Record<string, RegExp[]> = {
     launch: [/^mint (\w{32,44})$/m],
+    // Built and sent through the SDK alone (no prepare, no record), and listed.
+    listed: [/^listed \w{32,44} as EXMPL, prepared: false$/m],
     'quote-and-buy': [/^curve: 500000000 lamports buy [1-9]\d* tokens \(fee [1-9]\d* at \d+ bps\), at least [1-9]\d*$/m, /^bought [1-9]\d* in \w+$/m],
     sell: [/^sold [1-9]\d* tokens for [1-9]\d* lamports$/m],
     'exact-out': [/^bought exactly 1000000000000 tokens for [1-9]\d* lamports \(at most [1-9]\d*\)$/m],
