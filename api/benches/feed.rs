@@ -304,13 +304,10 @@ async fn main() {
             while start.elapsed() < MAX_TIME
                 && trades.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < MAX_TRADES
             {
-                if rate > 0 {
-                    // Trade number n goes at n / rate seconds from the start.
-                    let n = trades.load(std::sync::atomic::Ordering::Relaxed) as u64;
-                    tokio::time::sleep_until(
-                        (start + Duration::from_millis(n * 1_000 / rate)).into(),
-                    )
-                    .await;
+                // Trade number n goes at n / rate seconds from the start (rate 0: at once).
+                let n = trades.load(std::sync::atomic::Ordering::Relaxed) as u64;
+                if let Some(ms) = (n * 1_000).checked_div(rate) {
+                    tokio::time::sleep_until((start + Duration::from_millis(ms)).into()).await;
                 }
                 if testkit::buy(&rpc, &keys, &t, SOL / 1_000).await.is_err() {
                     trades.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
