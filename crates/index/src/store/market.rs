@@ -34,7 +34,10 @@ fn row(t: &MarketTrade) -> Row {
         ("fee", Val::num(t.fee)),
         ("fee_token", Val::Text(t.fee_token.into())),
         ("price", Val::num(t.price)),
-        ("wallet_before", Val::OptText(t.wallet_before.map(|b| b.to_string()))),
+        (
+            "wallet_before",
+            Val::OptText(t.wallet_before.map(|b| b.to_string())),
+        ),
     ]
 }
 
