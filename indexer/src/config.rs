@@ -122,8 +122,9 @@ pub struct IndexerConfig {
     /// Most connections this process opens to the database (default: 10 on PostgreSQL, 4 on SQLite).
     #[arg(long, env = "DB_MAX_CONNECTIONS")]
     pub db_max_connections: Option<u32>,
-    /// Longest a statement may run, in milliseconds, before PostgreSQL cancels it (0: no limit).
-    #[arg(long, env = "DB_STATEMENT_TIMEOUT_MS", default_value_t = 0)]
+    /// Longest a statement on a pooled connection may run, in milliseconds, before PostgreSQL cancels it
+    /// (0: no limit). Not the writer's lease session, whose batches and migrations may run long.
+    #[arg(long, env = "DB_STATEMENT_TIMEOUT_MS", default_value_t = 30_000)]
     pub db_statement_timeout_ms: u64,
     /// Do not migrate the schema at start: for processes that must not change it (run `api migrate`
     /// once per release instead).

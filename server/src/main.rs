@@ -77,7 +77,7 @@ struct KeeperArgs {
     #[arg(long, env = "PRIORITY_FEE_CAP", default_value_t = 1_000_000)]
     priority_fee_cap: u64,
     /// Longest a statement may run, in milliseconds, before PostgreSQL cancels it (0: no limit).
-    #[arg(long, env = "DB_STATEMENT_TIMEOUT_MS", default_value_t = 0)]
+    #[arg(long, env = "DB_STATEMENT_TIMEOUT_MS", default_value_t = 30_000)]
     db_statement_timeout_ms: u64,
 }
 

@@ -8,7 +8,7 @@
 //! ([`retry_delay`]); after the last attempt, or at once for one that cannot pass, the launch stays listed
 //! with its on-chain name, symbol and URI.
 
-pub mod fetch;
+pub use web::fetch;
 
 use crate::routes::launch::{images, link, MAX_DESCRIPTION_CHARS, TELEGRAM_HOSTS, TWITTER_HOSTS};
 use crate::state::AppState;

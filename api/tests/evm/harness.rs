@@ -78,7 +78,20 @@ impl EvmNode {
             .current_dir(&dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            // Not the test's own stderr: node puts the pipes it inherits into non-blocking mode, and the
+            // pipe is shared with the test harness and cargo, whose next write into a full pipe then fails
+            // ("failed printing to stderr") and ends the whole test process.
+            .stderr(Stdio::from(
+                std::fs::File::create(std::env::temp_dir().join(format!(
+                    "evm-node-{}-{}.log",
+                    std::process::id(),
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .unwrap()
+                        .as_nanos()
+                )))
+                .unwrap(),
+            ))
             .spawn()
             .expect("node runs");
         let mut line = String::new();

@@ -78,8 +78,12 @@ function paintShields(grid) {
 
 function card(entry) {
   const q = quoteSymbol(entry.quote);
-  const avatar = tokenAvatar(entry, null);
-  launchImage(entry.mint, entry.uri).then((image) => image && avatar.replaceWith(tokenAvatar(entry, image)));
+  // The listing names the image of a launch built elsewhere (read from its URI by the metadata worker);
+  // a launch prepared here has it in the metadata this service serves.
+  const avatar = tokenAvatar(entry, entry.image || null);
+  if (!entry.image) {
+    launchImage(entry.mint, entry.uri).then((image) => image && avatar.replaceWith(tokenAvatar(entry, image)));
+  }
   return el(
     'a',
     { class: 'card', href: `#/token/${entry.mint}`, 'data-mint': entry.mint, 'data-progress': entry.progressBps },
