@@ -19,12 +19,23 @@ use utoipa::{IntoParams, ToSchema};
 #[into_params(parameter_in = Query)]
 pub struct CommentsQuery {
     /// `newest` (default) or `top` (most visible replies, then newest).
+    #[param(schema_with = order_schema)]
     pub order: Option<String>,
     /// Comments per page, 1 to 100; default 20.
     #[param(schema_with = crate::routes::trades::page_limit_schema)]
     pub limit: Option<String>,
     /// `nextCursor` of the page before.
+    #[param(schema_with = cursor_schema)]
     pub cursor: Option<String>,
+}
+
+fn order_schema() -> utoipa::openapi::Object {
+    web::schema::one_of(["newest", "top"]).build()
+}
+
+/// `<replies>.<id>`, as `nextCursor` hands it out.
+fn cursor_schema() -> utoipa::openapi::Object {
+    web::extract::pattern_schema(r"^[0-9]{1,18}\.[1-9][0-9]{0,17}$")
 }
 
 /// A page of comments.

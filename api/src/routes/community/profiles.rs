@@ -72,7 +72,15 @@ pub struct SetProfile {
 #[into_params(parameter_in = Query)]
 pub struct ProfilesQuery {
     /// Wallet addresses, comma-separated, at most 100.
+    #[param(schema_with = wallets_schema)]
     pub wallets: Option<String>,
+}
+
+/// One to 100 addresses, comma-separated.
+fn wallets_schema() -> utoipa::openapi::Object {
+    let one = web::schema::base58_pattern(32);
+    let one = one.trim_start_matches('^').trim_end_matches('$');
+    web::extract::pattern_schema(&format!("^(?:{one})(?:,(?:{one})){{0,99}}$"))
 }
 
 /// The profiles among the wallets asked for (wallets without one are absent).
@@ -81,18 +89,40 @@ pub struct Profiles {
     pub profiles: Vec<ProfileName>,
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Path)]
+#[derive(Debug, Deserialize)]
 pub struct WalletPath {
     /// A wallet address.
     pub wallet: String,
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Path)]
+impl IntoParams for WalletPath {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![web::extract::path_param(
+            "wallet",
+            "A wallet address",
+            web::extract::address_schema(),
+        )]
+    }
+}
+
+#[derive(Debug, Deserialize)]
 pub struct AvatarPath {
     /// The avatar's SHA-256, lowercase hex.
     pub hash: String,
+}
+
+impl IntoParams for AvatarPath {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![web::extract::path_param(
+            "hash",
+            "The avatar's SHA-256, lowercase hex",
+            web::extract::pattern_schema("^[0-9a-f]{64}$"),
+        )]
+    }
 }
 
 #[utoipa::path(
