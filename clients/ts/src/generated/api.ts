@@ -2429,7 +2429,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The avatar's SHA-256, lowercase hex. */
+                /** @description The avatar's SHA-256, lowercase hex */
                 hash: string;
             };
             cookie?: never;
@@ -3333,7 +3333,6 @@ export interface operations {
     many: {
         parameters: {
             query?: {
-                /** @description Wallet addresses, comma-separated, at most 100. */
                 wallets?: string;
             };
             header?: never;
@@ -3386,8 +3385,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A wallet address. */
-                wallet: string;
+                /** @description A wallet address */
+                wallet: components["schemas"]["SolanaAddress"];
             };
             cookie?: never;
         };
@@ -3438,8 +3437,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A wallet address. */
-                wallet: string;
+                /** @description A wallet address */
+                wallet: components["schemas"]["SolanaAddress"];
             };
             cookie?: never;
         };
@@ -3766,10 +3765,8 @@ export interface operations {
     list: {
         parameters: {
             query?: {
-                /** @description `newest` (default) or `top` (most visible replies, then newest). */
-                order?: string;
+                order?: "newest" | "top";
                 limit?: number;
-                /** @description `nextCursor` of the page before. */
                 cursor?: string;
             };
             header?: never;
