@@ -20,11 +20,10 @@
 mod cluster;
 mod common;
 
-use cluster::{command, get_json, role, Indexer, Postgres};
+use cluster::{get_json, role, wait_ready, Chain, Indexer, Postgres, Replica};
 use common::wait_for;
 
 use localnet::testkit::{self, SOL};
-use localnet::{Localnet, LocalnetConfig};
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -230,69 +229,22 @@ async fn a_lossy_primary_failover_under_load_loses_no_trade_and_no_feed_event() 
     let standby = primary.standby();
     let proxy = Haproxy::start(&primary, &standby);
     let db = proxy.url();
-    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
-    let http = reqwest::Client::builder()
-        .timeout(Duration::from_secs(5))
-        .build()
-        .unwrap();
-    let (rpc_url, grpc_url) = (net.rpc_url(), net.grpc_url());
+    let Chain { net, rpc, http } = Chain::start(Duration::from_secs(5)).await;
+    let rpc_url = net.rpc_url();
 
     // The indexer and an API replica, both on HAProxy's address only.
-    let health = format!("127.0.0.1:{}", testkit::free_port());
-    let mut indexer = Indexer {
-        child: command(
-            "indexer",
-            &[
-                "--rpc-url",
-                &rpc_url,
-                "--grpc-url",
-                &grpc_url,
-                "--database-url",
-                &db,
-                "--health-addr",
-                &health,
-                "--metrics-interval-secs",
-                "0",
-            ],
-        )
-        .spawn()
-        .expect("indexer starts"),
-        health: format!("http://{health}"),
-    };
-    wait_for("the indexer writes", Duration::from_secs(60), || async {
-        get_json(&http, &format!("{}/readyz", indexer.health))
-            .await
-            .is_some_and(|(s, _)| s == 200)
-    })
-    .await;
-    let port = testkit::free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let mut api = command(
-        "api",
-        &[
-            "serve",
-            "--rpc-url",
-            &rpc_url,
-            "--database-url",
-            &db,
-            "--public-base-url",
-            &base,
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-        ],
+    let mut indexer = Indexer::spawn(&net, &db, &["--metrics-interval-secs", "0"]);
+    wait_ready(
+        &http,
+        "the indexer writes",
+        &format!("{}/readyz", indexer.health),
     )
-    .spawn()
-    .expect("api serve starts");
-    wait_for("the replica is ready", Duration::from_secs(60), || async {
-        get_json(&http, &format!("{base}/readyz"))
-            .await
-            .is_some_and(|(s, _)| s == 200)
-    })
     .await;
+    let Replica {
+        child: mut api,
+        base,
+    } = Replica::spawn(&net, &db, &[]);
+    wait_ready(&http, "the replica is ready", &format!("{base}/readyz")).await;
 
     // A subscriber to everything, from the first event on, connected across the failover.
     let across = Subscriber::start(&base, Some(0));

@@ -12,53 +12,26 @@
 mod cluster;
 mod common;
 
-use cluster::{command, get_json, role, Indexer, Postgres};
+use cluster::{get_json, role, wait_ready, Chain, Indexer, Postgres, Replica};
 use common::wait_for;
 
 use localnet::testkit::{self, SOL};
-use localnet::{Localnet, LocalnetConfig};
 use std::time::{Duration, Instant};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restart() {
     let pg = Postgres::start();
-    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
-    let http = reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .build()
-        .unwrap();
-    let (rpc_url, grpc_url) = (net.rpc_url(), net.grpc_url());
+    let Chain { net, rpc, http } = Chain::start(Duration::from_secs(10)).await;
+    let rpc_url = net.rpc_url();
 
     // Two indexers on one database: one takes the writer's lease, the other waits as the standby.
     let mut indexers = Vec::new();
     for _ in 0..2 {
-        let port = testkit::free_port();
-        let health = format!("127.0.0.1:{port}");
-        let child = command(
-            "indexer",
-            &[
-                "--rpc-url",
-                &rpc_url,
-                "--grpc-url",
-                &grpc_url,
-                "--database-url",
-                &pg.url,
-                "--health-addr",
-                &health,
-                "--metrics-interval-secs",
-                "0",
-            ],
-        )
-        .spawn()
-        .expect("indexer starts");
-        indexers.push(Indexer {
-            child,
-            health: format!("http://{health}"),
-        });
+        indexers.push(Indexer::spawn(
+            &net,
+            &pg.url,
+            &["--metrics-interval-secs", "0"],
+        ));
         // The first one migrates the schema before the second starts.
         let ix = indexers.last().unwrap();
         wait_for("an indexer answers /livez", Duration::from_secs(60), || {
@@ -99,35 +72,14 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
     .await;
 
     // Two API replicas reading the same database.
-    let mut replicas = Vec::new();
-    for _ in 0..2 {
-        let port = testkit::free_port();
-        let base = format!("http://127.0.0.1:{port}");
-        let child = command(
-            "api",
-            &[
-                "serve",
-                "--rpc-url",
-                &rpc_url,
-                "--database-url",
-                &pg.url,
-                "--public-base-url",
-                &base,
-                "--listen",
-                &format!("127.0.0.1:{port}"),
-            ],
-        )
-        .spawn()
-        .expect("api serve starts");
-        replicas.push((child, base));
-    }
-    for (_, base) in &replicas {
-        wait_for("a replica is ready", Duration::from_secs(60), || {
-            let url = format!("{base}/readyz");
-            let http = http.clone();
-            async move { http.get(url).send().await.is_ok_and(|r| r.status() == 200) }
+    let replicas: Vec<_> = (0..2)
+        .map(|_| {
+            let r = Replica::spawn(&net, &pg.url, &[]);
+            (r.child, r.base)
         })
-        .await;
+        .collect();
+    for (_, base) in &replicas {
+        wait_ready(&http, "a replica is ready", &format!("{base}/readyz")).await;
     }
 
     // Trading load: a launch and buys from three wallets, while the stored cursor is sampled.
@@ -311,68 +263,23 @@ async fn two_indexers_two_replicas_survive_a_killed_writer_and_a_database_restar
 async fn an_api_replica_reads_from_a_streaming_standby() {
     let pg = Postgres::start();
     let standby = pg.standby();
-    let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
-    let rpc = solana_rpc_client::nonblocking::rpc_client::RpcClient::new_with_commitment(
-        net.rpc_url(),
-        solana_commitment_config::CommitmentConfig::confirmed(),
-    );
-    let http = reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .build()
-        .unwrap();
-    let (rpc_url, grpc_url) = (net.rpc_url(), net.grpc_url());
+    let Chain { net, rpc, http } = Chain::start(Duration::from_secs(10)).await;
 
-    let health = format!("127.0.0.1:{}", testkit::free_port());
-    let _indexer = command(
-        "indexer",
-        &[
-            "--rpc-url",
-            &rpc_url,
-            "--grpc-url",
-            &grpc_url,
-            "--database-url",
-            &pg.url,
-            "--health-addr",
-            &health,
-        ],
+    let indexer = Indexer::spawn(&net, &pg.url, &[]);
+    wait_ready(
+        &http,
+        "the indexer writes",
+        &format!("{}/readyz", indexer.health),
     )
-    .spawn()
-    .expect("indexer starts");
-    wait_for("the indexer writes", Duration::from_secs(60), || async {
-        get_json(&http, &format!("http://{health}/readyz"))
-            .await
-            .is_some_and(|(s, _)| s == 200)
-    })
     .await;
 
     // The replica neither migrates (the standby could not) nor reads the primary.
-    let port = testkit::free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let _api = command(
-        "api",
-        &[
-            "serve",
-            "--rpc-url",
-            &rpc_url,
-            "--database-url",
-            &pg.url,
-            "--database-read-url",
-            &standby.url,
-            "--no-migrate",
-            "--public-base-url",
-            &base,
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-        ],
-    )
-    .spawn()
-    .expect("api serve starts");
-    wait_for("the replica is ready", Duration::from_secs(60), || async {
-        get_json(&http, &format!("{base}/readyz"))
-            .await
-            .is_some_and(|(s, _)| s == 200)
-    })
-    .await;
+    let Replica { child: _api, base } = Replica::spawn(
+        &net,
+        &pg.url,
+        &["--database-read-url", &standby.url, "--no-migrate"],
+    );
+    wait_ready(&http, "the replica is ready", &format!("{base}/readyz")).await;
 
     let creator = testkit::funded(&rpc, 10 * SOL).await.unwrap();
     let (keys, _) = testkit::launch(&rpc, &creator, curve::Preset::Fair, 7, "READ")
@@ -410,7 +317,7 @@ async fn an_api_replica_reads_from_a_streaming_standby() {
         "the indexer's lag against the chain",
         Duration::from_secs(30),
         || async {
-            get_json(&http, &format!("http://{health}/health"))
+            get_json(&http, &format!("{}/health", indexer.health))
                 .await
                 .is_some_and(|(_, v)| {
                     v["chain_slot"].as_u64() > Some(0)

@@ -60,7 +60,10 @@ pub struct Traces(opentelemetry_sdk::trace::SdkTracerProvider);
 impl Drop for Traces {
     fn drop(&mut self) {
         if let Err(e) = self.0.shutdown() {
-            eprintln!("OTLP traces: exporting the last spans: {e}");
+            eprintln!(
+                "OTLP traces: exporting the last spans: {}",
+                crate::redact::redact(&e.to_string())
+            );
         }
     }
 }
@@ -80,7 +83,14 @@ pub fn layer(endpoint: &str, service: &'static str) -> anyhow::Result<(BoxedLaye
         .with_endpoint(url)
         .with_timeout(std::time::Duration::from_secs(10))
         .build()
-        .map_err(|e| anyhow::anyhow!("--otlp-endpoint ({OTLP_ENDPOINT_ENV}): {e}"))?;
+        .map_err(|e| {
+            // The exporter's error may quote the URL, and a collector's URL may carry a token.
+            let e = e.to_string();
+            anyhow::anyhow!(
+                "--otlp-endpoint ({OTLP_ENDPOINT_ENV}): {}",
+                crate::redact::redact(&e)
+            )
+        })?;
     let name = std::env::var("OTEL_SERVICE_NAME")
         .ok()
         .filter(|n| !n.is_empty())

@@ -3,9 +3,13 @@
 //! standby of it, stopped, killed hard, promoted).
 #![allow(dead_code)] // each test binary uses its own part
 
+use crate::common::wait_for;
 use localnet::testkit;
+use localnet::{Localnet, LocalnetConfig};
+use solana_rpc_client::nonblocking::rpc_client::RpcClient;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::time::Duration;
 
 pub fn binary(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_BIN_EXE_dev")).parent().unwrap();
@@ -264,9 +268,93 @@ pub async fn get_json(http: &reqwest::Client, url: &str) -> Option<(u16, serde_j
     Some((status, r.json().await.ok()?))
 }
 
+/// A fresh localnet, a confirmed-commitment RPC client of it, and the HTTP client the test asks the
+/// processes' endpoints with (each request bounded by `http_timeout`).
+pub struct Chain {
+    pub net: Localnet,
+    pub rpc: RpcClient,
+    pub http: reqwest::Client,
+}
+
+impl Chain {
+    pub async fn start(http_timeout: Duration) -> Chain {
+        let net = Localnet::start(LocalnetConfig::ephemeral()).await.unwrap();
+        let rpc = RpcClient::new_with_commitment(
+            net.rpc_url(),
+            solana_commitment_config::CommitmentConfig::confirmed(),
+        );
+        let http = reqwest::Client::builder()
+            .timeout(http_timeout)
+            .build()
+            .unwrap();
+        Chain { net, rpc, http }
+    }
+}
+
+/// Waits until `url` answers 200.
+pub async fn wait_ready(http: &reqwest::Client, what: &str, url: &str) {
+    wait_for(what, Duration::from_secs(60), || async {
+        get_json(http, url).await.is_some_and(|(s, _)| s == 200)
+    })
+    .await;
+}
+
+/// An `indexer` process and the base URL of its health endpoints.
 pub struct Indexer {
     pub child: tokio::process::Child,
     pub health: String,
+}
+
+impl Indexer {
+    /// `indexer` streaming `net` into `database_url`, its health endpoints on a free port, `extra` flags last.
+    pub fn spawn(net: &Localnet, database_url: &str, extra: &[&str]) -> Indexer {
+        let health = format!("127.0.0.1:{}", testkit::free_port());
+        let (rpc_url, grpc_url) = (net.rpc_url(), net.grpc_url());
+        let mut args = vec![
+            "--rpc-url",
+            &rpc_url,
+            "--grpc-url",
+            &grpc_url,
+            "--database-url",
+            database_url,
+            "--health-addr",
+            &health,
+        ];
+        args.extend_from_slice(extra);
+        Indexer {
+            child: command("indexer", &args).spawn().expect("indexer starts"),
+            health: format!("http://{health}"),
+        }
+    }
+}
+
+/// An `api serve` replica and its base URL.
+pub struct Replica {
+    pub child: tokio::process::Child,
+    pub base: String,
+}
+
+impl Replica {
+    /// `api serve` reading `database_url` and `net`'s RPC, listening on a free port, `extra` flags last.
+    pub fn spawn(net: &Localnet, database_url: &str, extra: &[&str]) -> Replica {
+        let port = testkit::free_port();
+        let base = format!("http://127.0.0.1:{port}");
+        let (rpc_url, listen) = (net.rpc_url(), format!("127.0.0.1:{port}"));
+        let mut args = vec![
+            "serve",
+            "--rpc-url",
+            &rpc_url,
+            "--database-url",
+            database_url,
+            "--public-base-url",
+            &base,
+            "--listen",
+            &listen,
+        ];
+        args.extend_from_slice(extra);
+        let child = command("api", &args).spawn().expect("api serve starts");
+        Replica { child, base }
+    }
 }
 
 pub async fn role(http: &reqwest::Client, ix: &Indexer) -> String {
