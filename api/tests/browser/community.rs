@@ -15,182 +15,18 @@
 
 use crate::common;
 
-use api::process::config::ApiConfig;
-use fantoccini::{Client, ClientBuilder, Locator};
+use crate::harness::{
+    assert_no_page_errors, browser, chromedriver, click, connect_dev_wallet, fill, js, page_stack,
+    wait_js,
+};
+use crate::journey::{api_buy, api_launch};
+
+use fantoccini::Client;
 use localnet::testkit::{self, SOL};
 use serde_json::{json, Value};
 use solana_keypair::Keypair;
 use solana_signer::Signer;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-
-/// chromedriver on a free loopback port, killed on drop.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-async fn chromedriver() -> Driver {
-    assert!(
-        std::path::Path::new(CHROMIUM).exists(),
-        "Chromium is not installed at {CHROMIUM} (apt-get install -y chromium chromium-driver)"
-    );
-    let port = testkit::free_port();
-    let child = Command::new("chromedriver")
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver (apt-get install -y chromium-driver)");
-    let url = format!("http://127.0.0.1:{port}");
-    let start = Instant::now();
-    while reqwest::get(format!("{url}/status")).await.is_err() {
-        assert!(start.elapsed() < Duration::from_secs(20), "no chromedriver");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    Driver { child, url }
-}
-
-/// A new browser session: its own profile, so its own localStorage (watchlist, wallet).
-async fn session(driver: &Driver) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({ "binary": CHROMIUM, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-            "--disable-dev-shm-usage", "--window-size=1280,900"] }),
-    );
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&driver.url)
-        .await
-        .expect("connecting to chromedriver")
-}
-
-/// Waits until the JavaScript expression `cond` is true on the page.
-async fn wait_js(c: &Client, cond: &str, what: &str) {
-    let start = Instant::now();
-    loop {
-        let ok = c.execute(&format!("return !!({cond});"), vec![]).await;
-        if ok.is_ok_and(|v| v == Value::Bool(true)) {
-            return;
-        }
-        if start.elapsed() > Duration::from_secs(40) {
-            let page = c
-                .execute(
-                    "return location.hash + ' | ' + (window.__errors || []).join(' ; ') + ' | ' \
-                     + document.body.innerText.slice(0, 3000)",
-                    vec![],
-                )
-                .await
-                .unwrap_or_default();
-            panic!("timed out waiting for {what} ({cond}); the page: {page}");
-        }
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
-}
-
-async fn js(c: &Client, script: &str, args: Vec<Value>) -> Value {
-    c.execute(script, args).await.unwrap()
-}
-
-async fn click(c: &Client, css: &str) {
-    for attempt in 0.. {
-        let element = c
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"));
-        match element.click().await {
-            Ok(_) => return,
-            Err(_) if attempt < 5 => tokio::time::sleep(Duration::from_millis(150)).await,
-            Err(e) => panic!("clicking {css}: {e}"),
-        }
-    }
-}
-
-async fn fill(c: &Client, css: &str, value: &str) {
-    let e = c
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no {css}: {e}"));
-    e.clear().await.unwrap();
-    e.send_keys(value).await.unwrap();
-}
-
-/// Script errors and failed promises the page records from here on.
-async fn record_errors(c: &Client) {
-    js(
-        c,
-        "window.__errors = window.__errors || []; \
-         window.addEventListener('error', (e) => __errors.push(e.message)); \
-         window.addEventListener('unhandledrejection', (e) => __errors.push(String(e.reason)));",
-        vec![],
-    )
-    .await;
-}
-
-/// A SOL launch over the API by a wallet of its own (prepare, sign, submit, record), as any client makes one:
-/// listed on discovery.
-async fn api_launch(s: &common::Stack, name: &str, symbol: &str) -> String {
-    let http = reqwest::Client::new();
-    let creator = testkit::funded(&s.rpc(), 20 * SOL).await.unwrap();
-    let launch = json!({
-        "chainKey": "solana", "launchType": "bonding-curve", "curvePreset": "fair", "quote": "sol",
-        "name": name, "symbol": symbol, "description": format!("{name}, launched over the API"),
-        "totalSupply": "1000000000", "creator": creator.pubkey().to_string(),
-    });
-    let (status, prepared) =
-        common::post(&http, &format!("{}/launchpad/prepare", s.base), &launch).await;
-    assert_eq!(status, 200, "{prepared}");
-    let signed = common::sign(prepared["solanaTransaction"].as_str().unwrap(), &creator);
-    let (status, sent) = s.submit(&http, &signed).await;
-    assert_eq!(status, 200, "{sent}");
-    let mut record = launch.clone();
-    record["tokenAddress"] = prepared["mint"].clone();
-    record["deployTxHash"] = sent["signature"].clone();
-    record["metadataURI"] = prepared["metadataURI"].clone();
-    let start = Instant::now();
-    loop {
-        let (status, body) =
-            common::post(&http, &format!("{}/launchpad/record", s.base), &record).await;
-        if status == 200 {
-            break;
-        }
-        assert!(
-            body["error"]["code"] == "NOT_CONFIRMED" && start.elapsed() < Duration::from_secs(30),
-            "{body}"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    prepared["mint"].as_str().unwrap().to_string()
-}
-
-/// A buy of `lamports` of `mint` by `wallet` over the API (quote, build, sign, submit).
-async fn api_buy(s: &common::Stack, wallet: &Keypair, mint: &str, lamports: u64) {
-    let http = reqwest::Client::new();
-    let request = json!({
-        "chainKey": "solana", "tokenIn": sdk::ids::NATIVE_MINT.to_string(), "tokenOut": mint,
-        "amountIn": lamports.to_string(), "slippageBps": 500, "taker": wallet.pubkey().to_string(),
-    });
-    let (status, quote) = common::post(&http, &format!("{}/swap/quote", s.base), &request).await;
-    assert_eq!(status, 200, "{quote}");
-    let build = json!({
-        "request": request, "route": quote["best"]["route"], "minAmountOut": quote["best"]["minAmountOut"],
-    });
-    let (status, built) = common::post(&http, &format!("{}/swap/build", s.base), &build).await;
-    assert_eq!(status, 200, "{built}");
-    let signed = common::sign(built["solanaTransaction"].as_str().unwrap(), wallet);
-    let (status, sent) = s.submit(&http, &signed).await;
-    assert_eq!(status, 200, "{sent}");
-}
+use std::time::Duration;
 
 /// Sets `wallet`'s profile name over the API with the message `docs/api.md` documents, signed here.
 async fn set_name(s: &common::Stack, wallet: &Keypair, name: &str) {
@@ -233,11 +69,7 @@ async fn last_price(s: &common::Stack, mint: &str) -> f64 {
 
 async fn toasts(c: &Client) -> Vec<String> {
     serde_json::from_value(
-        js(
-            c,
-            "return [...document.querySelectorAll('#toasts .toast-item span')].map((e) => e.textContent);",
-            vec![],
-        )
+        js(c, "return [...document.querySelectorAll('#toasts .toast-item span')].map((e) => e.textContent);")
         .await,
     )
     .unwrap()
@@ -245,16 +77,10 @@ async fn toasts(c: &Client) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn comments_names_and_the_watchlist_across_two_browsers() {
-    let s = common::stack_configured(false, |c| ApiConfig {
-        localnet: true,
-        rate_limit_per_second: 1_000,
-        rate_limit_burst: 2_000,
-        ..c
-    })
-    .await;
+    let s = page_stack(None).await;
     let base = s.base.clone();
-    let watched = api_launch(&s, "Watched Coin", "WTCH").await;
-    let other = api_launch(&s, "Other Coin", "OTHR").await;
+    let watched = api_launch(&s, "Watched Coin", "WTCH", "fair", "sol", "").await;
+    let other = api_launch(&s, "Other Coin", "OTHR", "fair", "sol", "").await;
     let trader = testkit::funded(&s.rpc(), 40 * SOL).await.unwrap();
     let trader_address = trader.pubkey().to_string();
     set_name(&s, &trader, "Trader Joe").await;
@@ -262,12 +88,11 @@ async fn comments_names_and_the_watchlist_across_two_browsers() {
     s.wait_indexed().await;
 
     let driver = chromedriver().await;
-    let a = session(&driver).await;
-    let b = session(&driver).await;
+    let a = browser(&driver).await;
+    let b = browser(&driver).await;
 
     // 1. Session B on the token page: the trader by its name on the holder row and on its trade row.
     b.goto(&format!("{base}/#/token/{watched}")).await.unwrap();
-    record_errors(&b).await;
     let named = |list: &str| {
         format!(
             "[...document.querySelectorAll('{list} a.who[title=\"{trader_address}\"]')]\
@@ -277,48 +102,28 @@ async fn comments_names_and_the_watchlist_across_two_browsers() {
     wait_js(
         &b,
         &named("#holders li"),
+        40,
         "the trader's name on its holder row",
     )
     .await;
     wait_js(
         &b,
         &named("#trades tr.trade-row td.trader"),
+        40,
         "the trader's name on its trade row",
     )
     .await;
     // Until the page reloads, this mark stays: what arrives below arrives live.
-    js(&b, "window.__sameView = true;", vec![]).await;
+    js(&b, "window.__sameView = true;").await;
 
     // 2. Session A: the development wallet names itself in the wallet page's editor, then comments.
     a.goto(&format!("{base}/")).await.unwrap();
-    record_errors(&a).await;
-    click(&a, "#wallet-connect").await;
-    wait_js(
-        &a,
-        "document.querySelector('#dev-wallet')?.offsetParent",
-        "the wallet menu",
-    )
-    .await;
-    click(&a, "#dev-wallet").await;
-    wait_js(
-        &a,
-        "document.querySelector('#wallet-address')",
-        "the dev wallet",
-    )
-    .await;
-    let dev: String = js(
-        &a,
-        "return document.querySelector('#wallet-address').title;",
-        vec![],
-    )
-    .await
-    .as_str()
-    .unwrap()
-    .to_string();
-    js(&a, "location.hash = '#/wallet';", vec![]).await;
+    let dev = connect_dev_wallet(&a).await;
+    js(&a, "location.hash = '#/wallet';").await;
     wait_js(
         &a,
         "document.querySelector('#profile-form')",
+        40,
         "the profile editor",
     )
     .await;
@@ -328,17 +133,25 @@ async fn comments_names_and_the_watchlist_across_two_browsers() {
         &a,
         "document.querySelector('#profile-status')?.textContent === 'Saved.' && \
          document.querySelector('#profile-display-name')?.textContent === 'Dev Poster'",
+        40,
         "the signed profile saved",
     )
     .await;
-    js(&a, &format!("location.hash = '#/token/{watched}';"), vec![]).await;
-    wait_js(&a, "document.querySelector('#comment-form')", "the thread").await;
+    js(&a, &format!("location.hash = '#/token/{watched}';")).await;
+    wait_js(
+        &a,
+        "document.querySelector('#comment-form')",
+        40,
+        "the thread",
+    )
+    .await;
     // Markup is refused with the API's error in words, and nothing is posted.
     fill(&a, "#comment-text", "gm <b>bold</b>").await;
     click(&a, "#comment-post").await;
     wait_js(
         &a,
         "document.querySelector('#comment-status')?.textContent.includes('MARKUP_NOT_ALLOWED')",
+        40,
         "the markup refused",
     )
     .await;
@@ -348,6 +161,7 @@ async fn comments_names_and_the_watchlist_across_two_browsers() {
     wait_js(
         &a,
         "document.querySelector('#comment-status')?.textContent === 'Posted.'",
+        40,
         "the comment posted",
     )
     .await;
@@ -371,96 +185,66 @@ async fn comments_names_and_the_watchlist_across_two_browsers() {
              && li.querySelector('a.who').textContent === 'Dev Poster' \
              && li.querySelector('a.who').title === '{dev}'; }})()"
         ),
+        40,
         "the comment live in session B",
     )
     .await;
     assert_eq!(
-        js(&b, "return window.__sameView === true;", vec![]).await,
+        js(&b, "return window.__sameView === true;").await,
         json!(true),
         "session B reloaded instead of following the feed"
     );
 
     // 4. Session B's watchlist: the star on discovery, kept in B only; the Watchlist filter.
     b.goto(&format!("{base}/")).await.unwrap();
-    record_errors(&b).await;
     let star = format!("button[data-star=\"{watched}\"]");
-    wait_js(
-        &b,
-        &format!(
+    wait_js(&b, &format!(
             "document.querySelector('{star}') && document.querySelector('button[data-star=\"{other}\"]')"
-        ),
-        "both launches' stars on discovery",
-    )
+        ), 40, "both launches' stars on discovery")
     .await;
     assert_eq!(
         js(
             &b,
-            &format!("return document.querySelector('{star}').getAttribute('aria-pressed');"),
-            vec![]
+            &format!("return document.querySelector('{star}').getAttribute('aria-pressed');")
         )
         .await,
         json!("false")
     );
     click(&b, &star).await;
-    wait_js(
-        &b,
-        &format!("document.querySelector('{star}').getAttribute('aria-pressed') === 'true' && document.querySelector('{star}').textContent === '★'"),
-        "the star on",
-    )
+    wait_js(&b, &format!("document.querySelector('{star}').getAttribute('aria-pressed') === 'true' && document.querySelector('{star}').textContent === '★'"), 40, "the star on")
     .await;
     assert_eq!(
-        js(
-            &b,
-            "return localStorage.getItem('launchpad.watchlist');",
-            vec![]
-        )
-        .await,
+        js(&b, "return localStorage.getItem('launchpad.watchlist');").await,
         json!(json!([watched]).to_string())
     );
     // A's browser keeps its own (empty) watchlist.
     assert_eq!(
-        js(
-            &a,
-            "return localStorage.getItem('launchpad.watchlist');",
-            vec![]
-        )
-        .await,
+        js(&a, "return localStorage.getItem('launchpad.watchlist');").await,
         Value::Null
     );
     js(
         &b,
         "const p = document.querySelector('input[name=alertPercent]'); p.value = '1'; \
          p.dispatchEvent(new Event('change'));",
-        vec![],
     )
     .await;
     assert_eq!(
-        js(
-            &b,
-            "return localStorage.getItem('launchpad.alertPercent');",
-            vec![]
-        )
-        .await,
+        js(&b, "return localStorage.getItem('launchpad.alertPercent');").await,
         json!("1")
     );
     js(
         &b,
         "const s = document.querySelector('select[name=list]'); s.value = 'watchlist'; \
          s.dispatchEvent(new Event('change'));",
-        vec![],
     )
     .await;
-    wait_js(
-        &b,
-        &format!(
+    wait_js(&b, &format!(
             "document.querySelector('#listing-info')?.textContent === '1 watched launch' && \
              !document.querySelector('button[data-star=\"{other}\"]') && document.querySelector('{star}')"
-        ),
-        "the Watchlist filter listing only the watched launch",
-    )
+        ), 40, "the Watchlist filter listing only the watched launch")
     .await;
     assert!(
-        js(&b, "return location.hash;", vec![])
+        js(&b, "return location.hash;")
             .await
             .as_str()
             .unwrap()
@@ -473,6 +257,7 @@ async fn comments_names_and_the_watchlist_across_two_browsers() {
     wait_js(
         &b,
         "document.querySelector('#feed-status')?.textContent === 'Live'",
+        40,
         "session B on the live feed",
     )
     .await;
@@ -489,13 +274,9 @@ async fn comments_names_and_the_watchlist_across_two_browsers() {
     let expected = (moved - reference) / reference * 100.0;
     assert!(expected >= 1.0, "the buy moved the price {expected}%");
     let prefix = format!("Watched token {}… up ", &watched[..4]);
-    wait_js(
-        &b,
-        &format!(
+    wait_js(&b, &format!(
             "[...document.querySelectorAll('#toasts .toast-item span')].some((e) => e.textContent.startsWith({prefix:?}))"
-        ),
-        "the watched token's move toast",
-    )
+        ), 40, "the watched token's move toast")
     .await;
     let shown = toasts(&b).await;
     assert_eq!(shown.len(), 1, "{shown:?}");
@@ -510,13 +291,8 @@ async fn comments_names_and_the_watchlist_across_two_browsers() {
     );
     assert!(!shown[0].contains(&other[..4]), "{shown:?}");
 
-    for c in [&a, &b] {
-        assert_eq!(
-            js(c, "return window.__errors;", vec![]).await,
-            json!([]),
-            "page errors"
-        );
-    }
+    assert_no_page_errors(&a, "in session A").await;
+    assert_no_page_errors(&b, "in session B").await;
     let _ = a.close().await;
     let _ = b.close().await;
     let _ = s.stop.send(true);

@@ -8,227 +8,24 @@
 
 use crate::common;
 
-use api::process::config::ApiConfig;
-use fantoccini::{Client, ClientBuilder, Locator};
+use crate::harness::{
+    assert_fits, assert_no_page_errors, chromium, click, connect_dev_wallet, fill, go, js,
+    open_wallet_menu, page_errors, page_stack, pick_dev_wallet, reach, tap, text, text_of,
+    type_into, viewport, wait_js, DESKTOP, PHONE,
+};
+
+use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "chromedriver";
-pub(crate) const PHONE: (u32, u32) = (390, 844);
-/// The issue's desktop window (issue 37: 1366x800).
-pub(crate) const DESKTOP: (u32, u32) = (1366, 800);
 /// The journey's `--explorer-url`: every mint, wallet and transaction links there.
 const EXPLORER: &str = "https://explorer.test/{kind}/{id}?cluster=custom";
-
-/// chromedriver on a free loopback port, killed on drop.
-pub(crate) struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-pub(crate) async fn chromedriver() -> Driver {
-    assert!(
-        std::path::Path::new(CHROMIUM).exists(),
-        "Chromium is not installed at {CHROMIUM}: the browser test needs it \
-         (apt-get install -y chromium chromium-driver; .ci/run does it)"
-    );
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot start {CHROMEDRIVER} ({e}): apt-get install -y chromium chromium-driver \
-                 (.ci/run does it)"
-            )
-        });
-    let url = format!("http://127.0.0.1:{port}");
-    let start = Instant::now();
-    while reqwest::get(format!("{url}/status")).await.is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "chromedriver never answered on {url}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    Driver { child, url }
-}
-
-pub(crate) async fn browser(driver: &Driver) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1366,800", "--hide-scrollbars", "--force-device-scale-factor=1",
-            ],
-        }),
-    );
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&driver.url)
-        .await
-        .expect("connecting to chromedriver")
-}
-
-/// What the page shows as errors (for failure messages).
-pub(crate) async fn page_errors(c: &Client) -> String {
-    c.execute(
-        "return [...document.querySelectorAll('.error')].filter(e => !e.hidden).map(e => e.textContent).join(' | ') \
-         + ' @ ' + location.hash",
-        vec![],
-    )
-    .await
-    .map(|v| v.as_str().unwrap_or_default().to_string())
-    .unwrap_or_default()
-}
-
-/// Waits until the JavaScript expression `cond` is true on the page.
-pub(crate) async fn wait_js(c: &Client, cond: &str, secs: u64, what: &str) {
-    let start = Instant::now();
-    loop {
-        let ok = c
-            .execute(&format!("return !!({cond});"), vec![])
-            .await
-            .map(|v| v == Value::Bool(true))
-            .unwrap_or(false);
-        if ok {
-            return;
-        }
-        if start.elapsed() > Duration::from_secs(secs) {
-            let shown = c
-                .execute(
-                    "return (document.querySelector('main')?.innerText || '').slice(0, 2000);",
-                    vec![],
-                )
-                .await
-                .unwrap_or_default();
-            panic!(
-                "timed out after {secs}s waiting for {what} ({cond}); page errors: {}; the page showed: {shown}",
-                page_errors(c).await
-            );
-        }
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
-}
-
-pub(crate) async fn text(c: &Client, css: &str) -> String {
-    c.execute(
-        "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
-        vec![json!(css)],
-    )
-    .await
-    .unwrap()
-    .as_str()
-    .unwrap_or_default()
-    .to_string()
-}
-
-/// Clicks `css`. The page re-renders panels as the feed reports trades, so an element found an instant
-/// before can be replaced before the click lands: a stale element is found again (a few times) and clicked.
-pub(crate) async fn click(c: &Client, css: &str) {
-    for attempt in 0.. {
-        let element = c
-            .find(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"));
-        match element.click().await {
-            Ok(_) => return,
-            Err(fantoccini::error::CmdError::Standard(e))
-                if e.error == fantoccini::error::ErrorStatus::StaleElementReference
-                    && attempt < 5 =>
-            {
-                tokio::time::sleep(Duration::from_millis(100)).await
-            }
-            Err(e) => panic!("clicking {css}: {e}"),
-        }
-    }
-}
-
-pub(crate) async fn fill(c: &Client, css: &str, value: &str) {
-    let e = c
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no {css}: {e}"));
-    e.clear().await.unwrap();
-    e.send_keys(value).await.unwrap();
-}
-
-pub(crate) async fn go(c: &Client, base: &str, hash: &str) {
-    c.goto(&format!("{base}/{hash}")).await.unwrap();
-}
 
 fn screenshots_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots");
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Script errors, failed promises and CSP violations the page recorded (`window.__errors`): none allowed.
-pub(crate) async fn assert_no_page_errors(c: &Client, when: &str) {
-    let errors = c
-        .execute(
-            "return window.__errors || ['the page never loaded errors.js'];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    assert_eq!(errors, json!([]), "page errors {when}");
-}
-
-/// Nothing on the page is wider than the window: it never scrolls sideways.
-pub(crate) async fn assert_fits(c: &Client, what: &str) {
-    let sizes = c
-        .execute(
-            "const clipped = (e) => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) { if (getComputedStyle(a).overflowX !== 'visible') return true; } return false; };              const wide = [...document.querySelectorAll('body *')].filter((e) => (e.getBoundingClientRect().right > window.innerWidth + 0.5 || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible' && e.getBoundingClientRect().left + e.scrollWidth > window.innerWidth + 0.5)) && (e.offsetParent || getComputedStyle(e).position === 'fixed') && !clipped(e))                .slice(0, 3).map((e) => e.tagName + '#' + e.id + '.' + e.className);              return [document.documentElement.scrollWidth, window.innerWidth, wide];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    assert!(
-        sizes[0].as_u64().unwrap() <= sizes[1].as_u64().unwrap(),
-        "{what} scrolls sideways (scrollWidth, innerWidth, widest): {sizes}"
-    );
-}
-
-/// Sizes the window so that the page's viewport (`innerWidth` x `innerHeight`) is `(w, h)`: the browser's own
-/// bars are added to the height (headless Chromium keeps about 65 px of a desktop window's height for them).
-/// The width is the viewport's already (`outerWidth` is clamped to at least 500 px while the page gets 390).
-pub(crate) async fn viewport(c: &Client, (w, h): (u32, u32)) {
-    c.set_window_size(w, h).await.unwrap();
-    let bar = c
-        .execute("return window.outerHeight - window.innerHeight;", vec![])
-        .await
-        .unwrap()
-        .as_i64()
-        .unwrap_or(0)
-        .max(0) as u32;
-    if bar > 0 {
-        c.set_window_size(w, h + bar).await.unwrap();
-    }
-    let inner = c
-        .execute("return [window.innerWidth, window.innerHeight];", vec![])
-        .await
-        .unwrap();
-    assert_eq!(inner, json!([w, h]), "the viewport");
 }
 
 /// Screenshots of the current page at phone and desktop widths: `docs/screenshots/<name>-{phone,desktop}.png`.
@@ -309,7 +106,7 @@ fn token_png() -> PathBuf {
 
 /// A launch over the API by a wallet of its own (prepare, sign, submit, record), as any client would; with
 /// `first_buy` empty, none.
-async fn api_launch(
+pub(crate) async fn api_launch(
     s: &common::Stack,
     name: &str,
     symbol: &str,
@@ -371,7 +168,7 @@ pub(crate) async fn api_launch_by(
 
 /// A buy of `lamports` of a SOL launch's `mint` by `wallet` over the API (quote, build, sign, submit), as
 /// another trader would make it: the trade the chain recorded (its signature).
-async fn api_buy(
+pub(crate) async fn api_buy(
     s: &common::Stack,
     wallet: &solana_keypair::Keypair,
     mint: &str,
@@ -457,7 +254,7 @@ async fn launch_paid(s: &common::Stack, mint: &str, wallet: &str) -> u64 {
 }
 
 /// A base-unit integer from the digits of a figure on the page (`5,515,082.63 UITEST` with 6 decimals).
-fn base_units(figure: &str, decimals: u32) -> u64 {
+pub(crate) fn base_units(figure: &str, decimals: u32) -> u64 {
     let number: String = figure
         .chars()
         .filter(|c| c.is_ascii_digit() || *c == '.')
@@ -469,17 +266,47 @@ fn base_units(figure: &str, decimals: u32) -> u64 {
         .unwrap()
 }
 
-/// Ticks the quote's confirmation when it asks for one, sends the trade, and waits for it in the trades (more
-/// than `rows` of them) or for the panel's error, which fails the test.
-async fn confirm_and_trade(c: &Client, rows: u64, what: &str) {
-    c.execute(
-        "const row = document.querySelector('#trade-confirm-row'); \
-         if (row && !row.hidden && !document.querySelector('#trade-confirm').checked) document.querySelector('#trade-confirm').click();",
-        vec![],
+/// On the wallet page of the connected development wallet `address`: the faucet's button (a tap) funds it
+/// with the faucet's SOL, as the chain then holds it.
+pub(crate) async fn fund_from_wallet_page(c: &Client, s: &common::Stack, address: &str) {
+    tap(c, "#airdrop").await;
+    wait_js(
+        c,
+        "document.querySelector('#wallet-status')?.textContent.includes('airdropped')",
+        30,
+        "the airdrop",
     )
-    .await
-    .unwrap();
-    click(c, "#trade-submit").await;
+    .await;
+    let balance = s
+        .rpc()
+        .get_balance(&address.parse().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(
+        balance,
+        api::routes::ui::AIRDROP_LAMPORTS,
+        "the dev wallet is funded"
+    );
+}
+
+/// Ticks the quote's confirmation, a tap within the screen, when it asks for one and is not ticked yet.
+async fn tick_if_asked(c: &Client) {
+    let asked = js(
+        c,
+        "const row = document.querySelector('#trade-confirm-row'); \
+         return !!row && !row.hidden && !document.querySelector('#trade-confirm').checked;",
+    )
+    .await;
+    if asked == Value::Bool(true) {
+        tap(c, "#trade-confirm").await;
+    }
+}
+
+/// Ticks the quote's confirmation when it asks for one, taps the trade's button, and waits for it in the trades (more
+/// than `rows` of them) or for the panel's error, which fails the test.
+pub(crate) async fn confirm_and_trade(c: &Client, rows: u64, what: &str) {
+    tick_if_asked(c).await;
+    tap(c, "#trade-submit").await;
     wait_js(
         c,
         &format!("document.querySelectorAll('#trades tr.trade-row').length > {rows} || !document.querySelector('#trade-error').hidden"),
@@ -492,7 +319,7 @@ async fn confirm_and_trade(c: &Client, rows: u64, what: &str) {
 }
 
 /// A JSON GET against the API.
-async fn get_json(url: &str) -> Value {
+pub(crate) async fn get_json(url: &str) -> Value {
     common::get(&reqwest::Client::new(), url).await.1
 }
 
@@ -509,7 +336,7 @@ async fn progress_bps(c: &Client) -> u64 {
     .max(0) as u64
 }
 
-async fn trade_rows(c: &Client) -> u64 {
+pub(crate) async fn trade_rows(c: &Client) -> u64 {
     c.execute(
         "return document.querySelectorAll('#trades tr.trade-row').length;",
         vec![],
@@ -520,20 +347,224 @@ async fn trade_rows(c: &Client) -> u64 {
     .unwrap()
 }
 
+/// Taps Buy (the confirmation first, when asked), releasing the quotes the race holds, and returns the minimum
+/// on screen read in the same script as the click: exactly what the user saw. The button and the
+/// confirmation within the screen, as a thumb needs them.
+async fn tap_reading_min(c: &Client) -> String {
+    tick_if_asked(c).await;
+    reach(c, "#trade-submit").await;
+    text_of(
+        c,
+        "window.__holdQuotes = false; const m = document.querySelector('#quote-min').textContent; \
+         document.querySelector('#trade-submit').click(); return m;",
+    )
+    .await
+}
+
+/// The two-wallet race (issue 37, scope 1) on the token page of `mint` (a SOL launch on its curve), the
+/// connected wallet `address` buying 0.5 SOL: the page shows a quote, `rival` buys 2 SOL first, then the user
+/// clicks. What is signed is the minimum that was on screen at the click: the page reads the price again, and
+/// when the new quote no longer reaches that minimum it shows the new figures and waits for another click; the
+/// fill, read from the chain, is never below the minimum the user saw. Every tap within the screen. Returns
+/// the buy's signature.
+pub(crate) async fn two_wallet_race(
+    c: &Client,
+    s: &common::Stack,
+    mint: &str,
+    address: &str,
+    rival: &solana_keypair::Keypair,
+) -> String {
+    let base = &s.base;
+    tap(c, "#side-buy").await;
+    type_into(c, "#trade-amount", "0.5").await;
+    wait_js(c, "document.querySelector('#trade-quote')?.dataset.amountIn === '500000000' && document.querySelector('#quote-min')", 20, "a quote for 0.5 SOL").await;
+    let first_min = text(c, "#quote-min").await;
+    let mine = format!("{base}/launchpad/trades/{mint}?wallet={address}");
+    let my_trades = get_json(&mine).await["trades"].as_array().unwrap().len();
+    // The user looks away: the page's own re-quotes are held (by the test, in `fetch`) until the click, so
+    // the click races the rival's trade deterministically.
+    c.execute(
+        "window.__holdQuotes = true; const f = window.fetch; \
+         window.fetch = (u, ...a) => String(u).includes('/swap/quote') && window.__holdQuotes ? new Promise(() => {}) : f(u, ...a);",
+        vec![],
+    )
+    .await
+    .unwrap();
+    api_buy(s, rival, mint, 2 * localnet::testkit::SOL).await;
+    s.wait_indexed().await;
+    // The button is live again (whatever the page was doing has finished) before the user clicks.
+    wait_js(
+        c,
+        "!document.querySelector('#trade-submit').disabled",
+        20,
+        "the Buy button enabled",
+    )
+    .await;
+    let shown_min = tap_reading_min(c).await;
+    assert_eq!(
+        shown_min, first_min,
+        "the quote the user saw before the rival's trade"
+    );
+    wait_js(
+        c,
+        "document.querySelector('#trade-moved') || document.querySelector('#trade-status')?.textContent.startsWith('Bought') || !document.querySelector('#trade-error').hidden",
+        60,
+        "the racing buy's outcome",
+    )
+    .await;
+    // Held back: nothing signed, the new (lower) figures on screen, a new click takes them.
+    let moved = text(c, "#trade-moved").await;
+    assert!(
+        moved.starts_with("The price moved since this quote: you would now receive about ")
+            && moved.contains(text(c, "#quote-out").await.trim_start_matches("≈ ")),
+        "the racing buy held back in words: {moved} / {}",
+        page_errors(c).await
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        get_json(&mine).await["trades"].as_array().unwrap().len(),
+        my_trades,
+        "held back: nothing was signed"
+    );
+    let moved_min = text(c, "#quote-min").await;
+    assert!(
+        base_units(&moved_min, 6) < base_units(&shown_min, 6),
+        "the new minimum ({moved_min}) is below the one shown before ({shown_min})"
+    );
+    let min_at_click = tap_reading_min(c).await;
+    assert_eq!(min_at_click, moved_min);
+    wait_js(c, "document.querySelector('#trade-status')?.textContent.startsWith('Bought') || !document.querySelector('#trade-error').hidden", 60, "the buy after the race").await;
+    assert_eq!(text(c, "#trade-error").await, "", "the buy after the race");
+    let signature = c
+        .execute(
+            "return document.querySelector('#trade-status').dataset.signature;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let signed_min = c
+        .execute(
+            "return document.querySelector('#trade-status').dataset.minAmountOut;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let signed_min: u64 = signed_min.as_str().unwrap().parse().unwrap();
+    // The page shows at most 4 decimals (cut, never rounded up): equal to the hundredth of a base unit.
+    assert_eq!(
+        signed_min / 100,
+        base_units(&min_at_click, 6) / 100,
+        "the transaction carries the minimum on screen ({min_at_click})"
+    );
+    let filled = received(s, signature.as_str().unwrap(), address, mint).await;
+    assert!(
+        filled >= signed_min && filled >= base_units(&min_at_click, 6),
+        "filled {filled}, below the minimum on screen {min_at_click}"
+    );
+    let signature = signature.as_str().unwrap().to_string();
+    wait_js(
+        c,
+        &format!("document.querySelector('#trades tr.trade-row[data-signature=\"{signature}\"]')"),
+        20,
+        "the buy after the race in the trades",
+    )
+    .await;
+    signature
+}
+
+/// Max on the buy that completes the curve of `mint`, by the connected wallet `address`: it leaves room for the
+/// fees, the temporary wrapped-SOL account and the rent of the accounts migration opens; its impact is computed
+/// from what it uses (net of the refund) and asks for the confirmation, without which nothing is signed; it
+/// lands and the curve graduates; the panel then shows the AMM pool's fee. Every tap within the screen.
+/// Returns the fee as shown (`0.25%`).
+pub(crate) async fn graduating_max_buy(
+    c: &Client,
+    s: &common::Stack,
+    mint: &str,
+    address: &str,
+) -> String {
+    let base = &s.base;
+    let rpc = s.rpc();
+    let rows = trade_rows(c).await;
+    let lamports_before = rpc.get_balance(&address.parse().unwrap()).await.unwrap();
+    tap(c, "#trade-max").await;
+    wait_js(
+        c,
+        "document.querySelector('#quote-refund') && document.querySelector('#quote-rent-migration') && \
+         !document.querySelector('#trade-confirm-row').hidden",
+        20,
+        "the graduating Max buy's quote: refund, migration rent, confirmation",
+    )
+    .await;
+    let impact: f64 = text(c, "#quote-impact")
+        .await
+        .trim_end_matches('%')
+        .parse()
+        .unwrap();
+    assert!(impact > 10.0, "a graduating Max buy's impact: {impact}%");
+    // Nothing is signed until the user ticks the confirmation.
+    tap(c, "#trade-submit").await;
+    wait_js(
+        c,
+        "document.querySelector('#trade-error')?.textContent.includes('tick the box')",
+        20,
+        "the graduating buy held back until confirmed",
+    )
+    .await;
+    assert_eq!(trade_rows(c).await, rows, "nothing was bought");
+    assert_eq!(text(c, "#quote-rent-migration").await, "0.01172064 SOL");
+    let offered: u64 = text_of(
+        c,
+        "return document.querySelector('#trade-quote').dataset.amountIn;",
+    )
+    .await
+    .parse()
+    .unwrap();
+    assert!(
+        offered > lamports_before - 20_000_000,
+        "Max offers nearly everything: {offered} of {lamports_before}"
+    );
+    confirm_and_trade(c, rows, "the graduating Max buy").await;
+    wait_js(c, "document.querySelector('#trade-status')?.textContent.startsWith('Bought: the curve graduated')", 60, "the Max buy graduating the curve").await;
+    wait_js(
+        c,
+        "document.querySelector('#venue')?.textContent === 'AMM'",
+        30,
+        "the page on the AMM",
+    )
+    .await;
+    // After migration the panel shows the AMM pool's fee, as the chain charges it (not the curve's).
+    let curve = get_json(&format!("{base}/launchpad/curve/{mint}")).await;
+    let amm_fee = curve["ammFeeBps"]
+        .as_u64()
+        .expect("ammFeeBps after migration");
+    assert_ne!(amm_fee, curve["finalFeeBps"].as_u64().unwrap(), "{curve}");
+    // The fee the chain charges is the AMM pool account's, read over JSON-RPC.
+    let amm_pool: anchor_lang::prelude::Pubkey =
+        curve["ammPool"].as_str().unwrap().parse().unwrap();
+    let pool = sdk::accounts::decode_amm_pool(&rpc.get_account_data(&amm_pool).await.unwrap())
+        .expect("the AMM pool account");
+    assert_eq!(
+        u64::from(pool.fee_bps),
+        amm_fee,
+        "the API's AMM fee is the pool's"
+    );
+    let shown_fee = format!("{}%", amm_fee as f64 / 100.0);
+    wait_js(
+        c,
+        &format!("document.querySelector('#current-fee')?.textContent === '{shown_fee}'"),
+        20,
+        "the AMM fee in the curve panel",
+    )
+    .await;
+    shown_fee
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_launchpad_journey_in_chromium() {
-    let s = common::stack_configured(false, |c| ApiConfig {
-        localnet: true,
-        rate_limit_per_second: 1_000,
-        rate_limit_burst: 2_000,
-        explorer_url: Some(EXPLORER.into()),
-        ..c
-    })
-    .await;
+    let s = page_stack(Some(EXPLORER)).await;
     let base = s.base.clone();
-    let driver = chromedriver().await;
-    let c = browser(&driver).await;
-    viewport(&c, DESKTOP).await;
+    let (_driver, c) = chromium(DESKTOP).await;
 
     // 1. `/` opens the discovery page: empty, on the live feed.
     go(&c, &base, "").await;
@@ -561,54 +592,13 @@ async fn the_launchpad_journey_in_chromium() {
 
     // 2. The local development wallet, funded by the localnet's faucet. The wallet menu fits a phone's screen.
     viewport(&c, PHONE).await;
-    click(&c, "#wallet-connect").await;
-    wait_js(&c, "document.querySelector('#wallet-menu').open && document.querySelector('#dev-wallet').offsetParent", 10, "the wallet menu on a phone").await;
-    assert_fits(&c, "the wallet menu (phone)").await;
-    let menu = c
-        .execute("const r = document.querySelector('#wallet-menu .menu').getBoundingClientRect(); return [r.left, r.right, window.innerWidth];", vec![])
-        .await
-        .unwrap();
-    assert!(
-        menu[0].as_f64().unwrap() >= 0.0 && menu[1].as_f64().unwrap() <= menu[2].as_f64().unwrap(),
-        "the wallet menu within the phone's screen: {menu}"
-    );
+    open_wallet_menu(&c).await;
     viewport(&c, DESKTOP).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_fits(&c, "the wallet menu (desktop)").await;
-    click(&c, "#dev-wallet").await;
-    wait_js(
-        &c,
-        "document.querySelector('#wallet-address')",
-        10,
-        "the dev wallet",
-    )
-    .await;
-    let address = c
-        .execute(
-            "return document.querySelector('#wallet-address').title;",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .to_string();
+    let address = pick_dev_wallet(&c).await;
     go(&c, &base, "#/wallet").await;
-    click(&c, "#airdrop").await;
-    wait_js(
-        &c,
-        "document.querySelector('#wallet-status')?.textContent.includes('airdropped')",
-        30,
-        "the airdrop",
-    )
-    .await;
-    let rpc = s.rpc();
-    let balance = rpc.get_balance(&address.parse().unwrap()).await.unwrap();
-    assert_eq!(
-        balance,
-        api::routes::ui::AIRDROP_LAMPORTS,
-        "the dev wallet is funded"
-    );
+    fund_from_wallet_page(&c, &s, &address).await;
 
     // Discovery stays open in its own window: the launch must appear there without a reload.
     let launch_window = c.window().await.unwrap();
@@ -739,17 +729,13 @@ async fn the_launchpad_journey_in_chromium() {
         "the launch's rent on the form",
     )
     .await;
-    let rent_shown: u64 = c
-        .execute(
-            "return document.querySelector('#launch-rent').dataset.lamports;",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let rent_shown: u64 = text_of(
+        &c,
+        "return document.querySelector('#launch-rent').dataset.lamports;",
+    )
+    .await
+    .parse()
+    .unwrap();
     click(&c, "#launch-submit").await;
     wait_js(
         &c,
@@ -957,110 +943,7 @@ async fn the_launchpad_journey_in_chromium() {
     let rival = localnet::testkit::funded(&s.rpc(), 20 * localnet::testkit::SOL)
         .await
         .unwrap();
-    click(&c, "#side-buy").await;
-    fill(&c, "#trade-amount", "0.5").await;
-    wait_js(&c, "document.querySelector('#trade-quote')?.dataset.amountIn === '500000000' && document.querySelector('#quote-min')", 20, "a quote for 0.5 SOL").await;
-    let first_min = text(&c, "#quote-min").await;
-    let mine = format!("{base}/launchpad/trades/{mint}?wallet={address}");
-    let my_trades = get_json(&mine).await["trades"].as_array().unwrap().len();
-    // The user looks away: the page's own re-quotes are held (by the test, in `fetch`) until the click, so
-    // the click races the rival's trade deterministically.
-    c.execute(
-        "window.__holdQuotes = true; const f = window.fetch; \
-         window.fetch = (u, ...a) => String(u).includes('/swap/quote') && window.__holdQuotes ? new Promise(() => {}) : f(u, ...a);",
-        vec![],
-    )
-    .await
-    .unwrap();
-    api_buy(&s, &rival, &mint, 2 * localnet::testkit::SOL).await;
-    s.wait_indexed().await;
-    // The button is live again (whatever the page was doing has finished) before the user clicks.
-    wait_js(
-        &c,
-        "!document.querySelector('#trade-submit').disabled",
-        20,
-        "the Buy button enabled",
-    )
-    .await;
-    // The minimum on screen read in the same script as the click: exactly what the user saw.
-    const CLICK_READING_MIN: &str = "window.__holdQuotes = false; \
-         const row = document.querySelector('#trade-confirm-row'), box = document.querySelector('#trade-confirm'); \
-         if (!row.hidden && !box.checked) box.click(); \
-         const m = document.querySelector('#quote-min').textContent; \
-         document.querySelector('#trade-submit').click(); return m;";
-    let shown_min = c
-        .execute(CLICK_READING_MIN, vec![])
-        .await
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert_eq!(
-        shown_min, first_min,
-        "the quote the user saw before the rival's trade"
-    );
-    wait_js(
-        &c,
-        "document.querySelector('#trade-moved') || document.querySelector('#trade-status')?.textContent.startsWith('Bought') || !document.querySelector('#trade-error').hidden",
-        60,
-        "the racing buy's outcome",
-    )
-    .await;
-    // Held back: nothing signed, the new (lower) figures on screen, a new click takes them.
-    let moved = text(&c, "#trade-moved").await;
-    assert!(
-        moved.starts_with("The price moved since this quote: you would now receive about ")
-            && moved.contains(text(&c, "#quote-out").await.trim_start_matches("≈ ")),
-        "the racing buy held back in words: {moved} / {}",
-        page_errors(&c).await
-    );
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(
-        get_json(&mine).await["trades"].as_array().unwrap().len(),
-        my_trades,
-        "held back: nothing was signed"
-    );
-    let moved_min = text(&c, "#quote-min").await;
-    assert!(
-        base_units(&moved_min, 6) < base_units(&shown_min, 6),
-        "the new minimum ({moved_min}) is below the one shown before ({shown_min})"
-    );
-    let min_at_click = c
-        .execute(CLICK_READING_MIN, vec![])
-        .await
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert_eq!(min_at_click, moved_min);
-    wait_js(&c, "document.querySelector('#trade-status')?.textContent.startsWith('Bought') || !document.querySelector('#trade-error').hidden", 60, "the buy after the race").await;
-    assert_eq!(text(&c, "#trade-error").await, "", "the buy after the race");
-    let signature = c
-        .execute(
-            "return document.querySelector('#trade-status').dataset.signature;",
-            vec![],
-        )
-        .await
-        .unwrap();
-    let signed_min = c
-        .execute(
-            "return document.querySelector('#trade-status').dataset.minAmountOut;",
-            vec![],
-        )
-        .await
-        .unwrap();
-    let signed_min: u64 = signed_min.as_str().unwrap().parse().unwrap();
-    // The page shows at most 4 decimals (cut, never rounded up): equal to the hundredth of a base unit.
-    assert_eq!(
-        signed_min / 100,
-        base_units(&min_at_click, 6) / 100,
-        "the transaction carries the minimum on screen ({min_at_click})"
-    );
-    let filled = received(&s, signature.as_str().unwrap(), &address, &mint).await;
-    assert!(
-        filled >= signed_min && filled >= base_units(&min_at_click, 6),
-        "filled {filled}, below the minimum on screen {min_at_click}"
-    );
+    let signature = json!(two_wallet_race(&c, &s, &mint, &address, &rival).await);
     // The buy's transaction links to the explorer, in the status and in its row of the trades.
     let sig = signature.as_str().unwrap();
     let tx_link = EXPLORER.replace("{kind}", "tx").replace("{id}", sig);
@@ -1194,72 +1077,7 @@ async fn the_launchpad_journey_in_chromium() {
     // Max on the buy that completes the curve: it leaves room for the fees, the temporary wrapped-SOL
     // account and the rent of the accounts migration opens; its impact is computed from what it uses (net of
     // the refund) and asks for the confirmation; it lands.
-    let rows = trade_rows(&c).await;
-    let lamports_before = rpc.get_balance(&address.parse().unwrap()).await.unwrap();
-    click(&c, "#trade-max").await;
-    wait_js(
-        &c,
-        "document.querySelector('#quote-refund') && document.querySelector('#quote-rent-migration') && \
-         !document.querySelector('#trade-confirm-row').hidden",
-        20,
-        "the graduating Max buy's quote: refund, migration rent, confirmation",
-    )
-    .await;
-    let impact: f64 = text(&c, "#quote-impact")
-        .await
-        .trim_end_matches('%')
-        .parse()
-        .unwrap();
-    assert!(impact > 10.0, "a graduating Max buy's impact: {impact}%");
-    // Nothing is signed until the user ticks the confirmation.
-    click(&c, "#trade-submit").await;
-    wait_js(
-        &c,
-        "document.querySelector('#trade-error')?.textContent.includes('tick the box')",
-        20,
-        "the graduating buy held back until confirmed",
-    )
-    .await;
-    assert_eq!(trade_rows(&c).await, rows, "nothing was bought");
-    assert_eq!(text(&c, "#quote-rent-migration").await, "0.01172064 SOL");
-    let offered: u64 = c
-        .execute(
-            "return document.querySelector('#trade-quote').dataset.amountIn;",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(
-        offered > lamports_before - 20_000_000,
-        "Max offers nearly everything: {offered} of {lamports_before}"
-    );
-    confirm_and_trade(&c, rows, "the graduating Max buy").await;
-    wait_js(&c, "document.querySelector('#trade-status')?.textContent.startsWith('Bought: the curve graduated')", 60, "the Max buy graduating the curve").await;
-    wait_js(
-        &c,
-        "document.querySelector('#venue')?.textContent === 'AMM'",
-        30,
-        "the page on the AMM",
-    )
-    .await;
-    // After migration the panel shows the AMM pool's fee, as the chain charges it (not the curve's).
-    let curve = get_json(&format!("{base}/launchpad/curve/{mint}")).await;
-    let amm_fee = curve["ammFeeBps"]
-        .as_u64()
-        .expect("ammFeeBps after migration");
-    assert_ne!(amm_fee, curve["finalFeeBps"].as_u64().unwrap(), "{curve}");
-    let shown_fee = format!("{}%", amm_fee as f64 / 100.0);
-    wait_js(
-        &c,
-        &format!("document.querySelector('#current-fee')?.textContent === '{shown_fee}'"),
-        20,
-        "the AMM fee in the curve panel",
-    )
-    .await;
+    let shown_fee = graduating_max_buy(&c, &s, &mint, &address).await;
     wait_js(
         &c,
         "document.querySelector('#progress-text')?.textContent === '100%'",
@@ -1714,8 +1532,7 @@ async fn the_launchpad_journey_in_chromium() {
         .await
         .unwrap();
     if text(&c, "#wallet-address").await.is_empty() {
-        click(&c, "#wallet-connect").await;
-        click(&c, "#dev-wallet").await;
+        connect_dev_wallet(&c).await;
     }
     wait_js(
         &c,

@@ -6,6 +6,8 @@
 mod common;
 
 mod community;
+mod harness;
 mod journey;
+mod phone;
 mod pnl;
 mod roles;

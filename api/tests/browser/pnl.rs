@@ -1,4 +1,4 @@
-//! Profit and loss in a real browser (Chromium over WebDriver, as `browser.rs`) against a running stack on a
+//! Profit and loss in a real browser (Chromium over WebDriver, with the binary's `harness`) against a running stack on a
 //! localnet: a wallet buys twice and sells a third of its tokens on the curve; the wallet page's "Profit and
 //! loss" table then shows the cost basis, realized and unrealized PnL equal to a hand computation from the
 //! chain's balances (the textbook average-cost method, fees included as the wallet paid them), to the base
@@ -6,82 +6,15 @@
 
 use crate::common;
 
-use fantoccini::{Client, ClientBuilder};
+use crate::harness::{assert_no_page_errors, chromium, go, wait_js, DESKTOP};
+
+use fantoccini::Client;
 use localnet::testkit::{self, SOL};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
-use serde_json::{json, Value};
+use serde_json::json;
 use solana_signer::Signer;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-
-/// chromedriver on a free loopback port, killed on drop.
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-async fn browser() -> (Driver, Client) {
-    assert!(
-        std::path::Path::new(CHROMIUM).exists(),
-        "Chromium is not installed at {CHROMIUM} (apt-get install -y chromium chromium-driver)"
-    );
-    let port = testkit::free_port();
-    let child = Command::new("chromedriver")
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver (apt-get install -y chromium-driver)");
-    let url = format!("http://127.0.0.1:{port}");
-    let start = Instant::now();
-    while reqwest::get(format!("{url}/status")).await.is_err() {
-        assert!(start.elapsed() < Duration::from_secs(20), "no chromedriver");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({ "binary": CHROMIUM, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-            "--disable-dev-shm-usage", "--window-size=1280,900"] }),
-    );
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&url)
-        .await
-        .expect("connecting to chromedriver");
-    (Driver(child), client)
-}
-
-/// Waits until the JavaScript expression `cond` is true on the page.
-async fn wait_js(c: &Client, cond: &str, what: &str) {
-    let start = Instant::now();
-    loop {
-        let ok = c.execute(&format!("return !!({cond});"), vec![]).await;
-        if ok.is_ok_and(|v| v == Value::Bool(true)) {
-            return;
-        }
-        if start.elapsed() > Duration::from_secs(30) {
-            let page = c
-                .execute(
-                    "return location.hash + ' | ' + (window.__errors || []).join(' ; ') + ' | ' \
-                     + document.body.innerText.slice(0, 3000)",
-                    vec![],
-                )
-                .await
-                .unwrap_or_default();
-            panic!("timed out waiting for {what} ({cond}); the page: {page}");
-        }
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
-}
 
 /// The `data-value` of the PnL cell `field` in `row` (a CSS selector).
 async fn cell(c: &Client, row: &str, field: &str) -> String {
@@ -153,20 +86,13 @@ async fn the_wallet_page_shows_pnl_equal_to_a_hand_computation() {
     let realized = int(received) - avg * int(sold);
     s.wait_indexed().await;
 
-    let (_driver, c) = browser().await;
-    c.goto(&format!("{}/#/wallet/{}", s.base, trader.pubkey()))
-        .await
-        .unwrap();
-    js(
-        &c,
-        "window.__errors = []; window.addEventListener('error', (e) => __errors.push(e.message)); \
-         window.addEventListener('unhandledrejection', (e) => __errors.push(String(e.reason)));",
-    )
-    .await;
+    let (_driver, c) = chromium(DESKTOP).await;
+    go(&c, &s.base, &format!("#/wallet/{}", trader.pubkey())).await;
     let row = format!("#pnl tr[data-mint=\"{}\"]", keys.mint);
     wait_js(
         &c,
         &format!("document.querySelector('{row}')"),
+        30,
         "the PnL row",
     )
     .await;
@@ -182,11 +108,8 @@ async fn the_wallet_page_shows_pnl_equal_to_a_hand_computation() {
         cell(&c, &row, "total").await,
         trunc(&(int(value) - &cost + &realized))
     );
+    assert_no_page_errors(&c, "on the wallet page").await;
 
     let _ = c.close().await;
     let _ = s.stop.send(true);
-}
-
-async fn js(c: &Client, script: &str) -> Value {
-    c.execute(script, vec![]).await.unwrap()
 }

@@ -6,12 +6,12 @@
 //! a handover accepted by a second wallet moves the header's creator within a few seconds, without a reload.
 
 use crate::common;
-use crate::journey::{
-    api_launch_by, assert_fits, assert_no_page_errors, browser, chromedriver, click, fill, go,
+use crate::harness::{
+    assert_fits, assert_no_page_errors, chromium, click, connect_dev_wallet, fill, go, page_stack,
     text, viewport, wait_js, DESKTOP, PHONE,
 };
+use crate::journey::api_launch_by;
 
-use api::process::config::ApiConfig;
 use serde_json::{json, Value};
 use solana_signer::Signer;
 use std::time::{Duration, Instant};
@@ -36,13 +36,7 @@ async fn send(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_creator_role_and_fee_shares_follow_the_feed_in_chromium() {
-    let s = common::stack_configured(false, |c| ApiConfig {
-        localnet: true,
-        rate_limit_per_second: 1_000,
-        rate_limit_burst: 2_000,
-        ..c
-    })
-    .await;
+    let s = page_stack(None).await;
     let base = s.base.clone();
     let rpc = s.rpc();
     let creator = localnet::testkit::funded(&rpc, 20 * localnet::testkit::SOL)
@@ -63,37 +57,10 @@ async fn the_creator_role_and_fee_shares_follow_the_feed_in_chromium() {
         .to_string();
     let (a, b) = (creator.pubkey().to_string(), second.pubkey().to_string());
 
-    let driver = chromedriver().await;
-    let c = browser(&driver).await;
-    viewport(&c, DESKTOP).await;
+    let (_driver, c) = chromium(DESKTOP).await;
     // The development wallet, funded, on the token's page.
     go(&c, &base, "").await;
-    click(&c, "#wallet-connect").await;
-    wait_js(
-        &c,
-        "document.querySelector('#dev-wallet')?.offsetParent",
-        10,
-        "the wallet menu",
-    )
-    .await;
-    click(&c, "#dev-wallet").await;
-    wait_js(
-        &c,
-        "document.querySelector('#wallet-address')",
-        10,
-        "the dev wallet",
-    )
-    .await;
-    let me = c
-        .execute(
-            "return document.querySelector('#wallet-address').title;",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .to_string();
+    let me = connect_dev_wallet(&c).await;
     let (status, body) = common::post(
         &reqwest::Client::new(),
         &format!("{base}/ui/airdrop"),
