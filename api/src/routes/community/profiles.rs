@@ -68,12 +68,25 @@ pub struct SetProfile {
     pub signature: Option<String>,
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
+#[derive(Debug, Deserialize)]
 pub struct ProfilesQuery {
-    /// Wallet addresses, comma-separated, at most 100.
-    #[param(schema_with = wallets_schema)]
+    /// Wallet addresses, comma-separated, at most 100 (an `Option` only so that its absence is answered with
+    /// `MISSING_PARAMS`: the document marks it required).
     pub wallets: Option<String>,
+}
+
+impl IntoParams for ProfilesQuery {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![web::extract::param(
+            utoipa::openapi::path::ParameterIn::Query,
+            "wallets",
+            true,
+            "Wallet addresses, comma-separated, at most 100",
+            wallets_schema(),
+        )]
+    }
 }
 
 /// One to 100 addresses, comma-separated.

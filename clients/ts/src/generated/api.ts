@@ -3332,8 +3332,9 @@ export interface operations {
     };
     many: {
         parameters: {
-            query?: {
-                wallets?: string;
+            query: {
+                /** @description Wallet addresses, comma-separated, at most 100 */
+                wallets: string;
             };
             header?: never;
             path?: never;
