@@ -560,6 +560,84 @@ pub(crate) async fn graduating_max_buy(
     shown_fee
 }
 
+/// The AMM's swap in the transaction `signature` as the chain recorded it (its self-CPI event).
+async fn amm_swap(s: &common::Stack, signature: &str) -> sdk::events::amm_events::EvtSwap {
+    let (_, tx) = common::post(
+        &reqwest::Client::new(),
+        &s.net.rpc_url(),
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "getTransaction",
+                "params": [signature, {"commitment": "confirmed", "maxSupportedTransactionVersion": 0, "encoding": "json"}]}),
+    )
+    .await;
+    let inner = tx["result"]["meta"]["innerInstructions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no transaction {signature}: {tx}"));
+    inner
+        .iter()
+        .flat_map(|set| set["instructions"].as_array().unwrap())
+        .filter_map(|ix| bs58::decode(ix["data"].as_str()?).into_vec().ok())
+        .find_map(|data| match sdk::events::decode_amm_event(&data) {
+            Some(sdk::events::AmmEvent::Swap(swap)) => Some(swap),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no AMM swap in {signature}: {tx}"))
+}
+
+/// Sells 1,000,000 of the connected wallet's `symbol` (6 decimals) on the AMM, every tap within the screen:
+/// the quote names the pool's fee `shown_fee`, the sell lands in the trades, and the swap in its transaction
+/// charged the fee the quote showed, paying at least the minimum it showed. Returns the fee shown.
+pub(crate) async fn sell_on_the_amm(
+    c: &Client,
+    s: &common::Stack,
+    symbol: &str,
+    shown_fee: &str,
+) -> String {
+    tap(c, "#side-sell").await;
+    type_into(c, "#trade-amount", "1000000").await;
+    wait_js(
+        c,
+        "document.querySelector('#trade-quote')?.dataset.amountIn === '1000000000000' && document.querySelector('#quote-fee')",
+        20,
+        &format!("a quote to sell 1,000,000 {symbol}"),
+    )
+    .await;
+    let quote = text(c, "#trade-quote").await;
+    assert!(
+        quote.contains(&format!("AMM fee ({shown_fee})")),
+        "the sell routes through the AMM, at the pool's fee: {quote}"
+    );
+    let fee_shown = text(c, "#quote-fee").await;
+    let min_shown = text(c, "#quote-min").await;
+    let rows = trade_rows(c).await;
+    confirm_and_trade(c, rows, "the sell on the AMM").await;
+    wait_js(
+        c,
+        "document.querySelector('#trade-status')?.textContent.startsWith('Sold') && \
+         document.querySelector('#trades tr.trade-row')?.classList.contains('sell')",
+        30,
+        "the sell, and in the trades",
+    )
+    .await;
+    let signature = text_of(
+        c,
+        "return document.querySelector('#trade-status').dataset.signature;",
+    )
+    .await;
+    let swap = amm_swap(s, &signature).await;
+    assert_eq!(swap.amount_in, 1_000_000_000_000, "{swap:?}");
+    assert_eq!(
+        swap.fee,
+        base_units(&fee_shown, 6),
+        "the fee shown ({fee_shown}) is what the chain charged: {swap:?}"
+    );
+    assert!(
+        swap.amount_out >= base_units(&min_shown, 9),
+        "the sell paid {} lamports, below the minimum shown ({min_shown})",
+        swap.amount_out
+    );
+    fee_shown
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_launchpad_journey_in_chromium() {
     let s = page_stack(Some(EXPLORER)).await;
@@ -1107,35 +1185,7 @@ async fn the_launchpad_journey_in_chromium() {
         "a sell of more than held refused in words",
     )
     .await;
-    fill(&c, "#trade-amount", "1000000").await;
-    wait_js(
-        &c,
-        "document.querySelector('#quote-out')",
-        20,
-        "a sell quote",
-    )
-    .await;
-    assert!(
-        text(&c, "#trade-quote").await.contains("AMM"),
-        "the sell routes through the AMM"
-    );
-    assert!(
-        text(&c, "#trade-quote")
-            .await
-            .contains(&format!("AMM fee ({shown_fee})")),
-        "the quote's fee is the pool's: {}",
-        text(&c, "#quote-fee").await
-    );
-    let rows = trade_rows(&c).await;
-    click(&c, "#trade-submit").await;
-    wait_js(
-        &c,
-        "document.querySelector('#trade-status')?.textContent.startsWith('Sold')",
-        60,
-        "the sell",
-    )
-    .await;
-    wait_js(&c, &format!("document.querySelectorAll('#trades tr.trade-row').length > {rows} && document.querySelector('#trades tr.trade-row').classList.contains('sell')"), 30, "the sell in the trades").await;
+    sell_on_the_amm(&c, &s, "UITEST", &shown_fee).await;
     click(&c, "button[data-interval='1s']").await;
     tokio::time::sleep(Duration::from_millis(800)).await;
     shoot(

@@ -8,43 +8,17 @@
 //! a sell's quoted fee is what the chain's swap charged. No page or menu is wider than the screen. Without
 //! Chromium the test fails (it never skips).
 
-use crate::common;
 use crate::harness::{
-    assert_fits, assert_no_page_errors, chromium, go, js, open_wallet_menu, page_stack,
-    pick_dev_wallet, reach, tap, text, type_into, wait_js, PHONE,
+    assert_fits, assert_no_page_errors, chromium, go, open_wallet_menu, page_stack,
+    pick_dev_wallet, reach, tap, type_into, wait_js, PHONE,
 };
 use crate::journey::{
-    api_launch_by, base_units, confirm_and_trade, fund_from_wallet_page, graduating_max_buy,
-    trade_rows, two_wallet_race,
+    api_launch_by, fund_from_wallet_page, graduating_max_buy, sell_on_the_amm, two_wallet_race,
 };
 
 use localnet::testkit::{self, SOL};
-use serde_json::json;
 use solana_signer::Signer;
 use std::time::Duration;
-
-/// The AMM's swap in the transaction `signature` as the chain recorded it (its self-CPI event).
-async fn amm_swap(s: &common::Stack, signature: &str) -> sdk::events::AmmEvent {
-    let (_, tx) = common::post(
-        &reqwest::Client::new(),
-        &s.net.rpc_url(),
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "getTransaction",
-                "params": [signature, {"commitment": "confirmed", "maxSupportedTransactionVersion": 0, "encoding": "json"}]}),
-    )
-    .await;
-    let inner = tx["result"]["meta"]["innerInstructions"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no transaction {signature}: {tx}"));
-    inner
-        .iter()
-        .flat_map(|set| set["instructions"].as_array().unwrap())
-        .filter_map(|ix| bs58::decode(ix["data"].as_str()?).into_vec().ok())
-        .find_map(|data| {
-            sdk::events::decode_amm_event(&data)
-                .filter(|e| matches!(e, sdk::events::AmmEvent::Swap(_)))
-        })
-        .unwrap_or_else(|| panic!("no AMM swap in {signature}: {tx}"))
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_trader_journey_on_a_phone() {
@@ -133,52 +107,12 @@ async fn the_trader_journey_on_a_phone() {
     assert_fits(&c, "the token page on the AMM (phone)").await;
 
     // 6. A sell on the AMM: the quote names the pool's fee, and the fee it shows is what the swap charged.
-    tap(&c, "#side-sell").await;
-    type_into(&c, "#trade-amount", "1000000").await;
-    wait_js(
-        &c,
-        "document.querySelector('#trade-quote')?.dataset.amountIn === '1000000000000' && document.querySelector('#quote-fee')",
-        20,
-        "a quote to sell 1,000,000 PCAT",
-    )
-    .await;
-    let quote = text(&c, "#trade-quote").await;
-    assert!(quote.contains("AMM fee (0.25%)"), "{quote}");
-    let fee_shown = text(&c, "#quote-fee").await;
-    assert_eq!(fee_shown, "2,500 PCAT", "{quote}");
-    let min_shown = text(&c, "#quote-min").await;
-    assert_fits(&c, "the token page with a sell quote (phone)").await;
-    let rows = trade_rows(&c).await;
-    confirm_and_trade(&c, rows, "the sell on the AMM").await;
-    wait_js(
-        &c,
-        "document.querySelector('#trade-status')?.textContent.startsWith('Sold')",
-        30,
-        "the sell",
-    )
-    .await;
-    let signature = js(
-        &c,
-        "return document.querySelector('#trade-status').dataset.signature;",
-    )
-    .await;
-    let sdk::events::AmmEvent::Swap(swap) = amm_swap(&s, signature.as_str().unwrap()).await else {
-        unreachable!()
-    };
-    assert_eq!(swap.amount_in, 1_000_000_000_000, "{swap:?}");
-    assert_eq!(
-        swap.fee,
-        base_units(&fee_shown, 6),
-        "the fee shown ({fee_shown}) is what the chain charged: {swap:?}"
-    );
-    assert!(
-        swap.amount_out >= base_units(&min_shown, 9),
-        "the sell filled {} lamports, below the minimum shown ({min_shown})",
-        swap.amount_out
-    );
+    let fee_shown = sell_on_the_amm(&c, &s, "PCAT", &shown_fee).await;
+    assert_eq!(fee_shown, "2,500 PCAT", "0.25% of 1,000,000 PCAT");
     assert_fits(&c, "the token page after the sell (phone)").await;
 
-    // 7. The wallet page with its holdings, and the menu once connected: nothing wider than the screen.
+    // 7. The wallet page with its holdings, from the header (its Disconnect within reach too): nothing wider
+    // than the screen.
     tap(&c, "#wallet-address").await;
     wait_js(
         &c,
