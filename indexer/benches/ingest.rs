@@ -50,6 +50,10 @@ struct Args {
     /// Buys timed end to end.
     #[arg(long, default_value_t = 200)]
     samples: usize,
+    /// Only the bytes per trade on PostgreSQL (no throughput or latency runs), with each table's heap,
+    /// TOAST and indexes apart.
+    #[arg(long)]
+    bytes_only: bool,
     /// Cargo passes `--bench`.
     #[arg(long, hide = true)]
     bench: bool,
@@ -247,18 +251,63 @@ async fn table_bytes(store: &Store) -> BTreeMap<String, i64> {
     .collect()
 }
 
-/// Bytes per trade on PostgreSQL: the pipeline's database after the stream, less an empty one's, per table.
-async fn bytes_per_trade(stream: &[SubscribeUpdate], trades: usize, tag: &str) {
+/// PostgreSQL, after [`table_bytes`]' `VACUUM`: each table's parts apart (`heap`, `toast`, and each index by
+/// name; a partitioned table's partitions summed into their parent's names).
+async fn part_bytes(store: &Store) -> BTreeMap<(String, String), i64> {
+    const QUERIES: [&str; 3] = [
+        "SELECT COALESCE(pg_partition_root(c.oid), c.oid)::regclass::TEXT, 'heap', \
+         SUM(pg_table_size(c.oid) - COALESCE(pg_total_relation_size(NULLIF(c.reltoastrelid, 0)), 0))::BIGINT \
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+         WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> '_sqlx_migrations' GROUP BY 1",
+        "SELECT COALESCE(pg_partition_root(c.oid), c.oid)::regclass::TEXT, 'toast', \
+         SUM(COALESCE(pg_total_relation_size(NULLIF(c.reltoastrelid, 0)), 0))::BIGINT \
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+         WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> '_sqlx_migrations' GROUP BY 1",
+        "SELECT COALESCE(pg_partition_root(c.oid), c.oid)::regclass::TEXT, \
+         'index ' || COALESCE(pg_partition_root(x.indexrelid), x.indexrelid)::regclass::TEXT, \
+         SUM(pg_relation_size(x.indexrelid))::BIGINT \
+         FROM pg_index x JOIN pg_class c ON c.oid = x.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace \
+         WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> '_sqlx_migrations' GROUP BY 1, 2",
+    ];
+    let mut out = BTreeMap::new();
+    for q in QUERIES {
+        for r in sqlx::query(q).fetch_all(store.pool()).await.unwrap() {
+            out.insert(
+                (r.get::<String, _>(0), r.get::<String, _>(1)),
+                r.get::<i64, _>(2),
+            );
+        }
+    }
+    out
+}
+
+/// Bytes per trade on PostgreSQL: the pipeline's database after the stream, less an empty one's, per table
+/// (and with `parts`, per table's heap, TOAST and index).
+async fn bytes_per_trade(stream: &[SubscribeUpdate], trades: usize, tag: &str, parts: bool) {
     let empty = Store::open(&fresh_url("postgres", &format!("empty{tag}")).await)
         .await
         .unwrap();
     let base = table_bytes(&empty).await;
+    let base_parts = part_bytes(&empty).await;
     empty.close().await;
     let url = fresh_url("postgres", &format!("bytes{tag}")).await;
     pipeline(&url, stream).await;
     let store = Store::connect(&url).await.unwrap();
     let full = table_bytes(&store).await;
+    let full_parts = part_bytes(&store).await;
     store.close().await;
+    if parts {
+        println!("\n| table ({tag}) | part | bytes per trade |\n|---|---|---|");
+        for ((t, part), b) in &full_parts {
+            let grown = b - base_parts
+                .get(&(t.clone(), part.clone()))
+                .copied()
+                .unwrap_or(0);
+            if grown > 0 {
+                println!("| `{t}` | {part} | {:.0} |", grown as f64 / trades as f64);
+            }
+        }
+    }
     let mut grown: Vec<(String, i64)> = full
         .iter()
         .map(|(t, b)| (t.clone(), b - base.get(t).copied().unwrap_or(0)))
@@ -496,7 +545,7 @@ async fn main() {
         "| database | token accounts per trade | pipeline (updates/s) | raw multi-row INSERT (rows/s) | pipeline / raw |"
     );
     println!("|---|---|---|---|---|");
-    for b in &backends {
+    for b in backends.iter().filter(|_| !args.bytes_only) {
         for (t, stream) in &streams {
             let tag = format!("t{t}");
             let (n, secs) = pipeline(&fresh_url(b, &format!("pipeline{tag}")).await, stream).await;
@@ -510,8 +559,12 @@ async fn main() {
     }
     if backends.contains(&"postgres") {
         for (t, stream) in &streams {
-            bytes_per_trade(stream, args.trades, &format!("t{t}")).await;
+            bytes_per_trade(stream, args.trades, &format!("t{t}"), args.bytes_only).await;
         }
+    }
+    if args.bytes_only {
+        net.shutdown().await;
+        return;
     }
     println!(
         "\n| database | first buy (cold) | then p50 | p99 | max | samples |\n|---|---|---|---|---|---|"
