@@ -139,8 +139,9 @@ pub struct IndexerConfig {
     #[arg(long, env = "INDEXER_RECOVERY_RPS", default_value_t = 50)]
     pub recovery_rps: u32,
     /// How long candles of the finest intervals are kept: comma-separated interval=duration pairs
-    /// (`1s=2d,15s=1week`, `1m=90d`, `15s=forever`); intervals not named are kept for ever (1h and 1d always
-    /// are). The writer deletes expired candles once a minute.
+    /// (`1s=2d,15s=1week`, `1m=90d`, `15s=forever`) of the stored intervals (1s, 15s, 1m; 1h is always kept);
+    /// intervals not named are kept for ever. 5m and 15m candles are derived from the 1m ones and 4h and 1d
+    /// from the 1h ones, and kept as long as those. The writer deletes expired candles once a minute.
     #[arg(
         long,
         env = "INDEXER_CANDLE_RETENTION",

@@ -26,6 +26,35 @@ pub const INTERVALS: [(&str, i64); 8] = [
     ("1d", 86_400),
 ];
 
+/// The intervals whose candles are stored (seconds). The others are derived on read by [`derive`] from the
+/// stored interval they are a multiple of ([`source_interval`]): 5m and 15m from 1m, 4h and 1d from 1h. A
+/// trade so writes 4 candles, not 8, and a derived candle is exactly the one its trades make (merging is
+/// associative: see `derived_candles_equal_the_trades_own`).
+pub const STORED_INTERVALS: [i64; 4] = [1, 15, 60, 3_600];
+
+/// The stored interval the candles of `secs` are read from: itself when stored.
+pub fn source_interval(secs: i64) -> i64 {
+    match secs {
+        300 | 900 => 60,
+        14_400 | 86_400 => 3_600,
+        s => s,
+    }
+}
+
+/// The candles of the interval `secs` made of `candles` (oldest first, all of one finer interval that
+/// `secs` is a multiple of), oldest first: each is the merge of the finer candles that start in it.
+pub fn derive(candles: impl IntoIterator<Item = Candle>, secs: i64) -> Vec<Candle> {
+    let mut out: Vec<Candle> = Vec::new();
+    for c in candles {
+        let start = bucket(c.start, secs);
+        match out.last_mut() {
+            Some(last) if last.start == start => last.merge(&c),
+            _ => out.push(Candle { start, ..c }),
+        }
+    }
+    out
+}
+
 /// The length in seconds of a named interval.
 pub fn interval_secs(name: &str) -> Option<i64> {
     INTERVALS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
@@ -462,6 +491,30 @@ mod tests {
         let c = &forward[0];
         assert_eq!((c.open, c.high, c.low, c.close), (5, 9, 3, 3));
         assert_eq!((c.volume_base, c.volume_quote, c.trades), (15, 27, 3));
+    }
+
+    proptest::proptest! {
+        /// Every interval read from its stored source equals the candles computed from the trades.
+        #[test]
+        fn derived_candles_equal_the_trades_own(
+            trades in proptest::collection::vec(
+                (0u64..50, 0u64..3, 0i64..200_000, 1u128..1_000, 0u64..1_000, 0u64..1_000),
+                1..60,
+            ),
+        ) {
+            let trades: Vec<(String, i64, u128, u64, u64)> = trades
+                .iter()
+                .enumerate()
+                .map(|(i, (slot, tx, time, p, b, q))| (seq(*slot, *tx, i as u32, 0), *time, *p, *b, *q))
+                .collect();
+            let of = |secs| candles_of(trades.iter().map(|t| (t.0.as_str(), t.1, t.2, t.3, t.4)), secs);
+            for (_, secs) in INTERVALS {
+                let source = source_interval(secs);
+                proptest::prop_assert!(STORED_INTERVALS.contains(&source));
+                proptest::prop_assert_eq!(secs % source, 0);
+                proptest::prop_assert_eq!(derive(of(source), secs), of(secs));
+            }
+        }
     }
 
     #[test]

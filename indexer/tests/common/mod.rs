@@ -588,7 +588,7 @@ const FEED_BOOKKEEPING: [&str; 2] = ["seq", "written_at"];
 
 /// Every table the stream and a gap's recovery write, as text rows (sorted), bookkeeping columns left
 /// out for the account tables: events, the market series and candles, the listing's stats, launches,
-/// holders, the live feed's events and accounts.
+/// holders, the live feed's events (as stored and as read) and accounts.
 pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Option<String>>>> {
     const ACCOUNT_TABLES: [&str; 5] = [
         "configs",
@@ -647,5 +647,25 @@ pub async fn indexed_tables(store: &Store) -> BTreeMap<&'static str, Vec<Vec<Opt
         rows.sort();
         out.insert(table, rows);
     }
+    // The feed as it is read: a trade's rows are references, rendered from the trade's one stored copy.
+    let mut feed: Vec<Vec<Option<String>>> = store
+        .feed_after(0, u32::MAX)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| {
+            vec![
+                Some(r.kind),
+                Some(r.mint),
+                r.wallet,
+                Some(r.slot.to_string()),
+                Some(r.signature),
+                Some(r.time.to_string()),
+                Some(format!("{:?}", r.payload)),
+            ]
+        })
+        .collect();
+    feed.sort();
+    out.insert("feed_events (as read)", feed);
     out
 }

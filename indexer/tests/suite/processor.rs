@@ -195,7 +195,7 @@ async fn a_generated_stream_is_written_exactly(kind: Db) {
     assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 2);
     assert_eq!(count(&store, "SELECT COUNT(*) FROM market_trades").await, 2);
     let both = candle_rows(&store).await;
-    assert_eq!(both.len(), index::market::INTERVALS.len());
+    assert_eq!(both.len(), index::market::STORED_INTERVALS.len());
     assert!(both
         .iter()
         .all(|c| c.trades == 2 && c.close == 1_000_000_000_000_000));
@@ -323,20 +323,31 @@ async fn trades_land_in_partitions_made_ahead_and_retention_drops_them_on_postgr
         feed_rows
     );
     let candle_trades =
-        "SELECT CAST(SUM(trades) AS BIGINT) FROM candles WHERE interval_secs = 86400";
+        "SELECT CAST(SUM(trades) AS BIGINT) FROM candles WHERE interval_secs = 3600";
     assert_eq!(count(&store, candle_trades).await, 3);
 
     // Trades kept 1.25 days, a clock half a day after the last trade: the first two partitions' newest
-    // trades are older than that and go whole; the last trade's and the one made ahead stay.
-    let later = Store::connect(&db.url)
-        .await
-        .unwrap()
-        .with_clock(index::store::Clock::new(move || T0 + 2 * DAY + DAY / 2))
-        .with_retention(index::store::retention::Retention {
-            trades_secs: Some(DAY + DAY / 4),
-            ..Default::default()
-        });
-    later.apply(&[], None).await.unwrap();
+    // trades are older than that. But the feed rows of the trades, just written, refer to them: while the
+    // feed keeps those (a day by the wall clock), every trade stays.
+    let later = || async {
+        Store::connect(&db.url)
+            .await
+            .unwrap()
+            .with_clock(index::store::Clock::new(move || T0 + 2 * DAY + DAY / 2))
+            .with_retention(index::store::retention::Retention {
+                trades_secs: Some(DAY + DAY / 4),
+                ..Default::default()
+            })
+    };
+    later().await.apply(&[], None).await.unwrap();
+    for table in ["trades", "market_trades"] {
+        assert_eq!(partitions(&store, table).await, made, "{table}");
+    }
+    assert_eq!(count(&store, "SELECT COUNT(*) FROM trades").await, 3);
+    // Past the feed's retention (its newest row stays: the last trade's), the first two partitions go
+    // whole; the last trade's and the one made ahead stay.
+    store.prune_feed(i64::MAX).await.unwrap();
+    later().await.apply(&[], None).await.unwrap();
     for table in ["trades", "market_trades"] {
         assert_eq!(
             partitions(&store, table).await,

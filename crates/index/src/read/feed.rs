@@ -1,7 +1,10 @@
-//! Feed reads: the rows after a `seq`, in order, and the oldest kept.
+//! Feed reads: the rows after a `seq`, in order, and the oldest kept. A trade's rows (`trade`, `curve`) are
+//! stored as a reference to the trade ([`crate::store::feed::FeedRow::trade`]) and rendered here from its one
+//! stored copy (`market_trades`, and `trades` for the curve's state).
 
-use crate::feed::FeedData;
+use crate::feed::{FeedData, FeedTrade};
 use crate::store::Store;
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
@@ -36,28 +39,120 @@ impl Payload {
     }
 }
 
+/// The feed's rows after `$1`, oldest first, at most `$2`, each reference joined to its trade: the market
+/// trade (`m_*`) and, for a curve trade, its event's row (`t_*`).
+const AFTER: &str = "SELECT f.seq, f.kind, f.mint, f.wallet, f.slot, f.signature, f.time, f.payload, \
+     m.mint AS m_mint, m.venue AS m_venue, m.pool AS m_pool, m.wallet AS m_wallet, m.side AS m_side, \
+     m.amount_in AS m_amount_in, m.amount_out AS m_amount_out, m.base_amount AS m_base_amount, \
+     m.quote_amount AS m_quote_amount, m.fee AS m_fee, m.fee_token AS m_fee_token, m.price AS m_price, \
+     m.seq AS m_seq, t.progress_bps AS t_progress_bps, t.base_reserve AS t_base_reserve, \
+     t.quote_reserve AS t_quote_reserve, t.fee_bps AS t_fee_bps, t.complete AS t_complete \
+     FROM feed_events f \
+     LEFT JOIN market_trades m ON f.payload IS NULL AND m.signature = f.signature \
+       AND m.ix_index = f.ix_index AND m.inner_index = f.inner_index AND m.slot = f.slot \
+     LEFT JOIN trades t ON f.payload IS NULL AND t.signature = f.signature \
+       AND t.ix_index = f.ix_index AND t.inner_index = f.inner_index AND t.slot = f.slot \
+     WHERE f.seq > $1 ORDER BY f.seq LIMIT $2";
+
+fn num<T: std::str::FromStr + Default>(r: &AnyRow, col: &str) -> T {
+    r.get::<Option<String>, _>(col)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_default()
+}
+
+fn small(r: &AnyRow, col: &str) -> u16 {
+    let v: Option<i64> = r.get(col);
+    v.and_then(|v| u16::try_from(v).ok()).unwrap_or_default()
+}
+
+/// A trade's row rendered from its trade: its mint, wallet and data (`None` if the trade is not stored,
+/// which trade retention never lets happen: it stops below the lowest slot a feed row refers to).
+fn from_trade(kind: &str, r: &AnyRow) -> Option<(String, Option<String>, FeedData)> {
+    let mint: String = r.get::<Option<String>, _>("m_mint")?;
+    let pool: String = r.get("m_pool");
+    let wallet: String = r.get("m_wallet");
+    // A curve trade has its event's row; an AMM trade has none.
+    let curve = r.get::<Option<i64>, _>("t_progress_bps").is_some();
+    let price: u128 = num(r, "m_price");
+    match kind {
+        "trade" => Some((
+            mint,
+            Some(wallet.clone()),
+            FeedData::Trade(FeedTrade {
+                venue: r.get("m_venue"),
+                pool,
+                side: r.get("m_side"),
+                wallet,
+                amount_in: num(r, "m_amount_in"),
+                amount_out: num(r, "m_amount_out"),
+                base_amount: num(r, "m_base_amount"),
+                quote_amount: num(r, "m_quote_amount"),
+                fee: num(r, "m_fee"),
+                fee_token: r.get("m_fee_token"),
+                price,
+                seq: r.get("m_seq"),
+                progress_bps: curve.then(|| small(r, "t_progress_bps")),
+            }),
+        )),
+        "curve" if curve => Some((
+            mint,
+            None,
+            FeedData::Curve {
+                pool,
+                progress_bps: small(r, "t_progress_bps"),
+                base_reserve: num(r, "t_base_reserve"),
+                quote_reserve: num(r, "t_quote_reserve"),
+                fee_bps: small(r, "t_fee_bps"),
+                price,
+                complete: r.get::<Option<i64>, _>("t_complete").unwrap_or(0) != 0,
+            },
+        )),
+        _ => None,
+    }
+}
+
 impl Store {
     /// Up to `limit` feed events with `seq > after`, oldest first.
     pub async fn feed_after(&self, after: i64, limit: u32) -> Result<Vec<FeedRecord>> {
-        let rows = sqlx::query(
-            "SELECT seq, kind, mint, wallet, slot, signature, time, payload FROM feed_events \
-             WHERE seq > $1 ORDER BY seq LIMIT $2",
-        )
-        .bind(after)
-        .bind(i64::from(limit))
-        .fetch_all(self.pool())
-        .await?;
+        let rows = sqlx::query(AFTER)
+            .bind(after)
+            .bind(i64::from(limit))
+            .fetch_all(self.pool())
+            .await?;
         Ok(rows
             .iter()
-            .map(|r| FeedRecord {
-                seq: r.get(0),
-                kind: r.get(1),
-                mint: r.get(2),
-                wallet: r.get(3),
-                slot: r.get::<i64, _>(4).max(0) as u64,
-                signature: r.get(5),
-                time: r.get(6),
-                payload: Payload::of(r.get(7)),
+            .map(|r| {
+                let kind: String = r.get(1);
+                let (slot, signature, time) =
+                    (r.get::<i64, _>(4).max(0) as u64, r.get::<String, _>(5), r.get(6));
+                let (mint, wallet, payload) = match r.get::<Option<String>, _>(7) {
+                    Some(text) => (r.get(2), r.get(3), Payload::of(text)),
+                    None => match from_trade(&kind, r) {
+                        Some((mint, wallet, data)) => (mint, wallet, Payload::Data(data)),
+                        // Never stored so (see `from_trade`); kept in the sequence, so a reader's
+                        // position still moves past it.
+                        None => (
+                            String::new(),
+                            None,
+                            Payload::Rendered(
+                                serde_json::json!({
+                                    "kind": kind, "slot": slot, "signature": signature, "time": time,
+                                })
+                                .to_string(),
+                            ),
+                        ),
+                    },
+                };
+                FeedRecord {
+                    seq: r.get(0),
+                    kind,
+                    mint,
+                    wallet,
+                    slot,
+                    signature,
+                    time,
+                    payload,
+                }
             })
             .collect())
     }

@@ -1,6 +1,6 @@
 //! Market reads: a token's trade series (curve then AMM), newest first by cursor, and its candles.
 
-use crate::market::{Candle, MarketTrade, Venue};
+use crate::market::{bucket, derive, source_interval, Candle, MarketTrade, Venue};
 use crate::store::{candle_row, sql, Store, CANDLE_COLS};
 use anchor_lang::prelude::Pubkey;
 use sea_query::{Expr, Order, Query};
@@ -101,7 +101,8 @@ impl Store {
     }
 
     /// The candles of `mint` for an interval of `secs` that start in `[from, to]`: the latest `limit` of
-    /// them, oldest first.
+    /// them, oldest first. An interval that is not stored is derived from its stored source
+    /// ([`crate::market::source_interval`]).
     pub async fn candles(
         &self,
         mint: &Pubkey,
@@ -109,6 +110,38 @@ impl Store {
         from: i64,
         to: i64,
         limit: u32,
+    ) -> Result<Vec<Candle>> {
+        let source = source_interval(secs);
+        if source == secs {
+            return self
+                .stored_candles(mint, secs, from, to, u64::from(limit))
+                .await;
+        }
+        // The source candles of the derived ones that start in [from, to]: from the first multiple of
+        // `secs` at or after `from` to the end of the one holding `to`. Each derived candle holds at most
+        // `secs / source` of them, so the newest `limit` times that many hold the newest `limit` derived
+        // candles whole (an older, partly read one is dropped).
+        let first = bucket(from.saturating_add(secs - 1), secs);
+        let end = bucket(to, secs).saturating_add(secs - 1);
+        let per = (secs / source) as u64;
+        let rows = self
+            .stored_candles(mint, source, first, end, u64::from(limit) * per)
+            .await?;
+        let mut out = derive(rows, secs);
+        let extra = out.len().saturating_sub(limit as usize);
+        out.drain(..extra);
+        Ok(out)
+    }
+
+    /// The stored candles of `mint` for the stored interval `secs` that start in `[from, to]`: the latest
+    /// `limit` of them, oldest first.
+    async fn stored_candles(
+        &self,
+        mint: &Pubkey,
+        secs: i64,
+        from: i64,
+        to: i64,
+        limit: u64,
     ) -> Result<Vec<Candle>> {
         use sea_query::ExprTrait;
         let stmt = Query::select()
@@ -119,7 +152,7 @@ impl Store {
             .and_where(Expr::col("start_time").gte(from))
             .and_where(Expr::col("start_time").lte(to))
             .order_by("start_time", Order::Desc)
-            .limit(u64::from(limit))
+            .limit(limit)
             .to_owned();
         let rows = sql::query(self.backend(), &stmt)
             .fetch_all(self.reads())
@@ -137,18 +170,34 @@ impl Store {
         time: i64,
     ) -> Result<Option<Candle>> {
         use sea_query::ExprTrait;
+        let source = source_interval(secs);
+        // A derived candle starts before `time` when its first source candle starts before the first
+        // multiple of `secs` at or after `time`.
+        let before = if source == secs {
+            time
+        } else {
+            bucket(time.saturating_add(secs - 1), secs)
+        };
         let stmt = Query::select()
             .columns(CANDLE_COLS)
             .from("candles")
             .and_where(Expr::col("mint").eq(mint.to_string()))
-            .and_where(Expr::col("interval_secs").eq(secs))
-            .and_where(Expr::col("start_time").lt(time))
+            .and_where(Expr::col("interval_secs").eq(source))
+            .and_where(Expr::col("start_time").lt(before))
             .order_by("start_time", Order::Desc)
             .limit(1)
             .to_owned();
         let row = sql::query(self.backend(), &stmt)
             .fetch_optional(self.reads())
             .await?;
-        Ok(row.as_ref().map(candle_row))
+        let Some(last) = row.as_ref().map(candle_row) else {
+            return Ok(None);
+        };
+        if source == secs {
+            return Ok(Some(last));
+        }
+        // The whole derived candle holding it.
+        let start = bucket(last.start, secs);
+        Ok(self.candles(mint, secs, start, start, 1).await?.pop())
     }
 }

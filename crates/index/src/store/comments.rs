@@ -211,6 +211,7 @@ impl Store {
                 holding: c.holding,
                 name: c.name.clone(),
             }),
+            trade: None,
         };
         feed::insert(&mut tx, vec![row]).await?;
         tx.commit().await?;

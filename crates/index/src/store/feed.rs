@@ -39,6 +39,12 @@ pub struct FeedRow {
     pub signature: String,
     pub time: i64,
     pub data: FeedData,
+    /// A trade's rows (`trade`, `curve`): the trade's instruction and inner instruction, which with
+    /// `signature` and `slot` are its key in `market_trades` and `trades`. Such a row is stored as that
+    /// reference alone (no `event_key`, `mint`, `wallet` or `payload`: the read renders them from the
+    /// trade, [`crate::read::FeedRecord`]), and only with its market trade's first insert, which is what
+    /// keeps it from being written twice.
+    pub trade: Option<(u32, u32)>,
 }
 
 fn event_key(kind: &str, k: &EventKey) -> String {
@@ -61,6 +67,15 @@ impl FeedRow {
             signature,
             time,
             data,
+            trade: None,
+        }
+    }
+
+    /// This row as a reference to the trade `k` names.
+    fn of_trade(self, k: &EventKey) -> FeedRow {
+        FeedRow {
+            trade: Some((k.ix_index, k.inner_index)),
+            ..self
         }
     }
 
@@ -110,6 +125,7 @@ impl FeedRow {
                 progress_bps,
             }),
         )
+        .of_trade(key)
     }
 
     /// The curve's state after a curve trade.
@@ -129,6 +145,7 @@ impl FeedRow {
                 complete: e.complete,
             },
         )
+        .of_trade(key)
     }
 
     pub fn complete(k: &EventKey, e: &sdk::events::EvtCurveComplete) -> FeedRow {
@@ -240,6 +257,10 @@ impl FeedRow {
     }
 }
 
+/// The lowest slot a kept feed row refers to a trade in (NULL with none): trade retention keeps that slot
+/// and every later one (through `feed_events_trade_slot`).
+pub const LOWEST_REFERENCED_SLOT: &str = "SELECT MIN(slot) FROM feed_events WHERE payload IS NULL";
+
 /// Unix seconds by the wall clock: what feed rows are stamped with (`written_at`).
 pub(crate) fn now() -> i64 {
     std::time::SystemTime::now()
@@ -270,9 +291,11 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
             .await?;
     }
     // Rows whose source event is stored already are skipped: looked up under the lock above (the one
-    // writer at a time), which keeps `event_key` unique where the partitioned table cannot.
+    // writer at a time), which keeps `event_key` unique where the partitioned table cannot. A trade's rows
+    // need no look-up: they come with their trade's first insert only.
     let mut stored = BTreeSet::new();
-    for keys in rows.chunks(sql::rows_per_statement(1)) {
+    let keyed: Vec<&FeedRow> = rows.iter().filter(|r| r.trade.is_none()).collect();
+    for keys in keyed.chunks(sql::rows_per_statement(1)) {
         let stmt = Query::select()
             .column("event_key")
             .from("feed_events")
@@ -302,20 +325,41 @@ pub async fn insert(conn: &mut AnyConnection, rows: Vec<FeedRow>) -> Result<Opti
         .map(|r| {
             next += 1;
             last = Some(next);
-            // Plain data (numbers, strings): serializing cannot fail.
-            let payload = serde_json::to_string(&r.data).unwrap_or_default();
-            vec![
-                ("seq", Val::Int(next)),
-                ("event_key", Val::Text(r.key)),
-                ("kind", Val::Text(r.data.kind().into())),
-                ("mint", Val::Text(r.mint)),
-                ("wallet", Val::OptText(r.wallet)),
+            let kind = Val::Text(r.data.kind().into());
+            let envelope = [
                 ("slot", Val::int(r.slot)),
                 ("signature", Val::Text(r.signature)),
                 ("time", Val::Int(r.time)),
-                ("payload", Val::Text(payload)),
                 ("written_at", Val::Int(written_at)),
-            ]
+            ];
+            let own = match r.trade {
+                // A reference to the trade: the read renders the rest from it.
+                Some((ix, inner)) => [
+                    ("event_key", Val::OptText(None)),
+                    ("mint", Val::OptText(None)),
+                    ("wallet", Val::OptText(None)),
+                    ("payload", Val::OptText(None)),
+                    ("ix_index", Val::int(ix)),
+                    ("inner_index", Val::int(inner)),
+                ],
+                None => [
+                    ("event_key", Val::OptText(Some(r.key))),
+                    ("mint", Val::OptText(Some(r.mint))),
+                    ("wallet", Val::OptText(r.wallet)),
+                    // Plain data (numbers, strings): serializing cannot fail.
+                    (
+                        "payload",
+                        Val::OptText(Some(serde_json::to_string(&r.data).unwrap_or_default())),
+                    ),
+                    ("ix_index", Val::Null),
+                    ("inner_index", Val::Null),
+                ],
+            };
+            [("seq", Val::Int(next)), ("kind", kind)]
+                .into_iter()
+                .chain(envelope)
+                .chain(own)
+                .collect()
         })
         .collect();
     let n = sql::rows_per_statement(rows[0].len());

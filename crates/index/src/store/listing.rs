@@ -2,7 +2,7 @@
 //! price, market cap, all-time-high price, last trade), rewritten inside the batch's transaction for every
 //! launch the batch touched (a trade, its pool, or the AMM pool it migrated into). Each refresh recomputes
 //! the row from the state the batch just wrote, so replays change nothing; the all-time high only grows
-//! with newly inserted trades (and is recomputed from the daily candles' highs for rows a migration left stale).
+//! with newly inserted trades (and is recomputed from the hourly candles' highs for rows a migration left stale).
 
 use super::rows::{Row, Val};
 use super::{sql, Backend};
@@ -138,7 +138,7 @@ pub async fn mints_of_amm_pools(
 }
 
 /// Rewrites the stats of `mints`, their 24h volume as of `now`. `highs`: the highest price among each mint's
-/// newly inserted trades; `recompute_ath`: take the all-time high from the daily candles instead of the
+/// newly inserted trades; `recompute_ath`: take the all-time high from the hourly candles instead of the
 /// stored one (rows a migration left stale).
 pub async fn refresh(
     conn: &mut AnyConnection,
@@ -209,7 +209,7 @@ pub async fn refresh(
         if recompute_ath {
             q.columns(["mint", "high"])
                 .from("candles")
-                .and_where(Expr::col("interval_secs").eq(sql::lit(86_400)));
+                .and_where(Expr::col("interval_secs").eq(sql::lit(3_600)));
         } else {
             q.column("mint")
                 .expr_as(Expr::col("ath_price"), "high")

@@ -95,7 +95,7 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<Recor
     for t in &trades {
         let high = highs.entry(t.mint.clone()).or_default();
         *high = (*high).max(t.price);
-        for (_, secs) in market::INTERVALS {
+        for secs in market::STORED_INTERVALS {
             let start = market::bucket(t.time, secs);
             let c = Candle::of(t.price, t.base_amount, t.quote_amount, &t.seq, start);
             match deltas.get_mut(&(t.mint.clone(), secs, start)) {

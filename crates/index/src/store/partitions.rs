@@ -173,7 +173,8 @@ pub struct Expired {
 }
 
 /// Drops the feed's partitions written entirely before `feed_before` (unix seconds by the feed's clock),
-/// and, with `trades_before` (block time), the event tables' partitions whose newest row is older than it.
+/// and, with `trades_before` (block time), the event tables' partitions whose newest row is older than it
+/// and below every trade a kept feed row refers to.
 /// The partition holding the feed's newest row is never dropped (the highest `seq` must not go back): past
 /// the retention, its other rows are deleted instead. Partitions ahead of the newest row are kept. Each drop
 /// is its own short statement; `lock_timeout` bounds how long one waits behind a long read (it is tried
@@ -237,6 +238,12 @@ async fn expire_inner(
     let Some(before) = trades_before else {
         return Ok(());
     };
+    // A feed row of a trade is a reference to it: no partition at or above the lowest slot a kept feed
+    // row refers to goes (read after the feed's own expiry above).
+    let referenced: Option<i64> = sqlx::query(super::feed::LOWEST_REFERENCED_SLOT)
+        .fetch_one(&mut *conn)
+        .await?
+        .get(0);
     for (table, newest_time, newest_slot) in NEWEST {
         let newest: Option<i64> = sqlx::query(newest_slot)
             .fetch_optional(&mut *conn)
@@ -254,7 +261,7 @@ async fn expire_inner(
             let expired = match time {
                 Some(t) => t < before,
                 None => newest.is_some_and(|n| p.hi <= n),
-            };
+            } && referenced.is_none_or(|r| p.hi <= r);
             if !expired {
                 break;
             }

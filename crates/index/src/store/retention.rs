@@ -8,8 +8,8 @@
 //! first by slot). On PostgreSQL the feed and the trades are partitioned: whole partitions are dropped after
 //! the batch commits ([`super::partitions::expire`]).
 
-use crate::market::INTERVALS;
-use sqlx::AnyConnection;
+use crate::market::{source_interval, INTERVALS};
+use sqlx::{AnyConnection, Row as _};
 use std::collections::BTreeMap;
 
 type Result<T> = std::result::Result<T, sqlx::Error>;
@@ -18,8 +18,9 @@ type Result<T> = std::result::Result<T, sqlx::Error>;
 pub const PRUNE_EVERY_SECS: i64 = 60;
 
 /// Candle intervals the product itself reads over a long window, so never pruned: the listing's rolling 24h
-/// volume and change come from the hourly candles, the all-time high from the daily ones.
-pub const KEPT_INTERVALS: [i64; 2] = [3_600, 86_400];
+/// volume and change and the all-time high come from the hourly candles (and the 4-hour and daily candles
+/// are derived from them).
+pub const KEPT_INTERVALS: [i64; 1] = [3_600];
 
 /// How long rows are kept (seconds; `None`: for ever).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,9 +55,10 @@ impl Retention {
     }
 
     /// [`Retention::default`] with the candle retentions of `spec` applied over it: comma-separated
-    /// `interval=duration` pairs, the interval as the API names it (`1s`, `15s`, `1m`, `5m`, `15m`, `4h`),
-    /// the duration as `humantime` reads it (`2d`, `36h`, `1week`) or `forever`. The hourly and daily
-    /// candles cannot be pruned ([`KEPT_INTERVALS`]); a duration under one interval would keep nothing.
+    /// `interval=duration` pairs, the interval a stored one as the API names it (`1s`, `15s`, `1m`), the
+    /// duration as `humantime` reads it (`2d`, `36h`, `1week`) or `forever`. The hourly candles cannot be
+    /// pruned ([`KEPT_INTERVALS`]); a derived interval (`5m`, `15m` from `1m`; `4h`, `1d` from `1h`) is
+    /// kept as long as its source; a duration under one interval would keep nothing.
     pub fn with_candles(spec: &str) -> std::result::Result<Retention, String> {
         let mut retention = Retention::default();
         for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -72,6 +74,17 @@ impl Retention {
                     let names: Vec<&str> = INTERVALS.iter().map(|(n, _)| *n).collect();
                     format!("`{name}` is not a candle interval ({})", names.join(", "))
                 })?;
+            let source = source_interval(secs);
+            if source != secs {
+                let from = INTERVALS
+                    .iter()
+                    .find(|(_, s)| *s == source)
+                    .map_or("", |(n, _)| *n);
+                return Err(format!(
+                    "{name} candles are not stored: they are derived from the {from} candles and kept as \
+                     long as those (set {from})"
+                ));
+            }
             if keep.eq_ignore_ascii_case("forever") {
                 retention.candles.remove(&secs);
                 continue;
@@ -133,12 +146,15 @@ pub struct Pruned {
     pub trades: u64,
 }
 
-/// SQLite's expired trades, oldest first by slot and at most [`TRADES_PER_PRUNE`] rows a table a run.
+/// SQLite's expired trades, oldest first by slot and at most [`TRADES_PER_PRUNE`] rows a table a run, below
+/// the lowest slot a kept feed row refers to (`$3`; a feed row of a trade is a reference to it).
 const PRUNE_TRADES: [&str; 3] = [
-    "DELETE FROM trades WHERE slot IN (SELECT slot FROM trades ORDER BY slot LIMIT $2) AND time < $1",
+    "DELETE FROM trades WHERE slot IN (SELECT slot FROM trades ORDER BY slot LIMIT $2) AND time < $1 \
+     AND slot < $3",
     "DELETE FROM market_trades WHERE slot IN (SELECT slot FROM market_trades ORDER BY slot LIMIT $2) \
-     AND time < $1",
-    "DELETE FROM amm_swaps WHERE slot IN (SELECT slot FROM amm_swaps ORDER BY slot LIMIT $2) AND time < $1",
+     AND time < $1 AND slot < $3",
+    "DELETE FROM amm_swaps WHERE slot IN (SELECT slot FROM amm_swaps ORDER BY slot LIMIT $2) AND time < $1 \
+     AND slot < $3",
 ];
 
 /// The most trade rows of a table SQLite's prune looks at in one run.
@@ -169,10 +185,15 @@ pub async fn prune(
     if super::Backend::of(conn) == super::Backend::Sqlite {
         pruned.feed_events = super::feed::prune(conn, wall - retention.feed_secs).await?;
         if let Some(keep) = retention.trades_secs {
+            let referenced: Option<i64> = sqlx::query(super::feed::LOWEST_REFERENCED_SLOT)
+                .fetch_one(&mut *conn)
+                .await?
+                .get(0);
             for statement in PRUNE_TRADES {
                 pruned.trades += sqlx::query(statement)
                     .bind(now - keep)
                     .bind(TRADES_PER_PRUNE)
+                    .bind(referenced.unwrap_or(i64::MAX))
                     .execute(&mut *conn)
                     .await?
                     .rows_affected();
@@ -201,7 +222,9 @@ mod tests {
     fn candle_retention_refuses_what_would_break_the_product_or_keep_nothing() {
         for (spec, says) in [
             ("1h=2d", "kept for ever"),
-            ("1d=30d", "kept for ever"),
+            ("1d=30d", "derived from the 1h candles"),
+            ("5m=30d", "derived from the 1m candles"),
+            ("15m=forever", "(set 1m)"),
             ("2s=1d", "not a candle interval"),
             ("1s", "expected interval=duration"),
             ("1s=soon", "forever"),
@@ -215,6 +238,6 @@ mod tests {
         assert!(trades_keep("12h").unwrap_err().contains("at least 1d"));
         assert!(trades_keep("later").unwrap_err().contains("forever"));
         // Keeping the kept intervals for ever is what they do anyway.
-        assert!(Retention::with_candles("1h=forever,1d=forever").is_ok());
+        assert!(Retention::with_candles("1h=forever").is_ok());
     }
 }

@@ -7,3 +7,4 @@ mod options;
 mod partitions;
 mod retention;
 mod schema;
+mod storage;

@@ -147,16 +147,47 @@ async fn trades_past_their_retention_go_on_both_databases() {
             .with_retention(Retention::default());
         forever.apply(&[], None).await.unwrap();
         assert_eq!(kept().await, ["old", "new"], "{url}");
-        // Two days: the old one goes (on PostgreSQL with its partition).
-        let two_days = Store::connect(&url)
-            .await
+        let two_days = || async {
+            Store::connect(&url)
+                .await
+                .unwrap()
+                .with_clock(Clock::new(|| NOW))
+                .with_retention(Retention {
+                    trades_secs: Some(2 * DAY),
+                    ..Retention::default()
+                })
+        };
+        // A kept feed row refers to the old trade (a trade's feed rows are references to it, written when
+        // it was indexed, here late): the trade stays while the row does.
+        let written_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
             .unwrap()
-            .with_clock(Clock::new(|| NOW))
-            .with_retention(Retention {
-                trades_secs: Some(2 * DAY),
-                ..Retention::default()
-            });
-        two_days.apply(&[], None).await.unwrap();
+            .as_secs() as i64;
+        if store.backend() == index::store::Backend::Postgres {
+            sqlx::query("SELECT launchpad_partition('feed_events', $1, 3600)")
+                .bind(written_at)
+                .execute(store.pool())
+                .await
+                .unwrap();
+        }
+        sqlx::query(
+            "INSERT INTO feed_events (seq, kind, slot, signature, time, written_at, ix_index, inner_index) \
+             VALUES (1, 'trade', 5, 'old', $1, $2, 0, 0)",
+        )
+        .bind(NOW - 3 * DAY)
+        .bind(written_at)
+        .execute(store.pool())
+        .await
+        .unwrap();
+        two_days().await.apply(&[], None).await.unwrap();
+        assert_eq!(kept().await, ["old", "new"], "{url}");
+        // Once no feed row refers to it, two days' retention takes the old one (on PostgreSQL with its
+        // partition).
+        sqlx::query("DELETE FROM feed_events")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        two_days().await.apply(&[], None).await.unwrap();
         assert_eq!(kept().await, ["new"], "{url}");
         store.close().await;
     }
