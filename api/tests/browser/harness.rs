@@ -234,7 +234,7 @@ pub(crate) async fn assert_no_page_errors(c: &Client, when: &str) {
     assert_eq!(errors, json!([]), "page errors {when}");
 }
 
-/// Nothing on the page is wider than the window: it never scrolls sideways.
+/// Nothing on the page is wider than the window (it never scrolls sideways) or cut off at its left edge.
 pub(crate) async fn assert_fits(c: &Client, what: &str) {
     let sizes = c
         .execute(
@@ -247,6 +247,19 @@ pub(crate) async fn assert_fits(c: &Client, what: &str) {
         sizes[0].as_u64().unwrap() <= sizes[1].as_u64().unwrap(),
         "{what} scrolls sideways (scrollWidth, innerWidth, widest): {sizes}"
     );
+    // A page never scrolls left: what starts before the screen's left edge and reaches into it is cut off
+    // (wholly off-screen elements, such as the skip link until it has the focus, are hidden by design).
+    let cut = c
+        .execute(
+            "const clipped = (e) => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) { if (getComputedStyle(a).overflowX !== 'visible') return true; } return false; }; \
+             return [...document.querySelectorAll('body *')].filter((e) => { const r = e.getBoundingClientRect(); \
+               return r.left < -0.5 && r.right > 0.5 && (e.offsetParent || getComputedStyle(e).position === 'fixed') && !clipped(e); }) \
+             .slice(0, 3).map((e) => [e.tagName + '#' + e.id + '.' + e.className, e.getBoundingClientRect().left]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(cut, json!([]), "{what} is cut off at the screen's left edge");
 }
 
 /// Sizes the window so that the page's viewport (`innerWidth` x `innerHeight`) is `(w, h)`: the browser's own
