@@ -48,6 +48,9 @@ pub struct Indexer {
     pub(super) store: Store,
     pub(super) rpc: RpcClient,
     pub(super) metrics: Arc<Metrics>,
+    /// The cursor of the last gap counted ([`u64::MAX`] before any): a recovery that fails and starts again
+    /// (an RPC call or a write that failed; every write is idempotent) is the same gap, counted once.
+    pub(super) last_gap: std::sync::atomic::AtomicU64,
 }
 
 impl Indexer {
@@ -72,6 +75,7 @@ impl Indexer {
             store,
             rpc,
             metrics: Arc::new(metrics),
+            last_gap: std::sync::atomic::AtomicU64::new(u64::MAX),
         }
     }
 
@@ -440,7 +444,9 @@ impl Indexer {
             Some(c) if !force_backfill && first_available.is_none_or(|f| c >= f) => Ok(Some(c)),
             _ => {
                 if let Some(c) = cursor {
-                    Metrics::bump(&self.metrics.gaps, 1);
+                    if self.last_gap.swap(c, std::sync::atomic::Ordering::Relaxed) != c {
+                        Metrics::bump(&self.metrics.gaps, 1);
+                    }
                     tracing::warn!(
                         "the server cannot replay from slot {c} (oldest: {first_available:?}): \
                          backfilling account state and recovering the events in between over RPC"
