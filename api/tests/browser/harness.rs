@@ -259,7 +259,11 @@ pub(crate) async fn assert_fits(c: &Client, what: &str) {
         )
         .await
         .unwrap();
-    assert_eq!(cut, json!([]), "{what} is cut off at the screen's left edge");
+    assert_eq!(
+        cut,
+        json!([]),
+        "{what} is cut off at the screen's left edge"
+    );
 }
 
 /// Sizes the window so that the page's viewport (`innerWidth` x `innerHeight`) is `(w, h)`: the browser's own
