@@ -135,6 +135,22 @@ fn setting<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
+/// `feed_lagged_disconnects_total` of the API process (clients it dropped for falling behind), from its
+/// `/metrics`; 0 when the series was never written.
+async fn lagged_disconnects(http: &reqwest::Client, metrics: std::net::SocketAddr) -> u64 {
+    let text = http
+        .get(format!("http://{metrics}/metrics"))
+        .send()
+        .await
+        .expect("the API's /metrics answers")
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("feed_lagged_disconnects_total "))
+        .map_or(0, |v| v.trim().parse::<f64>().unwrap() as u64)
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -171,10 +187,11 @@ async fn main() {
     while store.config_for("fair", "sol").await.unwrap().is_none() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let addr = {
+    let free_port = || {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap()
     };
+    let (addr, metrics_addr) = (free_port(), free_port());
     let server_log = std::fs::File::create(dir.join("api-serve.log")).unwrap();
     let mut server = tokio::process::Command::new(api_binary())
         .args([
@@ -185,6 +202,9 @@ async fn main() {
             &net.rpc_url(),
             "--listen",
             &addr.to_string(),
+            // Where the bench reads `feed_lagged_disconnects_total` at the end.
+            "--metrics-addr",
+            &metrics_addr.to_string(),
             "--public-base-url",
             &format!("http://{addr}"),
             "--feed-max-connections",
@@ -349,6 +369,7 @@ async fn main() {
         received.push(c.await.unwrap());
     }
     let rss_end = rss_kib(server_pid);
+    let lagged = lagged_disconnects(&http, metrics_addr).await;
 
     let commits = commits.lock().unwrap().clone();
     let commit_time = |seq: i64| -> Option<Instant> {
@@ -384,10 +405,10 @@ async fn main() {
     println!(
         "live feed benchmark ({profile} build), loopback, PostgreSQL index, `api serve` in its own process"
     );
-    println!("| transport | subscribers | trades landed | trades in the feed | trading time | trades/s | events delivered | delivered/s | latency p50 | latency p99 | events per subscriber (min..max) |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| transport | subscribers | trades landed | trades in the feed | trading time | trades/s | events delivered | delivered/s | latency p50 | latency p99 | events per subscriber (min..max) | lagged disconnects |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     println!(
-        "| {} | {subscribers} | {landed} | {indexed} | {trading_secs:.1} s | {:.1} | {delivered} | {:.0} | {:.1} ms | {:.1} ms | {}..{} |",
+        "| {} | {subscribers} | {landed} | {indexed} | {trading_secs:.1} s | {:.1} | {delivered} | {:.0} | {:.1} ms | {:.1} ms | {}..{} | {lagged} |",
         if sse { "SSE" } else { "WebSocket" },
         landed as f64 / trading_secs,
         delivered as f64 / window,
