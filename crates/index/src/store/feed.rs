@@ -257,10 +257,6 @@ impl FeedRow {
     }
 }
 
-/// The lowest slot a kept feed row refers to a trade in (NULL with none): trade retention keeps that slot
-/// and every later one (through `feed_events_trade_slot`).
-pub const LOWEST_REFERENCED_SLOT: &str = "SELECT MIN(slot) FROM feed_events WHERE payload IS NULL";
-
 /// Unix seconds by the wall clock: what feed rows are stamped with (`written_at`).
 pub(crate) fn now() -> i64 {
     std::time::SystemTime::now()

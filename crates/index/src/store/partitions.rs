@@ -26,6 +26,11 @@ pub const FEED_SECS_PER_PARTITION: i64 = 3_600;
 /// The tables partitioned by slot: an event's key in them includes its slot.
 pub const BY_SLOT: [&str; 3] = ["trades", "market_trades", "amm_swaps"];
 
+/// The lowest slot a kept feed row refers to a trade in (NULL with none): trade retention keeps that slot
+/// and every later one (through `feed_events_trade_slot`). Here, with the partitions, not in `feed`: `rows`
+/// names this module, and `feed` builds on `rows`.
+pub const LOWEST_REFERENCED_SLOT: &str = "SELECT MIN(slot) FROM feed_events WHERE payload IS NULL";
+
 /// The columns that identify an event row of `table` (its conflict target): the partitioned tables' keys
 /// hold the partition key too.
 pub fn event_key_columns(table: &str) -> &'static [&'static str] {
@@ -240,7 +245,7 @@ async fn expire_inner(
     };
     // A feed row of a trade is a reference to it: no partition at or above the lowest slot a kept feed
     // row refers to goes (read after the feed's own expiry above).
-    let referenced: Option<i64> = sqlx::query(super::feed::LOWEST_REFERENCED_SLOT)
+    let referenced: Option<i64> = sqlx::query(LOWEST_REFERENCED_SLOT)
         .fetch_one(&mut *conn)
         .await?
         .get(0);

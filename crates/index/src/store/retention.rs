@@ -185,7 +185,7 @@ pub async fn prune(
     if super::Backend::of(conn) == super::Backend::Sqlite {
         pruned.feed_events = super::feed::prune(conn, wall - retention.feed_secs).await?;
         if let Some(keep) = retention.trades_secs {
-            let referenced: Option<i64> = sqlx::query(super::feed::LOWEST_REFERENCED_SLOT)
+            let referenced: Option<i64> = sqlx::query(super::partitions::LOWEST_REFERENCED_SLOT)
                 .fetch_one(&mut *conn)
                 .await?
                 .get(0);
