@@ -8,3 +8,24 @@ mod partitions;
 mod retention;
 mod schema;
 mod storage;
+
+/// A directory holding the migrations of `tree` (`postgres`, `sqlite`) numbered below `before` (e.g. "0023"),
+/// copied from the repository: a database migrated with it has the schema an older release left.
+pub fn migrations_before(tree: &str, before: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "migrations-before-{before}-{tree}-{}",
+        std::process::id()
+    ));
+    let source =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../migrations/{tree}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(source).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name.as_str() < before {
+            std::fs::copy(&path, dir.join(&name)).unwrap();
+        }
+    }
+    dir
+}

@@ -32,23 +32,6 @@ async fn count(store: &Store, sql: &'static str) -> i64 {
         .get(0)
 }
 
-/// The migrations of `tree` (`postgres`, `sqlite`) before partitioning, from the repository.
-fn migrations_before_partitions(tree: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("unpartitioned-{tree}-{}", std::process::id()));
-    let tree =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../migrations/{tree}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(tree).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if name.as_str() < "0014" {
-            std::fs::copy(&path, dir.join(&name)).unwrap();
-        }
-    }
-    dir
-}
-
 #[tokio::test]
 async fn an_index_written_before_partitioning_is_converted_with_every_row() {
     sqlx::any::install_default_drivers();
@@ -56,7 +39,7 @@ async fn an_index_written_before_partitioning_is_converted_with_every_row() {
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
         .await
         .unwrap();
-    sqlx::migrate::Migrator::new(migrations_before_partitions("postgres"))
+    sqlx::migrate::Migrator::new(crate::migrations_before("postgres", "0014"))
         .await
         .unwrap()
         .run(&mut conn)
@@ -202,7 +185,7 @@ async fn a_sqlite_index_written_before_the_new_keys_keeps_every_row() {
     let mut conn = <sqlx::SqliteConnection as sqlx::Connection>::connect(&url)
         .await
         .unwrap();
-    sqlx::migrate::Migrator::new(migrations_before_partitions("sqlite"))
+    sqlx::migrate::Migrator::new(crate::migrations_before("sqlite", "0014"))
         .await
         .unwrap()
         .run(&mut conn)

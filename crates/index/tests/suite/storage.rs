@@ -12,23 +12,6 @@ use index::Store;
 
 const T0: i64 = 1_800_000_000;
 
-/// The migrations of `tree` (`postgres`, `sqlite`) before 0023, from the repository.
-fn migrations_before_0023(tree: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("before-0023-{tree}-{}", std::process::id()));
-    let tree =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../migrations/{tree}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(tree).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if name.as_str() < "0023" {
-            std::fs::copy(&path, dir.join(&name)).unwrap();
-        }
-    }
-    dir
-}
-
 /// A PostgreSQL database and a SQLite file at the schema before 0023: their URLs.
 async fn before_0023() -> Vec<String> {
     let admin = std::env::var("DATABASE_URL").expect(
@@ -43,7 +26,7 @@ async fn before_0023() -> Vec<String> {
     let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&pg)
         .await
         .unwrap();
-    sqlx::migrate::Migrator::new(migrations_before_0023("postgres"))
+    sqlx::migrate::Migrator::new(crate::migrations_before("postgres", "0023"))
         .await
         .unwrap()
         .run(&mut conn)
@@ -57,7 +40,7 @@ async fn before_0023() -> Vec<String> {
         <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!("{sqlite}?mode=rwc"))
             .await
             .unwrap();
-    sqlx::migrate::Migrator::new(migrations_before_0023("sqlite"))
+    sqlx::migrate::Migrator::new(crate::migrations_before("sqlite", "0023"))
         .await
         .unwrap()
         .run(&mut conn)
