@@ -173,8 +173,12 @@ async fn one(state: &AppState, fetcher: &Fetcher, due: DueMetadata) -> anyhow::R
                 "the metadata at {} is not read: {e}",
                 due.uri
             );
-            // Stored without the URI's host's own words beyond ours (they are the stranger's).
-            let error: String = e.to_string().chars().take(500).collect();
+            // Stored without the URI's host's own words beyond ours (they are the stranger's), and redacted as
+            // the log is (the row outlives the log line, and an error may quote a URL with a key).
+            let error: String = crate::redact::redact(&e.to_string())
+                .chars()
+                .take(500)
+                .collect();
             state
                 .store
                 .metadata_failed(&due.mint, &error, retry_at)
