@@ -516,6 +516,7 @@ pub async fn assert_caught_up(
             && trades.len() == expected.len()
             && cursor.is_some_and(|c| c >= tip)
         {
+            assert_candles_are_the_trades(store).await;
             return;
         }
         last = (chain, index, trades, cursor);
@@ -537,6 +538,55 @@ pub async fn assert_caught_up(
         trades.len(),
         expected.len()
     );
+}
+
+/// Every stored candle is the candle of the stored trades of its mint, interval and start, and every trade
+/// is in its candles (the rollup against [`index::market::candles_of`], the reference).
+pub async fn assert_candles_are_the_trades(store: &Store) {
+    let mut trades: BTreeMap<String, Vec<(String, i64, u128, u64, u64)>> = BTreeMap::new();
+    let rows =
+        sqlx::query("SELECT mint, seq, time, price, base_amount, quote_amount FROM market_trades")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+    for r in &rows {
+        let number = |i: usize| r.get::<String, _>(i);
+        trades.entry(r.get(0)).or_default().push((
+            r.get(1),
+            r.get(2),
+            number(3).parse().unwrap(),
+            number(4).parse().unwrap(),
+            number(5).parse().unwrap(),
+        ));
+    }
+    for secs in index::market::STORED_INTERVALS {
+        let mut stored: BTreeMap<String, Vec<index::market::Candle>> = BTreeMap::new();
+        let rows = sqlx::query(
+            "SELECT mint, start_time, open, high, low, close, volume_base, volume_quote, trades, open_seq, \
+             close_seq FROM candles WHERE interval_secs = $1 ORDER BY mint, start_time",
+        )
+        .bind(secs)
+        .fetch_all(store.pool())
+        .await
+        .unwrap();
+        for r in &rows {
+            stored
+                .entry(r.get(0))
+                .or_default()
+                .push(index::store::candle_row(r));
+        }
+        let want: BTreeMap<String, Vec<index::market::Candle>> = trades
+            .iter()
+            .map(|(mint, t)| {
+                let candles = index::market::candles_of(
+                    t.iter().map(|t| (t.0.as_str(), t.1, t.2, t.3, t.4)),
+                    secs,
+                );
+                (mint.clone(), candles)
+            })
+            .collect();
+        assert_eq!(stored, want, "the {secs}s candles are their trades'");
+    }
 }
 
 /// A certificate authority made at test time, and a server certificate it signed for 127.0.0.1 and

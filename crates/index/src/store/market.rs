@@ -106,22 +106,31 @@ pub async fn record(conn: &mut AnyConnection, events: &[&Event]) -> Result<Recor
             }
         }
     }
-    // Each touched candle is read once and written once per batch, whatever number of trades it took.
-    let keys: Vec<&(String, i64, i64)> = deltas.keys().collect();
-    let mut stored = stored_candles(conn, &keys).await?;
-    let merged: Vec<(String, i64, Candle)> = deltas
-        .into_iter()
-        .map(|(key, delta)| {
-            let candle = match stored.remove(&key) {
-                Some(mut stored) => {
-                    stored.merge(&delta);
-                    stored
-                }
-                None => delta,
-            };
-            (key.0, key.1, candle)
-        })
-        .collect();
+    // Each touched candle is written once per batch, whatever number of trades it took: PostgreSQL merges
+    // the batch's candle into the stored one inside the upsert (no read first); SQLite, whose integers cannot
+    // hold a u128 sum, reads the stored candles once and writes the merged ones.
+    let merged: Vec<(String, i64, Candle)> = if backend == Backend::Postgres {
+        deltas
+            .into_iter()
+            .map(|(key, delta)| (key.0, key.1, delta))
+            .collect()
+    } else {
+        let keys: Vec<&(String, i64, i64)> = deltas.keys().collect();
+        let mut stored = stored_candles(conn, &keys).await?;
+        deltas
+            .into_iter()
+            .map(|(key, delta)| {
+                let candle = match stored.remove(&key) {
+                    Some(mut stored) => {
+                        stored.merge(&delta);
+                        stored
+                    }
+                    None => delta,
+                };
+                (key.0, key.1, candle)
+            })
+            .collect()
+    };
     put_candles(conn, &merged).await?;
     Ok(Recorded {
         highs,
@@ -228,15 +237,62 @@ async fn put_candles(conn: &mut AnyConnection, candles: &[(String, i64, Candle)]
     };
     let backend = Backend::of(conn);
     let n = sql::rows_per_statement(first.len());
+    let mut on_conflict = OnConflict::columns(["mint", "interval_secs", "start_time"]);
+    match backend {
+        Backend::Postgres => {
+            for (col, merge) in MERGE_INTO_STORED {
+                on_conflict.value(col, Expr::cust(merge));
+            }
+        }
+        // SQLite's rows are merged already ([`record`]).
+        Backend::Sqlite => {
+            on_conflict.update_columns(CANDLE_COLS.into_iter().filter(|c| *c != "start_time"));
+        }
+    }
     for chunk in sql::chunks(rows, n) {
         let stmt = sql::insert("candles", chunk)
-            .on_conflict(
-                OnConflict::columns(["mint", "interval_secs", "start_time"])
-                    .update_columns(CANDLE_COLS.into_iter().filter(|c| *c != "start_time"))
-                    .to_owned(),
-            )
+            .on_conflict(on_conflict.clone())
             .to_owned();
         sql::query(backend, &stmt).execute(&mut *conn).await?;
     }
     Ok(())
 }
+
+/// PostgreSQL: each column of a stored candle merged with the batch's candle of the same interval and start
+/// (`excluded`), as [`Candle::merge`] does: open and close by the first and last `seq` (fixed-width digits,
+/// compared bytewise), high and low and the volumes as numbers (stored as decimal text), trades added.
+const MERGE_INTO_STORED: [(&str, &str); 9] = [
+    (
+        "open",
+        r#"CASE WHEN "excluded"."open_seq" COLLATE "C" < "candles"."open_seq" THEN "excluded"."open" ELSE "candles"."open" END"#,
+    ),
+    (
+        "open_seq",
+        r#"LEAST("excluded"."open_seq" COLLATE "C", "candles"."open_seq")"#,
+    ),
+    (
+        "close",
+        r#"CASE WHEN "excluded"."close_seq" COLLATE "C" > "candles"."close_seq" THEN "excluded"."close" ELSE "candles"."close" END"#,
+    ),
+    (
+        "close_seq",
+        r#"GREATEST("excluded"."close_seq" COLLATE "C", "candles"."close_seq")"#,
+    ),
+    (
+        "high",
+        r#"CASE WHEN "excluded"."high"::numeric > "candles"."high"::numeric THEN "excluded"."high" ELSE "candles"."high" END"#,
+    ),
+    (
+        "low",
+        r#"CASE WHEN "excluded"."low"::numeric < "candles"."low"::numeric THEN "excluded"."low" ELSE "candles"."low" END"#,
+    ),
+    (
+        "volume_base",
+        r#"("candles"."volume_base"::numeric + "excluded"."volume_base"::numeric)::text"#,
+    ),
+    (
+        "volume_quote",
+        r#"("candles"."volume_quote"::numeric + "excluded"."volume_quote"::numeric)::text"#,
+    ),
+    ("trades", r#""candles"."trades" + "excluded"."trades""#),
+];

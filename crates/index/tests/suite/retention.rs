@@ -2,31 +2,12 @@
 //! store's clock), and trades past theirs when one is set, and keeps everything else, on PostgreSQL and
 //! SQLite alike.
 
+use crate::stores;
 use index::store::retention::Retention;
 use index::store::{Clock, Store};
 
 const NOW: i64 = 1_800_000_000;
 const DAY: i64 = 86_400;
-
-/// A new PostgreSQL database and a new SQLite file, named for the test (`tag`).
-async fn stores(tag: &str) -> Vec<(String, Store)> {
-    let admin = std::env::var("DATABASE_URL").expect(
-        "DATABASE_URL is not set: run the tests through scripts/test, which starts PostgreSQL",
-    );
-    let name = format!("retention_{tag}_{}", std::process::id());
-    let pg = index::store::create_postgres_database(&admin, &name)
-        .await
-        .unwrap();
-    let dir = std::env::temp_dir().join(format!("retention-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let sqlite = format!("sqlite://{}/index.db", dir.display());
-    let _ = std::fs::remove_file(dir.join("index.db"));
-    let mut out = Vec::new();
-    for url in [pg, sqlite] {
-        out.push((url.clone(), Store::open(&url).await.unwrap()));
-    }
-    out
-}
 
 async fn candle(store: &Store, interval: i64, start: i64) {
     sqlx::query(
@@ -52,7 +33,7 @@ async fn kept(store: &Store) -> Vec<(i64, i64)> {
 
 #[tokio::test]
 async fn the_writer_prunes_the_finest_candles_past_their_retention() {
-    for (url, store) in stores("candles").await {
+    for (url, store) in stores("retention_candles").await {
         let written = [
             (1, NOW - 3 * DAY),  // past 2 days: goes
             (1, NOW - DAY),      // kept
@@ -108,7 +89,7 @@ async fn the_writer_prunes_the_finest_candles_past_their_retention() {
 #[tokio::test]
 async fn trades_past_their_retention_go_on_both_databases() {
     let w = index::store::partitions::SLOTS_PER_PARTITION;
-    for (url, store) in stores("trades").await {
+    for (url, store) in stores("retention_trades").await {
         // One trade three days old, one from this morning, a partition apart (made as the writer would).
         for (sig, slot, time) in [("old", 5, NOW - 3 * DAY), ("new", w + 5, NOW - DAY / 2)] {
             if store.backend() == index::store::Backend::Postgres {
@@ -195,7 +176,7 @@ async fn trades_past_their_retention_go_on_both_databases() {
 
 #[tokio::test]
 async fn the_retention_timer_prunes_without_any_batch_once_a_minute() {
-    for (url, store) in stores("timer").await {
+    for (url, store) in stores("retention_timer").await {
         candle(&store, 1, NOW - 3 * DAY).await;
         candle(&store, 1, NOW - DAY).await;
         let store = store
