@@ -543,7 +543,9 @@ pub async fn assert_caught_up(
 /// Every stored candle is the candle of the stored trades of its mint, interval and start, and every trade
 /// is in its candles (the rollup against [`index::market::candles_of`], the reference).
 pub async fn assert_candles_are_the_trades(store: &Store) {
-    let mut trades: BTreeMap<String, Vec<(String, i64, u128, u64, u64)>> = BTreeMap::new();
+    // (seq, time, price, base, quote) of each mint's trades.
+    type Priced = (String, i64, u128, u64, u64);
+    let mut trades: BTreeMap<String, Vec<Priced>> = BTreeMap::new();
     let rows =
         sqlx::query("SELECT mint, seq, time, price, base_amount, quote_amount FROM market_trades")
             .fetch_all(store.pool())
