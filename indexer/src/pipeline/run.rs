@@ -48,8 +48,10 @@ pub struct Indexer {
     pub(super) store: Store,
     pub(super) rpc: RpcClient,
     pub(super) metrics: Arc<Metrics>,
-    /// The cursor of the last gap counted ([`u64::MAX`] before any): a recovery that fails and starts again
-    /// (an RPC call or a write that failed; every write is idempotent) is the same gap, counted once.
+    /// The cursor of the last gap counted, or the cursor its recovery left ([`u64::MAX`] before any): a
+    /// recovery that fails and starts again (an RPC call or a write that failed; every write is idempotent),
+    /// or a window that passed the recovery's end before the stream went on from it, is the same gap, counted
+    /// once.
     pub(super) last_gap: std::sync::atomic::AtomicU64,
 }
 
@@ -487,6 +489,10 @@ impl Indexer {
                 if !self.flush(processor, shutdown).await {
                     return Ok(None);
                 }
+                // Until the stream moves the cursor on, a server that cannot replay from `from` either (its
+                // window passed it while the gap was recovered) is the same outage, not a second gap.
+                self.last_gap
+                    .store(from, std::sync::atomic::Ordering::Relaxed);
                 Ok(Some(from))
             }
         }
