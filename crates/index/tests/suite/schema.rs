@@ -193,19 +193,11 @@ async fn sqlite_schema(store: &Store) -> Schema {
 
 #[tokio::test]
 async fn the_postgres_and_sqlite_migrations_describe_one_schema() {
-    let admin = std::env::var("DATABASE_URL").expect(
-        "DATABASE_URL is not set: run the tests through scripts/test, which starts PostgreSQL",
-    );
-    let name = format!("schema_{}", std::process::id());
-    let pg_url = index::store::create_postgres_database(&admin, &name)
+    let mut stores = crate::stores("index_schema")
         .await
-        .unwrap();
-    let pg = Store::open(&pg_url).await.unwrap();
-    let dir = std::env::temp_dir().join(format!("index-schema-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let lite = Store::open(&format!("sqlite://{}/index.db", dir.display()))
-        .await
-        .unwrap();
+        .into_iter()
+        .map(|(_, s)| s);
+    let (pg, lite) = (stores.next().unwrap(), stores.next().unwrap());
     let pg_schema = postgres_schema(&pg).await;
     assert!(pg_schema.len() > 20, "{:?}", pg_schema.keys());
     let drift = differences(&pg_schema, &sqlite_schema(&lite).await);
@@ -222,7 +214,6 @@ async fn the_postgres_and_sqlite_migrations_describe_one_schema() {
     let drift = differences(&pg_schema, &sqlite_schema(&lite).await);
     assert_eq!(drift.len(), 1, "{drift:?}");
     assert!(drift[0].starts_with("swap_records:"), "{drift:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Each table or view that differs, with both sides.
